@@ -1,0 +1,191 @@
+"""Card notation shared by both games (ruling C1) and seeded decks (ruling C3).
+
+A card is an immutable, interned :class:`Card`.  Codes are rank then suit:
+
+>>> Card.parse("10H")
+Card('TH')
+>>> Card.parse("BJ*").marked
+True
+>>> format_cards(parse_cards(["AS", "sj", "4H*"]))
+['AS', 'SJ', '4H*']
+
+Ranks ``2 3 4 5 6 7 8 9 T J Q K A`` (``10`` accepted on input), suits ``S H D C``;
+jokers ``SJ`` and ``BJ`` have no suit.  Baohuang's marked cards are ``BJ*`` and
+``4H*``.  Hands are multisets: with several decks the same card occurs several
+times, and because cards are interned, equal cards are the same object.
+
+This module has no Django imports and no game rules: ordering and trump logic
+live in each game's package.
+"""
+
+from __future__ import annotations
+
+import random
+import secrets
+from collections import Counter
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+
+RANKS = "23456789TJQKA"
+"""Plain ranks, low to high by face value (games define their own orders)."""
+SUITS = "SHDC"
+"""Suits in the tie-break order of ruling C6: S, H, D, C."""
+JOKERS = ("SJ", "BJ")
+
+SUIT_NAMES_ZH = {"S": "黑桃", "H": "红桃", "D": "方块", "C": "梅花"}
+SUIT_SYMBOLS = {"S": "♠", "H": "♥", "D": "♦", "C": "♣"}
+
+
+class CardError(ValueError):
+    """An unknown card code (ruling C1).  The message names the bad code."""
+
+
+@dataclass(frozen=True, slots=True)
+class Card:
+    """One physical card.
+
+    ``rank`` is one of ``RANKS`` or ``"SJ"``/``"BJ"`` for jokers; ``suit`` is one of
+    ``SUITS`` or ``None`` for jokers; ``marked`` is true only for baohuang's ``BJ*``
+    and ``4H*``.  Build cards with :meth:`parse` (interned) rather than directly.
+    """
+
+    rank: str
+    suit: str | None
+    marked: bool = False
+
+    @property
+    def code(self) -> str:
+        """The C1 output code, e.g. ``"TH"``, ``"SJ"``, ``"BJ*"``."""
+        if self.suit is None:
+            base = self.rank
+        else:
+            base = self.rank + self.suit
+        return base + "*" if self.marked else base
+
+    @property
+    def is_joker(self) -> bool:
+        return self.suit is None
+
+    def __repr__(self) -> str:
+        return f"Card({self.code!r})"
+
+    def __str__(self) -> str:
+        return self.code
+
+    @classmethod
+    def parse(cls, code: str) -> "Card":
+        """Return the interned card for ``code``; raise :class:`CardError` if unknown."""
+        if isinstance(code, Card):
+            return code
+        if not isinstance(code, str):
+            raise CardError(f"not a card code: {code!r}")
+        key = code.strip().upper()
+        try:
+            return _INTERN[key]
+        except KeyError:
+            raise CardError(f"unknown card code: {code!r}") from None
+
+
+def _build_intern() -> dict[str, Card]:
+    table: dict[str, Card] = {}
+    for rank in RANKS:
+        for suit in SUITS:
+            card = Card(rank, suit)
+            table[card.code] = card
+            if rank == "T":
+                table["10" + suit] = card
+    for joker in JOKERS:
+        table[joker] = Card(joker, None)
+    table["BJ*"] = Card("BJ", None, True)
+    table["4H*"] = Card("4", "H", True)
+    return table
+
+
+_INTERN = _build_intern()
+
+BJ_MARKED = _INTERN["BJ*"]
+FOUR_H_MARKED = _INTERN["4H*"]
+
+
+def parse_cards(codes: Iterable[str | Card]) -> tuple[Card, ...]:
+    """Parse a list of codes into a tuple of interned cards.
+
+    Raises :class:`CardError` naming the first unknown code; a bare string
+    (rather than a list) is refused, since ``"AS"`` would otherwise parse as two
+    characters.
+    """
+    if isinstance(codes, str):
+        raise CardError(f"expected a list of card codes, got the string {codes!r}")
+    try:
+        return tuple(Card.parse(c) for c in codes)
+    except TypeError:
+        raise CardError(f"expected a list of card codes, got {codes!r}") from None
+
+
+def format_cards(cards: Iterable[Card]) -> list[str]:
+    """The C1 codes of ``cards``, in the given order."""
+    return [c.code for c in cards]
+
+
+def standard_deck() -> list[Card]:
+    """One 54-card deck: 52 suited cards then ``SJ`` and ``BJ`` (no marks)."""
+    deck = [_INTERN[r + s] for s in SUITS for r in RANKS]
+    deck += [_INTERN["SJ"], _INTERN["BJ"]]
+    return deck
+
+
+def new_seed() -> int:
+    """A fresh shuffle seed from a cryptographically secure source (C3).
+
+    Seeds are non-negative 63-bit integers so they fit a database bigint.
+    """
+    return secrets.randbits(63)
+
+
+def shuffled(cards: Sequence[Card], seed: int) -> list[Card]:
+    """A copy of ``cards`` shuffled deterministically by ``seed`` (C3).
+
+    The same seed and input order always give the same result, on any machine,
+    because :class:`random.Random` is seeded with an int (Mersenne Twister).
+    """
+    out = list(cards)
+    random.Random(seed).shuffle(out)
+    return out
+
+
+def suit_tiebreak(card: Card) -> int:
+    """Index of the card's suit in the C6 order S, H, D, C (jokers last)."""
+    return SUITS.index(card.suit) if card.suit else len(SUITS)
+
+
+def counter(cards: Iterable[Card]) -> Counter[Card]:
+    """A multiset of cards."""
+    return Counter(cards)
+
+
+def remove_cards(hand: Sequence[Card], cards: Iterable[Card]) -> tuple[Card, ...]:
+    """``hand`` minus the multiset ``cards``.
+
+    Raises ``ValueError`` naming a card that the hand does not hold (often enough).
+    The relative order of the remaining cards is kept.
+    """
+    need = Counter(cards)
+    out: list[Card] = []
+    for card in hand:
+        if need.get(card, 0) > 0:
+            need[card] -= 1
+        else:
+            out.append(card)
+    missing = [c for c, n in need.items() if n > 0]
+    if missing:
+        raise ValueError(f"you do not hold {missing[0].code}")
+    return tuple(out)
+
+
+def holds(hand: Sequence[Card], cards: Iterable[Card]) -> bool:
+    """True if the multiset ``cards`` is contained in ``hand``."""
+    have = Counter(hand)
+    for card, n in Counter(cards).items():
+        if have.get(card, 0) < n:
+            return False
+    return True
