@@ -105,3 +105,32 @@ def played_cards(st):
             for c in a.arg:
                 out[c.code] += 1
     return out
+
+
+def make_record(seed: int, hands: int = 1, policies=("heuristic",) * 5, options=None,
+                start=None):
+    """A hand-record fixture: seeded bot hands exported with deal_to_record + actions.
+
+    Returns ``(record, summaries)``; voided deals are included as hands (B8).
+    """
+    import random
+
+    rng = random.Random(seed)
+    match = RULES.new_match(options, start)
+    out_hands, summaries = [], []
+    for _ in range(hands):
+        deal = RULES.deal(match, rng.getrandbits(63))
+        st = RULES.start_hand(match, deal)
+        while not RULES.is_complete(st):
+            seat = RULES.to_act(st)
+            st = RULES.apply(st, RULES.bot_action(st, seat, policies[seat], rng))
+        hand = RULES.deal_to_record(deal)
+        hand["actions"] = [a.to_record() for a in RULES.actions(st)]
+        out_hands.append(hand)
+        summaries.append(RULES.summary(st))
+        match = RULES.next_match(match, st)
+    record = {"format": "hand-record/1", "game": "baohuang", "options": options or {"multiplier": 1},
+              "hands": out_hands}
+    if start is not None:
+        record["start"] = start
+    return record, summaries
