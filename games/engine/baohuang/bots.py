@@ -99,11 +99,13 @@ def _follow(kn):
     rc = kn.rc
     top_seat, tshape = kn.top
     side = _side(kn, top_seat)
-    options = beating_shapes(rc, tshape)
     decline = ("yield", True) if kn.can_yield else ("pass", True)
+    non3 = kn.size - rc[THREE]
+    if side == 1 and len(tshape) != non3:
+        return decline  # never beat a known partner unless it empties the hand
+    options = beating_shapes(rc, tshape)
     if not options:
         return decline
-    non3 = kn.size - rc[THREE]
     top_left = kn.sizes[top_seat]
     best, best_cost = None, 1e9
     for sh in options:
