@@ -63,8 +63,8 @@ def test_heuristic_leads_lowest_group_whole_without_jokers():
                     emperor=0, guard=None, solo="secret")
     a = RULES.bot_action(st, 0, "heuristic", random.Random(1))
     assert a.to_record()["play"] == ["5S", "5H"]
-    # with two groups left, the higher one goes with the jokers (unbeatable with 4H*)
-    st = play_state({0: ["5S", "5H", "9S", "9H", "9D", "BJ", "4H*", "3S"], 1: ["3H", "4C"]},
+    # with one group left, everything but the 3 goes as one set
+    st = play_state({0: ["9S", "9H", "9D", "BJ", "4H*", "3S"], 1: ["3H", "4C"]},
                     emperor=0, guard=None, solo="secret")
     a = RULES.bot_action(st, 0, "heuristic", random.Random(1))
     assert a.to_record()["play"] == ["4H*", "BJ", "9S", "9H", "9D"]

@@ -8,9 +8,9 @@ the same visibility as :func:`.view.view`) plus the legal actions.
     2s and aces weighed against the number of rank groups to shed; solo/guard:
     明 only with a very strong hand;
   - leading: sheds the lowest rank group whole, without jokers; keeps jokers and
-    4H* for control; when everything left (but the 3) forms one set, plays it;
-    with two groups left, plays the one that keeps the lead (with the jokers)
-    only when that set cannot be beaten;
+    4H* for control; when everything left (but the 3) forms one set, plays it
+    (paired self-play measured this better than spending the jokers earlier or
+    keeping them back longer);
   - following: beats an opponent with the cheapest set (cost: attached jokers,
     high ranks, split groups); spends jokers only when the hand is nearly done
     or the player on top is close to finishing; never beats a known partner
@@ -98,10 +98,6 @@ def _lead(kn, p):
             r = body[0]
             return specials + (r,) * rc[r]
         return specials
-    if len(body) == 2 and specials:
-        # Two groups left: the higher one with all the jokers, the lower later.
-        hi = body[-1]
-        return specials + (hi,) * rc[hi]
     r = body[0]
     return (r,) * rc[r]
 
