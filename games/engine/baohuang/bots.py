@@ -50,6 +50,7 @@ PARAMS = {
     "split_one": 0.5,    # extra when the break leaves a lone card
     "cost_h4": 14.0, "cost_bj": 9.0, "cost_sj": 6.0,
     "partner_limit": None,  # None: never beat a known partner (unless finishing)
+    "enemy": 0.0,        # allowance change when a known opponent is on top
 }
 
 
@@ -164,6 +165,8 @@ def _follow(kn, p):
         limit += p["urgent_self"]
     if side == 0:
         limit += p["unknown"]
+    elif side == -1:
+        limit += p["enemy"]
     if best_cost <= limit:
         return "play", best
     return decline
