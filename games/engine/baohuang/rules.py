@@ -34,19 +34,30 @@ from .tribute import leave_settlement, match_after_leave
 from .view import knowledge, legal_verbs, view
 
 
-def shape_to_cards(hand, shape) -> tuple:
-    """Concrete cards from a 56-count ``hand`` for a rank ``shape``: within a rank
-    the engine takes cards in the C6 order (plain BJ before BJ*)."""
-    used: dict[int, int] = {}
-    out = []
-    for r in shape:
-        for k in RANK_KINDS[r]:
-            if hand[k] - used.get(k, 0) > 0:
-                used[k] = used.get(k, 0) + 1
-                out.append(KINDS[k])
-                break
-        else:
+def _by_rank(hand) -> list:
+    """For each rank value, the hand's cards of that rank in pick order (C6)."""
+    return [[KINDS[k] for k in ks for _ in range(hand[k])] for ks in RANK_KINDS]
+
+
+def shape_to_cards(hand, shape, by_rank=None) -> tuple:
+    """Concrete cards from a 56-count ``hand`` for a rank ``shape`` (sorted high
+    to low): within a rank the engine takes cards in the C6 order (plain BJ
+    before BJ*).  ``by_rank`` (from :func:`_by_rank`) may be passed to reuse work.
+    Raises ``ValueError`` if the hand cannot supply the shape."""
+    if by_rank is None:
+        by_rank = _by_rank(hand)
+    out: list = []
+    i, n = 0, len(shape)
+    while i < n:
+        r = shape[i]
+        j = i + 1
+        while j < n and shape[j] == r:
+            j += 1
+        cards = by_rank[r]
+        if len(cards) < j - i:
             raise ValueError(f"hand cannot supply {shape}")
+        out.extend(cards[: j - i])
+        i = j
     return tuple(out)
 
 
@@ -168,7 +179,8 @@ class BaohuangRules:
         if ph != "play":
             return []
         hand = state.hands[seat]
-        out = [Action(seat, "play", shape_to_cards(hand, sh))
+        by_rank = _by_rank(hand)
+        out = [Action(seat, "play", shape_to_cards(hand, sh, by_rank))
                for sh in self.legal_shapes(state, seat)]
         if state.top is not None:
             if not state.yielded >> seat & 1:
