@@ -85,8 +85,8 @@ def heuristic(kn, rng, params=None) -> tuple[str, object]:
 def _side(kn, other: int) -> int:
     """+1 known partner, -1 known opponent, 0 unknown."""
     me, emp = kn.seat, kn.emperor
-    if kn.solo is not None:
-        return -1
+    if kn.solo is not None:  # a known solo: the emperor against four
+        return -1 if (me == emp or other == emp) else 1
     if me == emp:
         return 1 if kn.guard == other else (0 if kn.guard is None else -1)
     if kn.i_am_guard:
