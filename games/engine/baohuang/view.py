@@ -148,7 +148,7 @@ class Knowledge:
 
     __slots__ = ("seat", "phase", "rc", "size", "sizes", "emperor", "guard", "solo",
                  "guard_declared", "i_am_guard", "top", "yielded", "passed", "finished",
-                 "pile_twos", "pile_size", "legal", "can_yield")
+                 "pile_twos", "pile_size", "legal", "can_yield", "h4_played")
 
 
 def knowledge(st: HandState, seat: int) -> Knowledge:
@@ -173,6 +173,7 @@ def knowledge(st: HandState, seat: int) -> Knowledge:
     kn.pile_twos = sum(1 for c in st.crown_pile if c.rank == "2") if holder else 0
     kn.pile_size = len(st.crown_pile) if holder else 0
     kn.legal = None
+    kn.h4_played = st.h4_played  # public: 4H* has been played
     return kn
 
 
