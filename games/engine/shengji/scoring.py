@@ -54,7 +54,8 @@ class HandResult:
     """The outcome of a complete hand.
 
     ``attackers_points`` includes the kitty (with its multiplier) when the
-    attackers won the last trick; ``kitty_points`` is the raw value of the
+    attackers won the last trick (``kitty_to`` "attackers"; otherwise
+    "defenders" and the multiplier is 1); ``kitty_points`` is the raw value of the
     buried cards; ``game_points`` by seat include the ♠A penalties and the room
     multiplier; ``levels_gained`` by team counts steps in the S2 sequence (the
     nominal number, also when a team goes past K); ``levels_after`` keeps K for a
@@ -64,6 +65,7 @@ class HandResult:
     attackers_points: int
     kitty_points: int
     kitty_multiplier: int
+    kitty_to: str
     winners: str
     levels_before: tuple[str, str]
     levels_after: tuple[str, str]
@@ -105,10 +107,14 @@ def hand_result(
     """Settle a complete hand (S16–S18, S2, S15)."""
     attackers = 1 - team_of(dealer)
     kitty_points = points_of(kitty_cards)
-    mult = kitty_multiplier(last_play_all_trumps)
     x = trick_points_attackers
     if team_of(last_winner) == attackers:
+        mult = kitty_multiplier(last_play_all_trumps)
+        kitty_to = "attackers"
         x += kitty_points * mult
+    else:
+        mult = 1  # S16: the defenders keep the kitty, never doubled
+        kitty_to = "defenders"
     winners, steps, gp = result_row(x)
     win_team = team_of(dealer) if winners == "defenders" else attackers
     levels = list(match.levels)
@@ -134,6 +140,7 @@ def hand_result(
         attackers_points=x,
         kitty_points=kitty_points,
         kitty_multiplier=mult,
+        kitty_to=kitty_to,
         winners=winners,
         levels_before=match.levels,
         levels_after=(levels[0], levels[1]),
