@@ -58,8 +58,20 @@ def card_text(card: Card) -> str:
 
 
 def cards_text(cards: Iterable[Card]) -> str:
-    """Display of several cards, e.g. ``♥7♥7``."""
-    return "".join(card_text(c) for c in cards)
+    """Display of several cards, the suit symbol once per run of one suit:
+    ``♥77``, ``♥AA♠K``, ``大王大王``."""
+    out: list[str] = []
+    prev = None
+    for c in cards:
+        if c.suit is None:
+            out.append(card_text(c))
+            prev = None
+        elif c.suit == prev:
+            out.append("10" if c.rank == "T" else c.rank)
+        else:
+            out.append(card_text(c))
+            prev = c.suit
+    return "".join(out)
 
 
 @dataclass(frozen=True, slots=True)
@@ -110,12 +122,7 @@ class Component:
 
     def describe(self) -> str:
         """Display, e.g. ``♣8866`` for a tractor, ``♥77`` for a pair."""
-        if not self.cards:
-            return ""
-        if self.cards[0].suit is None or len({c.suit for c in self.cards}) > 1:
-            return cards_text(self.cards)
-        sym = SUIT_SYMBOLS[self.cards[0].suit]
-        return sym + "".join("10" if c.rank == "T" else c.rank for c in self.cards)
+        return cards_text(self.cards)
 
 
 def strength_key(comp: Component) -> tuple[int, int, int]:
