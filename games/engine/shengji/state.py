@@ -275,7 +275,7 @@ def _play(state: HandState, action: Action) -> HandState:
     attempt: tuple[Card, ...] = ()
     if not state.plays:
         lead = check_lead(hand, cards, ctx)
-        stands, played = resolve_throw(lead, seat, state.hands, ctx)
+        stands, played = resolve_throw(lead, seat, dict(enumerate(state.hands)), ctx)
         played = tuple(played)
         if not stands:
             attempt = cards
