@@ -126,6 +126,7 @@ class Heuristic:
         self.legal = legal
         self.rng = rng
         self.seat = view.seat
+        self._unseen_cache = None
 
     def decide(self) -> Action:
         phase = self.v.phase
@@ -185,47 +186,47 @@ class Heuristic:
         return Action(self.seat, "give", tuple(sorted(g.items())))
 
     # ------------------------------------------------------------- play
-    def _unseen(self) -> Counter:
-        """Cards this seat has not seen: the deck minus its hand, every played
-        card, and the kitty if it knows it."""
+    def _unseen(self) -> dict[str, list[tuple[int, int]]]:
+        """Cards this seat has not seen (the deck minus its hand, every played
+        card, the kitty if it knows it), by suit of play: ``[(order, count)]``."""
         v = self.v
-        unseen = Counter(FULL_COUNTS)
-        unseen.subtract(v.hand)
-        for t in v.tricks:
-            for _s, cards in t.plays:
-                unseen.subtract(cards)
+        if self._unseen_cache is not None:
+            return self._unseen_cache
+        known = Counter(v.hand)
         for _s, cards in v.plays:
-            unseen.subtract(cards)
+            known.update(cards)
         if v.kitty is not None:
-            unseen.subtract(v.kitty)
-        return unseen
-
-    def _voids(self) -> dict[int, set]:
-        """Suits of play each seat is known to be void in (failed to follow)."""
-        v = self.v
+            known.update(v.kitty)
+        played = v.played
         info = v.ctx._t.info
-        out: dict[int, set] = {s: set() for s in range(4)}
-        for t in v.tricks:
-            led = info[t.plays[0][1][0]][0]
-            for s, cards in t.plays[1:]:
-                if any(info[c][0] != led for c in cards):
-                    out[s].add(led)
+        out: dict[str, list[tuple[int, int]]] = {}
+        for c, n in FULL_COUNTS.items():
+            k = n - known.get(c, 0) - played.get(c, 0)
+            if k > 0:
+                s, o, _ = info[c]
+                out.setdefault(s, []).append((o, k))
+        self._unseen_cache = out
         return out
 
-    def _beatable(self, cards, unseen: Counter) -> bool:
+    def _beatable(self, cards) -> bool:
         """Could an unseen holding beat this play (same suit of play, same unit
         size with a higher card)?  Trump cuts are judged separately."""
         info = self.v.ctx._t.info
-        cnt = Counter(cards)
-        size = max(cnt.values())
-        suit = info[cards[0]][0]
-        top = max(info[c][1] for c in cards if cnt[c] == size)
-        for c, n in unseen.items():
-            if n >= size:
-                s, o, _ = info[c]
-                if s == suit and o > top:
-                    return True
+        if len(cards) == 1:
+            suit, top, _ = info[cards[0]]
+            size = 1
+        else:
+            cnt = Counter(cards)
+            size = max(cnt.values())
+            suit = info[cards[0]][0]
+            top = max(info[c][1] for c in cnt if cnt[c] == size)
+        for o, n in self._unseen().get(suit, ()):
+            if n >= size and o > top:
+                return True
         return False
+
+    def _unseen_trumps(self) -> int:
+        return sum(n for _o, n in self._unseen().get("T", ()))
 
     def play(self) -> Action:
         v = self.v
@@ -238,13 +239,12 @@ class Heuristic:
         ctx = v.ctx
         info = ctx._t.info
         cands = [a.arg for a in self.legal()]
-        unseen = self._unseen()
-        voids = self._voids()
+        voids = self.v.voids
         me = self.seat
         opponents = ((me + 1) % 4, (me + 3) % 4)
         partner = (me + 2) % 4
         my_trumps = sum(1 for c in v.hand if info[c][0] == "T")
-        unseen_trumps = sum(n for c, n in unseen.items() if n > 0 and info[c][0] == "T")
+        unseen_trumps = self._unseen_trumps()
         lengths = Counter(info[c][0] for c in v.hand)
         best = None
         best_score = None
@@ -254,7 +254,7 @@ class Heuristic:
             pts = sum(card_points(c) for c in cards)
             if any(info[c][0] != suit for c in cards):
                 continue
-            sure = not self._beatable(cards, unseen)
+            sure = not self._beatable(cards)
             cut = suit != "T" and any(suit in voids[o] for o in opponents) and unseen_trumps > 0
             partner_cut = suit != "T" and suit in voids[partner]
             score = 0.0
@@ -294,7 +294,6 @@ class Heuristic:
         n_after = 3 - len(plays)
         trick_pts = sum(card_points(c) for _s, cs in plays for c in cs)
         led = info[plays[0][1][0]][0]
-        unseen = self._unseen()
 
         def cost(cards) -> float:
             total = 0.0
@@ -313,8 +312,8 @@ class Heuristic:
                 all_trump = all(info[c][0] == "T" for c in win_cards)
                 lead_suit_cards = all(info[c][0] == led for c in win_cards)
                 if lead_suit_cards or all_trump:
-                    safe = not self._beatable(win_cards, unseen) and (
-                        all_trump or led == "T" or not self._may_cut(led, unseen)
+                    safe = not self._beatable(win_cards) and (
+                        all_trump or led == "T" or not self._may_cut(led)
                     )
             if safe:
                 choice = max(cands, key=lambda cs: (pts(cs), -cost(cs)))
@@ -335,7 +334,7 @@ class Heuristic:
                     return Action(me, "play", tuple(choice))
             else:
                 # others still play: win with the strongest sure play if worth it
-                sure = [cs for cs in winning if not self._beatable(cs, unseen)]
+                sure = [cs for cs in winning if not self._beatable(cs)]
                 if sure and (value >= 10 or all(info[c][0] == led for c in sure[0])):
                     choice = min(sure, key=lambda cs: (cost(cs) - 4 * pts(cs)))
                     return Action(me, "play", tuple(choice))
@@ -345,10 +344,10 @@ class Heuristic:
         choice = min(cands, key=lambda cs: (pts(cs), cost(cs)))
         return Action(me, "play", tuple(choice))
 
-    def _may_cut(self, led: str, unseen: Counter) -> bool:
+    def _may_cut(self, led: str) -> bool:
         """Might an opponent still to play trump the led side suit?"""
         v = self.v
-        voids = self._voids()
+        voids = v.voids
         me = self.seat
         after = [(me + i) % 4 for i in range(1, 4 - len(v.plays))]
         return any(

@@ -76,6 +76,11 @@ class HandState:
     plays: tuple[tuple[int, tuple[Card, ...]], ...] = ()
     lead_attempt: tuple[Card, ...] = ()  # a failed throw's cards, else ()
     tricks: tuple[Trick, ...] = ()
+    # public memory derived from the tricks (kept incrementally for the bots):
+    # cards played in completed tricks (card -> count; a new dict per trick,
+    # never mutated) and the suits of play each seat has shown void in
+    played: Any = None
+    voids: tuple[frozenset, ...] = (frozenset(),) * 4
     result: Any = None
     log: tuple[Action, ...] = ()
 
@@ -301,8 +306,25 @@ def _play(state: HandState, action: Action) -> HandState:
         winner_all_trumps=all(ctx.is_trump(c) for c in win_cards),
     )
     tricks = state.tricks + (trick,)
+    played = dict(state.played or {})
+    info = ctx._t.info
+    led = info[plays[0][1][0]][0]
+    voids = list(state.voids)
+    for s, cs in plays:
+        for c in cs:
+            played[c] = played.get(c, 0) + 1
+        if s != plays[0][0] and led not in voids[s] and any(info[c][0] != led for c in cs):
+            voids[s] = voids[s] | {led}
     new = replace(
-        state, hands=hands, plays=(), lead_attempt=(), tricks=tricks, leader=winner, to_act=winner
+        state,
+        hands=hands,
+        plays=(),
+        lead_attempt=(),
+        tricks=tricks,
+        leader=winner,
+        to_act=winner,
+        played=played,
+        voids=tuple(voids),
     )
     if any(hands):
         return new

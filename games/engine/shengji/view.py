@@ -36,8 +36,9 @@ from .trumps import bid_points
 class SeatView:
     """The information of one seat, as engine objects (for bots).
 
-    ``played``: every card of the completed tricks (public); ``tricks``: the
-    completed tricks; ``hand`` is empty for a spectator.
+    ``played``: card -> count of every card in the completed tricks (public);
+    ``voids``: by seat, the suits of play it showed void in (public); ``tricks``:
+    the completed tricks; ``hand`` is empty for a spectator.
     """
 
     seat: int | None
@@ -62,6 +63,8 @@ class SeatView:
     leader: int | None
     plays: tuple[tuple[int, tuple[Card, ...]], ...]
     tricks: tuple
+    played: dict
+    voids: tuple
     failed_attempt: tuple[Card, ...]
     multiplier: int
     follow: str
@@ -118,6 +121,8 @@ def seat_view(state: HandState, seat: int | None) -> SeatView:
         leader=state.leader,
         plays=state.plays,
         tricks=state.tricks,
+        played=state.played or {},
+        voids=state.voids,
         failed_attempt=state.lead_attempt,
         multiplier=state.match.multiplier,
         follow=state.match.follow,
