@@ -54,7 +54,8 @@ structure as the follower's whole holding allows.  Consequences (each tested):
 - 2-pair tractor led, holding only a triple and a non-adjacent pair: two pairs
   (one taken from the triple);
 - triple tractor led: a triple tractor, else as many triples as possible, each
-  missing triple supplied by the largest group (pairs) — in that order;
+  missing triple supplied by the largest group (a pair, its third card being a
+  free single: two triples held against pairs only ask for two pairs);
 - a throw of mixed units: its largest unit first, then the others.
 
 **A stronger shape always satisfies (S7).**  When the lead is one unit or one

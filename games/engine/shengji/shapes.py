@@ -59,18 +59,28 @@ def card_text(card: Card) -> str:
 
 def cards_text(cards: Iterable[Card]) -> str:
     """Display of several cards, the suit symbol once per run of one suit:
-    ``♥77``, ``♥AA♠K``, ``大王大王``."""
+    ``♥77``, ``♥AA♠K``, ``大王大王``; a run holding a 10 is spaced:
+    ``♣10 10 9 9``."""
     out: list[str] = []
+    run: list[str] = []
     prev = None
+
+    def flush():
+        if run:
+            out.append(SUIT_SYMBOLS[prev] + (" " if "10" in run else "").join(run))
+            run.clear()
+
     for c in cards:
         if c.suit is None:
-            out.append(card_text(c))
+            flush()
             prev = None
-        elif c.suit == prev:
-            out.append("10" if c.rank == "T" else c.rank)
-        else:
             out.append(card_text(c))
+            continue
+        if c.suit != prev:
+            flush()
             prev = c.suit
+        run.append("10" if c.rank == "T" else c.rank)
+    flush()
     return "".join(out)
 
 
