@@ -309,6 +309,22 @@ def check_follow(hand: Sequence[Card], lead_cards: Sequence[Card], cards: Sequen
     the trick's lead as played (after a failed throw: the single card played),
     ``cards`` the proposed play; ``follow`` is ``"format"`` or ``"suit"``.
     """
+    if follow not in FOLLOW_MODES:
+        raise ValueError(f"follow must be 'format' or 'suit', got {follow!r}")
+    if len(lead_cards) == 1 and len(cards) == 1:
+        # fast path for the commonest trick: a single led, a single played
+        card = cards[0]
+        if card not in hand:
+            raise IllegalAction(f"你没有 {cards_text([card])} (you do not hold {card.code})", "S9")
+        info = ctx._t.info
+        s = info[lead_cards[0]][0]
+        if info[card][0] != s:
+            held = sum(1 for c in hand if info[c][0] == s)
+            if held:
+                raise IllegalAction(
+                    f"S9: 必须跟{SUIT_NAMES[s]}：你还有 {held} 张 "
+                    f"(must follow {SUIT_NAMES_EN[s]}: you hold {held})", "S9")
+        return None
     counts = Counter(hand)
     need = Counter(cards)
     for c, k in need.items():

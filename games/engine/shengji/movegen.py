@@ -217,6 +217,9 @@ def candidate_follows(hand: Sequence[Card], lead_cards: Sequence[Card], ctx: Tru
     """A few legal follows, the smallest (C5) first, all distinct (as multisets)
     and each passing :func:`.follow.check_follow`; never empty for a hand holding
     at least ``len(lead_cards)`` cards.  ``limit`` caps the number returned."""
+    if len(lead_cards) == 1:
+        out = _single_follows(hand, lead_cards[0], ctx)
+        return out[:limit] if limit is not None else out
     counts = Counter(hand)
     req = requirement(hand, lead_cards, ctx, follow, hand_counts=counts)
     keys = ctx._t.sort_keys
@@ -235,6 +238,43 @@ def candidate_follows(hand: Sequence[Card], lead_cards: Sequence[Card], ctx: Tru
                 break
     if not out:
         raise RuntimeError("no legal follow generated (engine bug)")
+    return out
+
+
+def _single_follows(hand, lead_card, ctx):
+    """Follows to a single card (the commonest trick): any card of the led suit,
+    or any card when void; built directly (legal by construction)."""
+    if not hand:
+        raise RuntimeError("no legal follow generated (engine bug)")
+    info = ctx._t.info
+    s, lead_order, _a = info[lead_card]
+    pool = {c for c in hand if info[c][0] == s}
+    void = not pool
+    if void:
+        pool = set(hand)
+    low = lambda c: (info[c][1], _c6(c))  # noqa: E731
+    ordered = sorted(pool, key=low)
+    picks = [ordered[0]]
+    picks.append(min(ordered, key=lambda c: card_points(c) > 0))   # lowest without points
+    pts = [c for c in ordered if card_points(c) and info[c][0] != "T"]
+    if pts:
+        picks.append(max(pts, key=lambda c: (card_points(c), -info[c][1])))
+    if void:
+        if s != "T":
+            trumps = [c for c in ordered if info[c][0] == "T"]
+            if trumps:
+                picks.append(trumps[0])
+                picks.append(trumps[-1])
+    else:
+        for c in ordered:
+            if info[c][1] > lead_order:
+                picks.append(c)           # the lowest card that beats the lead
+                break
+        picks.append(ordered[-1])
+    out: list[tuple[Card, ...]] = []
+    for c in picks:
+        if (c,) not in out:
+            out.append((c,))
     return out
 
 
