@@ -9,15 +9,25 @@ zero-argument callable so a policy that does not need the list does not pay for 
 ``random`` picks uniformly among the legal actions (for plays: among the
 candidates).  ``heuristic``:
 
-- auction (S13): bids the cheapest exceeding bid while the pile stays within a
-  budget set by its 比牌 and trump length; never outbids its partner;
+- auction (S13): never outbids its partner; otherwise bids the cheapest bid
+  that exceeds, as long as the pile stays within its budget (``BID_SHARE`` of
+  the 比牌 points it holds: measured against random bidders, competing with all
+  of them gains the most levels, since the winner takes every shown card);
 - trumps: the suit giving the most trumps (pairs and tractors counted extra);
 - 還牌 and burying: keeps trumps, points, pairs and high cards, gives or buries
   low side singles, and buries whole short side suits to make voids;
-- leads: sure winners first (tractors, pairs, then singles no unseen card can
-  beat), else a low single from a short side suit;
+- leads: each candidate lead scores its rough chance to hold the trick (no
+  unseen card can beat it; fewer higher unseen cards; an opponent known void
+  may trump; throws only when they must stand) times its value, minus what a
+  lost trick gives away; trumps are spared unless trump-rich;
 - follows: points to a partner who is winning safely, no points to an opponent,
-  wins (or trumps) a trick when it has points or when it is cheap.
+  wins (or trumps) a trick when it has points or when it is cheap, with the
+  cheapest sure winning play.  For a single led it also considers every
+  distinct card it may legally play, not only the representative set.
+
+Card counting uses only public information kept in the view: the cards of the
+completed tricks (``played``), the voids shown (``voids``), its own hand and the
+kitty if it buried it.
 """
 
 from __future__ import annotations
@@ -31,10 +41,13 @@ from .auction import bid_options, pile_total
 from .deal import FULL_COUNTS
 from .give import choose_give
 from .match import team_of
+from .shapes import decompose
 from .trumps import TrumpContext, bid_points, card_points
 from .tricks import trick_winner
 
 POLICIES = ("random", "heuristic")
+#: Share of its 比牌 points the heuristic is willing to show in the auction.
+BID_SHARE = 1.0
 
 
 def decide(policy: str, view, legal: Callable[[], list[Action]], rng) -> Action:
@@ -155,7 +168,7 @@ class Heuristic:
         best_suit = max(
             sum(1 for c in v.hand if c.suit == s) for s in "SHDC"
         )
-        budget = totals[seat] + mine * (0.45 + 0.02 * max(best_suit - 12, 0))
+        budget = totals[seat] + mine * (BID_SHARE + 0.02 * max(best_suit - 12, 0))
         opts = bid_options(v.hand, piles[seat], v.highest, level, limit=60)
         opts = [o for o in opts if totals[seat] + pile_total(o, level) <= budget]
         if not opts:
@@ -208,25 +221,29 @@ class Heuristic:
         self._unseen_cache = out
         return out
 
+    def _higher_unseen(self, suit: str, size: int, top: int) -> int:
+        """How many unseen cards of ``suit`` are higher than ``top`` and held
+        unseen at least ``size`` times (so could form a beating unit)."""
+        return sum(n for o, n in self._unseen().get(suit, ()) if n >= size and o > top)
+
+    def _shape(self, cards):
+        """``(suit, components)`` of a one-suit play (S11 decomposition)."""
+        comps = decompose(cards, self.v.ctx)
+        return comps[0].suit, comps
+
     def _beatable(self, cards) -> bool:
         """Could an unseen holding beat this play (same suit of play, same unit
         size with a higher card)?  Trump cuts are judged separately."""
         info = self.v.ctx._t.info
         if len(cards) == 1:
             suit, top, _ = info[cards[0]]
-            size = 1
-        else:
-            cnt = Counter(cards)
-            size = max(cnt.values())
-            suit = info[cards[0]][0]
-            top = max(info[c][1] for c in cnt if cnt[c] == size)
-        for o, n in self._unseen().get(suit, ()):
-            if n >= size and o > top:
-                return True
-        return False
+            return self._higher_unseen(suit, 1, top) > 0
+        suit, comps = self._shape(cards)
+        big = max(comps, key=lambda c: (c.count, c.size, c.top))
+        return self._higher_unseen(suit, big.size, big.top) > 0
 
-    def _unseen_trumps(self) -> int:
-        return sum(n for _o, n in self._unseen().get("T", ()))
+    def _unseen_in(self, suit: str) -> int:
+        return sum(n for _o, n in self._unseen().get(suit, ()))
 
     def play(self) -> Action:
         v = self.v
@@ -234,51 +251,83 @@ class Heuristic:
             return self.lead()
         return self.follow()
 
+    # ------------------------------------------------------------- leads
+    def _lead_win_chance(self, cards) -> float:
+        """Rough chance that a lead holds the trick against the unseen cards."""
+        v = self.v
+        me = self.seat
+        suit, comps = self._shape(cards)
+        unseen_suit = self._unseen_in(suit)
+        opponents = ((me + 1) % 4, (me + 3) % 4)
+        if len(comps) > 1:
+            # a throw: it must stand (S11/S12); a failed one plays its lowest card
+            if unseen_suit == 0:
+                return 1.0
+            for comp in comps:
+                if self._higher_unseen(suit, comp.size, comp.top):
+                    return 0.0
+            p = 1.0
+        else:
+            comp = comps[0]
+            higher = self._higher_unseen(suit, comp.size, comp.top)
+            if higher == 0:
+                p = 1.0
+            elif comp.size > 1:
+                p = 0.55 / (1 + higher / 4)
+            else:
+                p = max(0.05, 1 - higher / max(unseen_suit, 1)) ** 2
+        if suit != "T":
+            cut = any(suit in v.voids[o] for o in opponents) and self._unseen_in("T") > 0
+            if cut:
+                p *= 0.25
+            elif unseen_suit < 6 * len(cards):
+                p *= 0.7  # the suit is running out: someone may trump
+        return p
+
     def lead(self) -> Action:
         v = self.v
-        ctx = v.ctx
-        info = ctx._t.info
-        cands = [a.arg for a in self.legal()]
-        voids = self.v.voids
+        info = v.ctx._t.info
         me = self.seat
-        opponents = ((me + 1) % 4, (me + 3) % 4)
         partner = (me + 2) % 4
-        my_trumps = sum(1 for c in v.hand if info[c][0] == "T")
-        unseen_trumps = self._unseen_trumps()
+        cands = [a.arg for a in self.legal()]
+        hand_trumps = sum(1 for c in v.hand if info[c][0] == "T")
+        unseen_trumps = self._unseen_in("T")
+        trump_rich = hand_trumps * 2 >= unseen_trumps
         lengths = Counter(info[c][0] for c in v.hand)
-        best = None
-        best_score = None
+        best, best_score = cands[0], None
         for cards in cands:
             suit = info[cards[0]][0]
             n = len(cards)
             pts = sum(card_points(c) for c in cards)
-            if any(info[c][0] != suit for c in cards):
-                continue
-            sure = not self._beatable(cards)
-            cut = suit != "T" and any(suit in voids[o] for o in opponents) and unseen_trumps > 0
-            partner_cut = suit != "T" and suit in voids[partner]
-            score = 0.0
-            if sure and not cut:
-                score = 50 + 6 * n + pts
-                if suit == "T":
-                    score -= 8 if my_trumps < unseen_trumps / 2 else 0
+            p = self._lead_win_chance(cards)
+            if suit != "T" and suit in v.voids[partner] and p < 0.5:
+                p = max(p, 0.5)  # the partner can trump it
+            win_value = 8 + 3 * n + pts
+            loss = pts * 1.5 + 2 * n
+            score = p * win_value - (1 - p) * loss
+            if suit == "T":
+                score -= (0.5 if trump_rich else 2.0) * n * (0.3 + (1 - p))
+                if sum(1 for c in cards if info[c][1] >= 44) and p < 1:
+                    score -= 4  # keep jokers and 比牌 unless they win
             else:
-                # a probe: low, short side suit, no points; partner void is good
-                top = max(info[c][1] for c in cards)
-                score = 10 - top / 4 - pts * 1.5 - 2 * (n - 1)
-                if suit == "T":
-                    score -= 6
-                else:
-                    score += max(0, 6 - lengths[suit]) * 0.8
-                if partner_cut:
-                    score += 6
-                if cut:
-                    score -= 6
+                score += 0.2 * max(0, 8 - lengths[suit]) * (1 - p)
             if best_score is None or score > best_score:
                 best, best_score = cards, score
-        if best is None:
-            best = cands[0]
         return Action(me, "play", tuple(best))
+
+    # ----------------------------------------------------------- follows
+    def _extra_follows(self, lead_cards) -> list[tuple[Card, ...]]:
+        """More legal single follows than the representative set: every
+        distinct card of the led suit, or when void every distinct trump."""
+        v = self.v
+        info = v.ctx._t.info
+        if len(lead_cards) != 1:
+            return []
+        led = info[lead_cards[0]][0]
+        same = {c for c in v.hand if info[c][0] == led}
+        if same:
+            return [(c,) for c in same]
+        return [(c,) for c in set(v.hand)]
 
     def follow(self) -> Action:
         v = self.v
@@ -287,6 +336,9 @@ class Heuristic:
         me = self.seat
         plays = list(v.plays)
         cands = [a.arg for a in self.legal()]
+        if len(plays[0][1]) == 1:
+            seen = set(cands)
+            cands += [c for c in self._extra_follows(plays[0][1]) if c not in seen]
         if len(cands) == 1:
             return Action(me, "play", tuple(cands[0]))
         current = trick_winner(plays, ctx) if len(plays) > 1 else plays[0][0]
@@ -299,57 +351,56 @@ class Heuristic:
             total = 0.0
             for c in cards:
                 s, o, _ = info[c]
-                total += o + (25 if s == "T" else 0)
+                total += o + (25 if s == "T" else 0) + (15 if o >= 44 else 0)
             return total
 
         def pts(cards) -> int:
             return sum(card_points(c) for c in cards)
 
         if partner_wins:
-            win_cards = next(cs for s, cs in plays if s == current)
             safe = n_after == 0
             if not safe:
+                win_cards = next(cs for s, cs in plays if s == current)
                 all_trump = all(info[c][0] == "T" for c in win_cards)
-                lead_suit_cards = all(info[c][0] == led for c in win_cards)
-                if lead_suit_cards or all_trump:
-                    safe = not self._beatable(win_cards) and (
-                        all_trump or led == "T" or not self._may_cut(led)
-                    )
+                if not self._beatable(win_cards):
+                    safe = all_trump or led == "T" or not self._may_cut(led)
             if safe:
                 choice = max(cands, key=lambda cs: (pts(cs), -cost(cs)))
             else:
                 choice = min(cands, key=lambda cs: (pts(cs), cost(cs)))
             return Action(me, "play", tuple(choice))
 
-        winning = []
-        for cs in cands:
-            if trick_winner(plays + [(me, cs)], ctx) == me:
-                winning.append(cs)
+        winning = [cs for cs in cands if trick_winner(plays + [(me, cs)], ctx) == me]
         if winning:
-            value = trick_pts
             if n_after == 0:
-                # last: win with the cheapest winning play, points welcome
-                choice = min(winning, key=lambda cs: (cost(cs) - 6 * pts(cs)))
-                if value > 0 or cost(choice) < 40 * len(choice):
+                choice = min(winning, key=lambda cs: cost(cs) - 6 * pts(cs))
+                cheap = all(info[c][0] != "T" or info[c][1] < 40 for c in choice)
+                if trick_pts + pts(choice) > 0 or cheap:
                     return Action(me, "play", tuple(choice))
             else:
-                # others still play: win with the strongest sure play if worth it
-                sure = [cs for cs in winning if not self._beatable(cs)]
-                if sure and (value >= 10 or all(info[c][0] == led for c in sure[0])):
-                    choice = min(sure, key=lambda cs: (cost(cs) - 4 * pts(cs)))
-                    return Action(me, "play", tuple(choice))
-                if value >= 15:
-                    choice = max(winning, key=lambda cs: (cost(cs)))
+                sure = [cs for cs in winning
+                        if not self._beatable(cs) and (led == "T" or not self._may_cut(led)
+                                                       or all(info[c][0] == "T" for c in cs))]
+                if sure:
+                    choice = min(sure, key=lambda cs: cost(cs) - 4 * pts(cs))
+                    cheap = all(info[c][0] != "T" or info[c][1] < 40 for c in choice)
+                    if trick_pts >= 5 or cheap:
+                        return Action(me, "play", tuple(choice))
+                if trick_pts >= 15:
+                    choice = max(winning, key=cost)
                     return Action(me, "play", tuple(choice))
         choice = min(cands, key=lambda cs: (pts(cs), cost(cs)))
         return Action(me, "play", tuple(choice))
 
     def _may_cut(self, led: str) -> bool:
-        """Might an opponent still to play trump the led side suit?"""
+        """Might an opponent still to play trump the led side suit?  True when
+        one has shown void in it, or when few of its cards are left unseen."""
         v = self.v
-        voids = v.voids
         me = self.seat
         after = [(me + i) % 4 for i in range(1, 4 - len(v.plays))]
-        return any(
-            team_of(s) != team_of(me) and led in voids[s] for s in after
-        )
+        opp_after = [s for s in after if team_of(s) != team_of(me)]
+        if not opp_after:
+            return False
+        if any(led in v.voids[s] for s in opp_after):
+            return True
+        return self._unseen_in(led) < 8
