@@ -148,6 +148,12 @@ def decompose(cards: Iterable[Card], ctx: TrumpContext) -> tuple[Component, ...]
     ``ValueError`` if the cards are of several suits of play (a trump and a side
     card, or two side suits).
     """
+    if isinstance(cards, (tuple, list)) and cards:
+        first = cards[0]
+        if len(cards) == 1 or all(c is first for c in cards):
+            # one unit (the commonest play): no counting needed
+            s, o, _a = ctx._t.info[first]
+            return (Component(len(cards), 1, o, s, tuple(cards)),)
     counts = Counter(cards)
     return decompose_counts(counts, ctx)
 
