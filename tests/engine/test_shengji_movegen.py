@@ -125,6 +125,38 @@ def test_every_generated_move_is_legal(situation):
     assert trick_winner(plays, ctx) in (0, 1, 2, 3)
 
 
+@st.composite
+def dense_situations(draw):
+    """Hands drawn from one or two suits of play only: many pairs, triples,
+    bombs and tractors, so the format obligation has work to do."""
+    seed = draw(st.integers(0, 2**32))
+    ctx = TrumpContext(draw(st.sampled_from(LEVELS)), draw(st.sampled_from("SHDC")))
+    suits = draw(st.sets(st.sampled_from("SHDCT"), min_size=1, max_size=2))
+    pool = [c for c in DECK if ctx.suit_of(c) in suits]
+    if len(pool) < 4:                      # a lone side suit that is the trump suit
+        pool = list(DECK)
+    pool = shuffled(pool, seed)
+    size = max(1, min(draw(st.integers(1, 30)), len(pool) // 4))
+    hands = [tuple(pool[i * size:(i + 1) * size]) for i in range(4)]
+    return ctx, hands, draw(st.randoms(use_true_random=False))
+
+
+@settings(max_examples=80, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(dense_situations())
+def test_generated_follows_are_legal_in_structure_rich_hands(situation):
+    ctx, hands, rnd = situation
+    lead = rnd.choice(candidate_leads(hands[0], ctx))
+    plays = [(0, lead)]
+    for seat in (1, 2, 3):
+        for follow in ("format", "suit"):
+            cands = candidate_follows(hands[seat], lead, ctx, follow)
+            for c in cands:
+                check_follow(hands[seat], lead, c, ctx, follow)
+            assert smallest_follow(hands[seat], lead, ctx, follow) == cands[0]
+        plays.append((seat, rnd.choice(candidate_follows(hands[seat], lead, ctx))))
+    assert trick_winner(plays, ctx) in (0, 1, 2, 3)
+
+
 @settings(max_examples=100, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(situations())
 def test_accepted_follows_obey_the_suit_rule(situation):
