@@ -30,6 +30,7 @@ __all__ = [
     "bid_options",
     "next_in_auction",
     "bid_cards_in",
+    "cheapest_bid",
 ]
 
 
@@ -107,6 +108,40 @@ def bid_options(hand, pile, highest: int, level: str, limit: int = 200) -> list[
         out.append((total, cards))
     out.sort(key=lambda tc: (tc[0], len(tc[1])))
     return [cards for _, cards in out[:limit]]
+
+
+def cheapest_bid(hand, pile, highest: int, level: str) -> tuple[Card, ...] | None:
+    """The cheapest bid (fewest 比牌 points; among equal totals the most cards,
+    i.e. level cards rather than a ♠A) that lifts the pile above ``highest``,
+    or None when no bid can.  Level cards are taken in C6 suit order.
+
+    >>> from ..cards import parse_cards
+    >>> [c.code for c in cheapest_bid(parse_cards(["AS", "2C", "2S", "BJ"]), (), 3, "2")]
+    ['BJ', '2S']
+    """
+    need = highest - pile_total(pile, level)
+    groups: dict[int, list[Card]] = {}
+    for c in hand:
+        p = bid_points(c, level)
+        if p:
+            groups.setdefault(p, []).append(c)
+    if not groups:
+        return None
+    ones = sorted(groups.pop(1, []), key=lambda c: _order_key(c, level))
+    values = sorted(groups, reverse=True)
+    best = None
+    for counts in product(*(range(len(groups[v]) + 1) for v in values)):
+        high = sum(v * n for v, n in zip(values, counts))
+        k = max(0, need + 1 - high)
+        if k > len(ones) or high + k == 0:
+            continue
+        key = (high + k, -(sum(counts) + k))
+        if best is None or key < best[0]:
+            best = (key, counts, k)
+    if best is None:
+        return None
+    _key, counts, k = best
+    return tuple(c for v, n in zip(values, counts) for c in groups[v][:n]) + tuple(ones[:k])
 
 
 def next_in_auction(seat: int, passed) -> int:

@@ -37,7 +37,7 @@ from typing import Callable
 
 from ..base import Action
 from ..cards import Card
-from .auction import bid_options, pile_total
+from .auction import cheapest_bid, pile_total
 from .deal import FULL_COUNTS
 from .give import choose_give
 from .match import team_of
@@ -140,6 +140,7 @@ class Heuristic:
         self.rng = rng
         self.seat = view.seat
         self._unseen_cache = None
+        self._unseen_n: dict[str, int] = {}
 
     def decide(self) -> Action:
         phase = self.v.phase
@@ -164,18 +165,11 @@ class Heuristic:
         if leader is not None and team_of(leader) == team_of(seat):
             return Action(seat, "pass", True)
         mine = sum(bid_points(c, level) for c in v.hand)
-        # Budget: a share of the 比牌 in hand, more with a long suit to name.
-        best_suit = max(
-            sum(1 for c in v.hand if c.suit == s) for s in "SHDC"
-        )
-        budget = totals[seat] + mine * (BID_SHARE + 0.02 * max(best_suit - 12, 0))
-        opts = bid_options(v.hand, piles[seat], v.highest, level, limit=60)
-        opts = [o for o in opts if totals[seat] + pile_total(o, level) <= budget]
-        if not opts:
+        budget = totals[seat] + mine * BID_SHARE
+        bid = cheapest_bid(v.hand, piles[seat], v.highest, level)
+        if bid is None or totals[seat] + pile_total(bid, level) > budget:
             return Action(seat, "pass", True)
-        # cheapest total; among equal totals prefer showing level cards (less valuable)
-        opts.sort(key=lambda o: (pile_total(o, level), -len(o)))
-        return Action(seat, "bid", opts[0])
+        return Action(seat, "bid", bid)
 
     # ------------------------------------------------------------ trump
     def trump(self) -> Action:
@@ -243,7 +237,11 @@ class Heuristic:
         return self._higher_unseen(suit, big.size, big.top) > 0
 
     def _unseen_in(self, suit: str) -> int:
-        return sum(n for _o, n in self._unseen().get(suit, ()))
+        """How many cards of ``suit`` (of play) this seat has not seen."""
+        memo = self._unseen_n
+        if suit not in memo:
+            memo[suit] = sum(n for _o, n in self._unseen().get(suit, ()))
+        return memo[suit]
 
     def play(self) -> Action:
         v = self.v
@@ -256,10 +254,20 @@ class Heuristic:
         """Rough chance that a lead holds the trick against the unseen cards."""
         v = self.v
         me = self.seat
-        suit, comps = self._shape(cards)
-        unseen_suit = self._unseen_in(suit)
+        if len(cards) == 1:
+            info = v.ctx._t.info
+            suit, top, _ = info[cards[0]]
+            unseen_suit = self._unseen_in(suit)
+            higher = self._higher_unseen(suit, 1, top)
+            p = 1.0 if higher == 0 else max(0.05, 1 - higher / max(unseen_suit, 1)) ** 2
+            comps = None
+        else:
+            suit, comps = self._shape(cards)
+            unseen_suit = self._unseen_in(suit)
         opponents = ((me + 1) % 4, (me + 3) % 4)
-        if len(comps) > 1:
+        if comps is None:
+            pass
+        elif len(comps) > 1:
             # a throw: it must stand (S11/S12); a failed one plays its lowest card
             if unseen_suit == 0:
                 return 1.0

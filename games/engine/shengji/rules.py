@@ -119,9 +119,9 @@ class ShengjiRules:
         if seat != state.to_act:
             return frozenset()
         verbs = PHASE_VERBS[state.phase]
-        if state.phase == "auction" and not auction.bid_options(
-            state.hands[seat], state.piles[seat], state.highest, state.level, limit=1
-        ):
+        if state.phase == "auction" and auction.cheapest_bid(
+            state.hands[seat], state.piles[seat], state.highest, state.level
+        ) is None:
             return frozenset({"pass"})
         return verbs
 
