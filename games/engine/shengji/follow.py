@@ -282,8 +282,9 @@ def _explain(req: Requirement, score) -> str:
                 # the i-th matched tractor of the hand
                 idx = sum(flags_h[:i])
                 st = tractor_steps[idx]
-                return (f"S9: 必须跟拖拉机：你还有 {cards_text(st.cards)} "
-                        f"(must follow the tractor with a tractor: you hold {cards_text(st.cards)})")
+                shown = cards_text(st.cards)
+                return (f"S9: 必须跟拖拉机：你还有 {shown} "
+                        f"(must follow the tractor with a tractor: you hold {shown})")
     # same flags: walk the unit entries
     pos = 0
     for eh, ep in zip(entries_h, entries_p):
@@ -350,8 +351,8 @@ def follow_hint(hand: Sequence[Card], lead_cards: Sequence[Card], ctx: TrumpCont
     if req.held <= n:
         rest = n - req.held
         tail = f"，另补 {rest} 张" if rest else ""
-        return (f"{name}只有 {req.held} 张：全部出完{tail} "
-                f"(play all your {SUIT_NAMES_EN[s]}{' and ' + str(rest) + ' more' if rest else ''})")
+        more = f" and {rest} more" if rest else ""
+        return f"{name}只有 {req.held} 张：全部出完{tail} (play all your {SUIT_NAMES_EN[s]}{more})"
     parts = []
     for st in req.steps:
         label = "拖拉机" if st.kind == "tractor" else UNIT_NAMES[st.size]
