@@ -123,3 +123,14 @@ def test_bad_context_is_refused(level, trump):
 def test_context_normalises_and_is_hashable():
     assert TrumpContext("10", "h") == TrumpContext("T", "H")
     assert len({TrumpContext("10", "h"), TrumpContext("T", "H")}) == 1
+
+
+def test_context_pickles_as_level_and_trump():
+    import copy
+    import pickle
+
+    ctx = TrumpContext("7", "H")
+    again = pickle.loads(pickle.dumps(ctx))
+    assert again == ctx and again.order(C("7S")) == ctx.order(C("7S"))
+    assert len(pickle.dumps(ctx)) < 200
+    assert copy.deepcopy(ctx) == ctx

@@ -161,6 +161,10 @@ class TrumpContext:
         object.__setattr__(self, "trump", trump)
         object.__setattr__(self, "_t", _build(level, trump))
 
+    def __reduce__(self):
+        # pickle/copy as (level, trump): the cached tables are rebuilt (shared)
+        return (TrumpContext, (self.level, self.trump))
+
     # -- per-card queries -------------------------------------------------
     def info(self, card: Card) -> tuple[str, int, int | None]:
         """``(suit_of, order, adjacency_rank)`` in one lookup (hot path)."""
