@@ -121,3 +121,24 @@ def test_auction_points_use_the_hand_level():
         RULES.apply(s, act(0, "bid", "2C"))
     s = RULES.apply(s, act(0, "bid", "7C 7C"))
     assert s.highest == 2
+
+
+def test_view_offers_only_pass_when_no_bid_can_exceed(state):
+    s = RULES.apply(state, act(0, "bid", "AS 5H 2C"))  # 12
+    assert RULES.view(s, 1)["legal"] == ["pass"]
+    assert RULES.view(state, 0)["legal"] == ["bid", "pass"]
+
+
+@pytest.mark.parametrize("arg", [["XX"], "AS", [1]])
+def test_malformed_card_payloads_are_illegal_actions(state, arg):
+    from games.engine.base import Action
+
+    with pytest.raises(IllegalAction, match="not a list of cards"):
+        RULES.apply(state, Action(0, "bid", arg))
+
+
+def test_codes_are_accepted_as_well_as_cards(state):
+    from games.engine.base import Action
+
+    s = RULES.apply(state, Action(0, "bid", ["AS"]))
+    assert s.highest == 6

@@ -239,7 +239,8 @@ class ShengjiRules:
 
     def view(self, state: HandState, seat: int | None) -> dict:
         hint = self.follow_hint(state, seat) if seat is not None else None
-        return view_mod.view(state, seat, hint=hint)
+        legal = sorted(self.legal_verbs(state, seat)) if seat is not None else []
+        return view_mod.view(state, seat, hint=hint, legal=legal)
 
     def give_can_complete(self, state: HandState, partial: dict) -> tuple[bool, str | None]:
         """For the UI during 還牌: can ``partial`` (loser seat -> cards picked so

@@ -20,7 +20,7 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from ..base import Action, IllegalAction
-from ..cards import Card, holds, remove_cards
+from ..cards import Card, CardError, holds, parse_cards, remove_cards
 from . import auction, give as give_mod, scoring
 from .deal import Deal
 from .match import Match
@@ -131,6 +131,19 @@ PHASE_WHAT = {
 }
 
 
+_VERB_RULE = {"bid": "S13", "give": "S14", "bury": "S15", "play": "S8"}
+
+
+def _cards(arg, verb: str) -> tuple[Card, ...]:
+    """The cards of an action argument (cards or C1 codes); IllegalAction if not."""
+    if isinstance(arg, tuple) and all(isinstance(c, Card) for c in arg):
+        return arg
+    try:
+        return parse_cards(arg)
+    except CardError as exc:
+        raise IllegalAction(f"not a list of cards: {exc}", _VERB_RULE.get(verb)) from None
+
+
 def _set_hand(hands, seat, cards):
     return hands[:seat] + (cards,) + hands[seat + 1 :]
 
@@ -162,7 +175,7 @@ def apply(state: HandState, action: Action) -> HandState:
 
 def _bid(state: HandState, action: Action) -> HandState:
     seat = action.seat
-    cards = tuple(action.arg)
+    cards = _cards(action.arg, action.verb)
     total = auction.check_bid(state.hands[seat], state.piles[seat], cards, state.highest, state.level)
     return replace(
         state,
@@ -222,8 +235,8 @@ def _give(state: HandState, action: Action) -> HandState:
     if isinstance(arg, dict):
         arg = tuple(sorted(arg.items()))
     try:
-        mapping = {int(s): tuple(cards) for s, cards in arg}
-    except (TypeError, ValueError):
+        mapping = {int(s): _cards(cards, "give") for s, cards in arg}
+    except (TypeError, ValueError, AttributeError):
         raise IllegalAction("還牌 maps each loser seat to cards (S14)", "S14") from None
     if len(mapping) != len(arg):
         raise IllegalAction("name each loser seat once (S14)", "S14")
@@ -247,7 +260,7 @@ def _to_bury(state: HandState) -> HandState:
 
 def _bury(state: HandState, action: Action) -> HandState:
     seat = action.seat
-    cards = tuple(action.arg)
+    cards = _cards(action.arg, action.verb)
     if len(cards) != KITTY_SIZE:
         raise IllegalAction(
             f"bury exactly {KITTY_SIZE} cards, not {len(cards)} (S15)", "S15"
@@ -270,7 +283,7 @@ def _bury(state: HandState, action: Action) -> HandState:
 
 def _play(state: HandState, action: Action) -> HandState:
     seat = action.seat
-    cards = tuple(action.arg)
+    cards = _cards(action.arg, action.verb)
     hand = state.hands[seat]
     ctx = state.ctx
     if not cards:

@@ -169,8 +169,10 @@ def result_json(state: HandState) -> dict | None:
     }
 
 
-def view(state: HandState, seat: int | None, hint: str | None = None) -> dict:
-    """The JSON view of ``seat`` (see the module docstring)."""
+def view(state: HandState, seat: int | None, hint: str | None = None,
+         legal: list[str] | None = None) -> dict:
+    """The JSON view of ``seat`` (see the module docstring); ``legal`` overrides
+    the verbs of the phase (e.g. only ``pass`` when no bid can exceed)."""
     v = seat_view(state, seat)
     ctx = state.ctx
     level = state.level
@@ -185,7 +187,8 @@ def view(state: HandState, seat: int | None, hint: str | None = None) -> dict:
     points_won = [0, 0, 0, 0]
     for t in state.tricks:
         points_won[t.winner] += t.points
-    legal = sorted(PHASE_VERBS[state.phase]) if seat is not None and seat == state.to_act else []
+    if legal is None:
+        legal = sorted(PHASE_VERBS[state.phase]) if seat is not None and seat == state.to_act else []
     return {
         "game": "shengji",
         "seat": seat,
