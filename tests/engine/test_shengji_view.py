@@ -130,3 +130,11 @@ def test_legal_verbs_only_for_the_seat_to_act(give_state):
     assert RULES.legal_verbs(give_state, 0) == frozenset()
     assert RULES.legal_actions(give_state, 0) == []
     assert isinstance(RULES.legal_actions(give_state, 1)[0], Action)
+
+
+def test_before_trumps_the_hand_shows_the_bipai_first():
+    deal = build_deal({0: "3C 2H AS KS SJ"}, opener=0)
+    s = RULES.start_hand(RULES.new_match(), deal)
+    hand = RULES.view(s, 0)["hand"]
+    assert hand[:3] == ["AS", "SJ", "2H"]
+    assert hand.index("KS") < hand.index("3C")

@@ -130,19 +130,21 @@ def seat_view(state: HandState, seat: int | None) -> SeatView:
     )
 
 
-def _sorted_codes(cards, ctx) -> list[str]:
+def _sorted_codes(cards, ctx, level: str | None = None) -> list[str]:
     if ctx is not None:
         return format_cards(sorted(cards, key=ctx.sort_key))
-    return format_cards(sorted(cards, key=_neutral_key))
+    return format_cards(sorted(cards, key=lambda c: _neutral_key(c, level)))
 
 
-_SUIT_INDEX = {"S": 1, "H": 2, "D": 3, "C": 4, None: 0}
+_SUIT_INDEX = {"S": 0, "H": 1, "D": 2, "C": 3, None: 4}
 _RANK_INDEX = {r: i for i, r in enumerate("23456789TJQKA")} | {"SJ": 20, "BJ": 21}
 
 
-def _neutral_key(card: Card):
-    """Before trumps are named: jokers, then S H D C, each high to low."""
-    return (_SUIT_INDEX[card.suit], -_RANK_INDEX[card.rank])
+def _neutral_key(card: Card, level: str | None):
+    """Before trumps are named: the 比牌 first (most auction points first), then
+    the suits S, H, D, C, each high to low (C6 between equal cards)."""
+    bp = bid_points(card, level) if level else 0
+    return (-bp, _SUIT_INDEX[card.suit], -_RANK_INDEX[card.rank])
 
 
 def _plays_json(plays) -> list[dict]:
@@ -194,7 +196,7 @@ def view(state: HandState, seat: int | None, hint: str | None = None,
         "seat": seat,
         "phase": state.phase,
         "to_act": state.to_act,
-        "hand": _sorted_codes(v.hand, ctx),
+        "hand": _sorted_codes(v.hand, ctx, level),
         "counts": {str(s): n for s, n in enumerate(v.counts)},
         "levels": {"0": v.levels[0], "1": v.levels[1]},
         "level": level,
