@@ -111,3 +111,20 @@ def test_a_match_of_bots_reaches_a_winner(policies):
         assert out["levels_before"] == {"0": before.levels[0], "1": before.levels[1]}
         hands += 1
     assert RULES.match_winner(m) in (0, 1)
+
+
+def test_rules_implement_every_method_of_the_game_rules_protocol():
+    import inspect
+
+    from games.engine import get_rules
+    from games.engine.base import GameRules
+
+    assert get_rules("shengji") is RULES
+    assert isinstance(RULES, GameRules)
+    assert RULES.game == "shengji" and RULES.seats == 4
+    for name, member in vars(GameRules).items():
+        if name.startswith("_") or not callable(member):
+            continue
+        mine = getattr(RULES, name)
+        want = list(inspect.signature(member).parameters)[1:]
+        assert list(inspect.signature(mine).parameters) == want, name
