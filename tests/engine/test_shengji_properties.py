@@ -101,3 +101,22 @@ def test_legal_actions_are_never_empty_and_always_legal(seed):
             RULES.apply(s, a)
         auto = RULES.auto_action(s, seat)
         s = RULES.apply(s, auto if rng.random() < 0.5 else rng.choice(acts))
+
+
+def test_states_survive_pickling_mid_hand():
+    """A site may cache states: unpickled cards are equal but not the interned
+    objects, and the hand must go on exactly the same (♠A penalties included)."""
+    import pickle
+
+    def run(through_pickle):
+        rng = random.Random(21)
+        match = RULES.new_match()
+        s = RULES.start_hand(match, RULES.deal(match, 1234))
+        while not RULES.is_complete(s):
+            if through_pickle:
+                s = pickle.loads(pickle.dumps(s))
+            seat = RULES.to_act(s)
+            s = RULES.apply(s, RULES.bot_action(s, seat, "heuristic", rng))
+        return RULES.summary(s)
+
+    assert run(True) == run(False)
