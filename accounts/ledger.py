@@ -37,37 +37,13 @@ def _check_game(game: str) -> None:
         raise ValueError(f"unknown game {game!r}; expected one of {', '.join(GAME_CODES)}")
 
 
-def _hand_ids(hand) -> tuple[int | None, int | None]:
-    """(hand id, room id) of a ``games`` hand object, a bare hand id, or ``None``.
-
-    The room is looked up as ``hand.room_id``, else through ``hand.match`` or
-    ``hand.table`` (``.room_id`` or ``.room.pk``), whichever the model has.
-    """
-    if hand is None:
-        return None, None
-    if isinstance(hand, int):
-        return hand, None
-    room_id = getattr(hand, "room_id", None)
-    if room_id is None:
-        for link in ("match", "table"):
-            parent = getattr(hand, link, None)
-            if parent is None:
-                continue
-            room_id = getattr(parent, "room_id", None)
-            if room_id is None:
-                room = getattr(parent, "room", None)
-                room_id = getattr(room, "pk", None)
-            if room_id is not None:
-                break
-    return hand.pk, room_id
-
-
 def credit(user, game: str, points: int, hand=None, reason: str = "hand") -> PointsEntry:
     """Add ``points`` (may be negative or 0) to ``user``'s standing in ``game`` (C4).
 
     ``points`` is the final figure: the caller has already multiplied it by the
     room multiplier (C4, S17, S18, B12, B14).  ``hand`` is the ``games`` hand that
-    caused the change (or its id, or ``None`` for an admin adjustment); ``reason``
+    caused the change (a ``games.Hand``, its primary key, or ``None`` for an admin
+    adjustment); ``reason``
     is a short code such as ``"hand"``, ``"spade_ace"`` (S18), ``"tribute"`` (B14)
     or ``"adjustment"``.
 
@@ -82,12 +58,12 @@ def credit(user, game: str, points: int, hand=None, reason: str = "hand") -> Poi
     _check_game(game)
     if isinstance(points, bool) or not isinstance(points, int):
         raise TypeError(f"points must be an int, got {type(points).__name__}")
-    hand_id, room_id = _hand_ids(hand)
+    hand_id = hand if isinstance(hand, int) or hand is None else hand.pk
     with transaction.atomic():
         standing, _created = PlayerStanding.objects.get_or_create(user=user, game=game)
         PlayerStanding.objects.filter(pk=standing.pk).update(points=F("points") + points)
         return PointsEntry.objects.create(
-            user=user, game=game, delta=points, hand_id=hand_id, room_id=room_id, reason=reason
+            user=user, game=game, delta=points, hand_id=hand_id, reason=reason
         )
 
 

@@ -102,10 +102,9 @@ class PlayerStanding(models.Model):
 class PointsEntry(models.Model):
     """One game-point change (C4), already multiplied by the room multiplier.
 
-    ``hand_id`` and ``room_id`` identify the ``games`` hand and room that caused the
-    change.  They are plain integers, not foreign keys, because ``games.Hand`` did
-    not exist when this table was created; ``ledger.credit`` fills them from the
-    ``hand`` object it is given.  The standing is the sum of a user's entries.
+    ``hand`` is the ``games.Hand`` that caused the change (``None`` for an admin
+    adjustment, and kept as ``None`` if the hand is ever deleted).  The standing is
+    the sum of a user's entries.
     """
 
     user = models.ForeignKey(
@@ -114,8 +113,10 @@ class PointsEntry(models.Model):
     )
     game = models.CharField(_("游戏"), max_length=20, choices=GAME_CHOICES)
     delta = models.IntegerField(_("积分变化"))
-    hand_id = models.BigIntegerField(_("牌局编号"), null=True, blank=True, db_index=True)
-    room_id = models.BigIntegerField(_("房间编号"), null=True, blank=True, db_index=True)
+    hand = models.ForeignKey(
+        "games.Hand", null=True, blank=True, on_delete=models.SET_NULL,
+        related_name="points_entries", verbose_name=_("牌局"),
+    )
     reason = models.CharField(_("原因"), max_length=40, default="hand")
     created = models.DateTimeField(_("时间"), auto_now_add=True, db_index=True)
 

@@ -85,18 +85,18 @@ def test_credit_rolls_back_with_the_callers_transaction(alice):
     assert not PointsEntry.objects.filter(user=alice).exists()
 
 
-def test_credit_records_hand_and_room_ids(alice):
-    class FakeMatch:
-        room_id = 77
+def test_credit_links_the_hand(alice):
+    from games.models import Hand, Match, Room
 
-    class FakeHand:
-        pk = 5
-        match = FakeMatch()
-
-    entry = ledger.credit(alice, "shengji", 2, hand=FakeHand())
+    room = Room.objects.create(game="shengji", name="t", owner=alice, multiplier=2)
+    match = Match.objects.create(room=room, number=1, start={})
+    hand = Hand.objects.create(match=match, number=1, seed=1, deal={}, start={})
+    entry = ledger.credit(alice, "shengji", 4, hand=hand)
     entry.refresh_from_db()
-    assert (entry.hand_id, entry.room_id) == (5, 77)
-    assert ledger.credit(alice, "shengji", 2, hand=9).hand_id == 9
+    assert entry.hand == hand
+    assert list(hand.points_entries.all()) == [entry]
+    assert ledger.credit(alice, "shengji", 2, hand=hand.pk).hand_id == hand.pk
+    assert ledger.points(alice, "shengji") == 6
 
 
 def test_credit_rejects_unknown_game_and_non_int(alice):
