@@ -1,0 +1,147 @@
+"""Rounds of play (ruling B5), the 3 (B6) and places (B11).
+
+Seat s is followed by s+1 (C2).  The emperor leads the first round.  A player
+to act on a set either beats it (``play``, B4), or 讓 (``yield``: declines now,
+may play later in this round; once per round), or 過 (``pass``: out of this
+round).  The player whose set is on top is skipped, and so are players without
+cards.  The round ends when every other player with cards has passed; the
+player on top then leads any set, or, if he has no cards left, the next seat
+after him with cards leads (接風).  The leader must play (no 讓/過 on a lead).
+
+B11: a player who plays his last card finishes; when four have finished the
+fifth (大落) is appended and the hand is over.
+"""
+
+from __future__ import annotations
+
+from ..base import IllegalAction
+from ..cards import Card, CardError
+from .order import KIND_H4_MARKED, KIND_OF, KIND_RANK, NKINDS
+from .sets import beats, describe, shape_error, three_error
+from .state import HandState
+
+
+def parse_play_cards(arg) -> list[int]:
+    """Kind indices of a play's cards; IllegalAction (C1) for unknown codes."""
+    if isinstance(arg, str) or not hasattr(arg, "__iter__"):
+        raise IllegalAction(f"a play is a list of cards, got {arg!r}", "C1")
+    kinds = []
+    for c in arg:
+        if not isinstance(c, Card):
+            try:
+                c = Card.parse(c)
+            except CardError as exc:
+                raise IllegalAction(str(exc), "C1") from None
+        kinds.append(KIND_OF[c])
+    return kinds
+
+
+def _check_turn(st: HandState, seat: int) -> None:
+    if st.phase != "play":
+        if st.phase in ("done", "voided"):
+            raise IllegalAction("the hand is over", "B11")
+        raise IllegalAction(f"play has not started yet (phase {st.phase})", "B5")
+    if seat != st.to_act:
+        raise IllegalAction(f"it is seat {st.to_act}'s turn, not seat {seat}'s (B5)", "B5")
+
+
+def apply_play(st: HandState, seat: int, arg) -> HandState:
+    """Play a set (lead or beat).  IllegalAction for unknown or unheld cards,
+    a non-set (B3), an early 3 (B6) or a set that does not beat the top (B4)."""
+    _check_turn(st, seat)
+    kinds = parse_play_cards(arg)
+    hand = list(st.hands[seat])
+    for k in kinds:
+        if hand[k] <= 0:
+            raise IllegalAction(f"you do not hold {_code(k)} (often enough)", "B5")
+        hand[k] -= 1
+    shape = tuple(sorted((KIND_RANK[k] for k in kinds), reverse=True))
+    err = shape_error(shape)
+    if err:
+        raise IllegalAction(err, "B3")
+    top = st.top
+    err = three_error(shape, top is None, st.sizes[seat])
+    if err:
+        raise IllegalAction(err, "B6")
+    if top is not None and not beats(shape, top[2]):
+        tshape = top[2]
+        if len(shape) != len(tshape):
+            msg = (f"to beat {describe(tshape)} you must play {len(tshape)} cards, "
+                   f"each higher than the card in the same place (B4)")
+        else:
+            msg = (f"{describe(shape)} does not beat {describe(tshape)}: every card must be "
+                   f"higher than the card in the same place, high to low (B4)")
+        raise IllegalAction(msg, "B4")
+    rc = list(st.rcs[seat])
+    for r in shape:
+        rc[r] -= 1
+    size = st.sizes[seat] - len(kinds)
+    hands = _put(st.hands, seat, tuple(hand))
+    rcs = _put(st.rcs, seat, tuple(rc))
+    sizes = _put(st.sizes, seat, size)
+    cards = tuple(sorted((_card(k) for k in kinds), key=KIND_OF.__getitem__))
+    finished = st.finished + (seat,) if size == 0 else st.finished
+    h4 = st.h4_played or KIND_H4_MARKED in kinds
+    log = st.trick_log + ((seat, "play", cards),)
+    if len(finished) == 4:
+        last = next(s for s in range(5) if s not in finished)
+        return st.evolve(hands=hands, rcs=rcs, sizes=sizes, finished=finished + (last,),
+                         h4_played=h4, top=(seat, cards, shape), trick_log=log,
+                         phase="done", to_act=None)
+    return _advance(st, seat, hands=hands, rcs=rcs, sizes=sizes, finished=finished,
+                    h4_played=h4, top=(seat, cards, shape), trick_log=log)
+
+
+def apply_yield(st: HandState, seat: int) -> HandState:
+    """讓: decline now, keep the right to play later in this round (once, B5)."""
+    _check_turn(st, seat)
+    if st.top is None:
+        raise IllegalAction("you lead this round: play a set (B5)", "B5")
+    if st.yielded >> seat & 1:
+        raise IllegalAction("you have already used 讓 in this round: play or 過 (B5)", "B5")
+    return _advance(st, seat, yielded=st.yielded | 1 << seat,
+                    trick_log=st.trick_log + ((seat, "yield", ()),))
+
+
+def apply_pass(st: HandState, seat: int) -> HandState:
+    """過: out of this round (B5)."""
+    _check_turn(st, seat)
+    if st.top is None:
+        raise IllegalAction("you lead this round: play a set (B5)", "B5")
+    return _advance(st, seat, passed=st.passed | 1 << seat,
+                    trick_log=st.trick_log + ((seat, "pass", ()),))
+
+
+def _advance(st: HandState, actor: int, **ch) -> HandState:
+    sizes = ch.get("sizes", st.sizes)
+    passed = ch.get("passed", st.passed)
+    top_seat = (ch.get("top") or st.top)[0]
+    for i in range(1, 6):
+        p = (actor + i) % 5
+        if p == top_seat or not sizes[p] or passed >> p & 1:
+            continue
+        ch["to_act"] = p
+        return st.evolve(**ch)
+    # Round over: the player on top leads, or 接風 to the next seat with cards.
+    leader = top_seat
+    while not sizes[leader]:
+        leader = (leader + 1) % 5
+    return st.evolve(
+        **{**ch, "to_act": leader, "leader": leader, "top": None, "yielded": 0, "passed": 0,
+           "trick_log": (), "last_round": ch.get("trick_log", st.trick_log)})
+
+
+def _put(t: tuple, i: int, v) -> tuple:
+    return t[:i] + (v,) + t[i + 1:]
+
+
+def _card(k: int) -> Card:
+    from .order import KINDS
+    return KINDS[k]
+
+
+def _code(k: int) -> str:
+    return _card(k).code
+
+
+assert NKINDS == 56

@@ -1,0 +1,269 @@
+"""The :class:`~games.engine.base.GameRules` object of 保皇 (``RULES``).
+
+Order of a hand: deal (B1) → 買3 (B7, automatic) → crown decisions (B8) →
+tribute (B13, automatic) → one declaration (solo by the emperor if he holds
+``4H*`` (B9), else guard by the ``4H*`` holder (B10)) → play led by the emperor
+(B5) → scoring (B12).  A deal voided by the crown ends the hand with
+``voided: true``; :meth:`BaohuangRules.next_match` then keeps the tribute owed.
+
+>>> from games.engine.baohuang import RULES
+>>> m = RULES.new_match()
+>>> st = RULES.start_hand(m, RULES.deal(m, 1))
+>>> RULES.phase(st), RULES.legal_verbs(st, RULES.to_act(st))
+('crown', frozenset({'crown'}))
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+from ..base import Action, IllegalAction, RecordError
+from . import bots
+from .buy3 import buy_threes
+from .crown import apply_crown, apply_declaration, bj_holder, declaring_verb
+from .deal import Deal, deal_cards
+from .deal import deal_from_record as _deal_from_record
+from .order import KIND_OF, KINDS, RANK_KINDS, rank_counts
+from .play import apply_pass, apply_play, apply_yield
+from .scoring import score
+from .sets import beating_shapes, lead_shapes
+from .state import HandState, Match, Previous, new_state, parse_options
+from .tribute import leave_settlement, match_after_leave
+from .view import knowledge, legal_verbs, view
+
+
+def shape_to_cards(hand, shape) -> tuple:
+    """Concrete cards from a 56-count ``hand`` for a rank ``shape``: within a rank
+    the engine takes cards in the C6 order (plain BJ before BJ*)."""
+    used: dict[int, int] = {}
+    out = []
+    for r in shape:
+        for k in RANK_KINDS[r]:
+            if hand[k] - used.get(k, 0) > 0:
+                used[k] = used.get(k, 0) + 1
+                out.append(KINDS[k])
+                break
+        else:
+            raise ValueError(f"hand cannot supply {shape}")
+    return tuple(out)
+
+
+class BaohuangRules:
+    """保皇 for five seats.  Every method is documented in
+    :class:`~games.engine.base.GameRules`; baohuang specifics are noted here."""
+
+    game = "baohuang"
+    seats = 5
+
+    # -- match -----------------------------------------------------------
+    def default_options(self) -> dict:
+        return {"multiplier": 1}
+
+    def new_match(self, options: dict | None = None, start: dict | None = None) -> Match:
+        """``start`` may carry ``previous`` (the previous hand's summary subset)."""
+        mult = parse_options(options)
+        prev = None
+        if start is not None:
+            if not isinstance(start, dict):
+                raise RecordError("start must be an object")
+            if start.get("previous") is not None:
+                prev = Previous.from_json(start["previous"])
+        return Match(mult, prev)
+
+    def match_to_json(self, match: Match) -> dict:
+        return match.to_json()
+
+    def match_winner(self, match: Match) -> None:
+        return None
+
+    def leave_settlement(self, match: Match, seat: int) -> dict[int, int]:
+        """B14: see :func:`.tribute.leave_settlement`."""
+        return leave_settlement(match, seat)
+
+    def match_after_leave(self, match: Match) -> Match:
+        """B14: the match once a player has left (the tribute lapses)."""
+        return match_after_leave(match)
+
+    # -- deal ------------------------------------------------------------
+    def deal(self, match: Match, seed: int) -> Deal:
+        return deal_cards(seed)
+
+    def deal_from_record(self, match: Match, hand: dict) -> Deal:
+        return _deal_from_record(hand)
+
+    def deal_to_record(self, deal: Deal) -> dict:
+        return deal.to_record()
+
+    def start_hand(self, match: Match, deal: Deal) -> HandState:
+        """Deal and 買3 (B7); the crown offer goes to the holder of ``BJ*``."""
+        hands = [[0] * len(KINDS) for _ in range(5)]
+        for s, cards in enumerate(deal.hands):
+            for c in cards:
+                hands[s][KIND_OF[c]] += 1
+        bought = buy_threes(hands)
+        holder = bj_holder(hands)
+        return new_state(
+            match=match, deal=deal, hands=tuple(tuple(h) for h in hands),
+            rcs=tuple(rank_counts(h) for h in hands), sizes=tuple(sum(h) for h in hands),
+            phase="crown", to_act=holder, bought=tuple(bought), crown_first=holder,
+            crown_holder=holder,
+        )
+
+    # -- actions ---------------------------------------------------------
+    def apply(self, state: HandState, action: Action) -> HandState:
+        if not isinstance(action, Action):
+            raise IllegalAction(f"not an action: {action!r}")
+        verb, seat = action.verb, action.seat
+        if state.phase in ("done", "voided"):
+            raise IllegalAction("the hand is over", "B11")
+        if verb == "play":
+            new = apply_play(state, seat, action.arg)
+        elif verb == "pass":
+            new = apply_pass(state, seat)
+        elif verb == "yield":
+            new = apply_yield(state, seat)
+        elif verb == "crown":
+            new = apply_crown(state, seat, action.arg)
+        elif verb in ("solo", "guard"):
+            new = apply_declaration(state, seat, verb, action.arg)
+        else:
+            raise IllegalAction(f"{verb!r} is not a baohuang action")
+        new.log = state.log + (action,)
+        return new
+
+    def to_act(self, state: HandState) -> int | None:
+        return state.to_act
+
+    def phase(self, state: HandState) -> str:
+        return state.phase
+
+    def legal_verbs(self, state: HandState, seat: int) -> frozenset[str]:
+        return frozenset(legal_verbs(state, seat))
+
+    def legal_shapes(self, state: HandState, seat: int) -> list[tuple]:
+        """Rank shapes of the legal plays of ``seat`` now (B3–B6), distinct."""
+        if state.phase != "play" or state.to_act != seat:
+            return []
+        if state.top is None:
+            return lead_shapes(state.rcs[seat])
+        return beating_shapes(state.rcs[seat], state.top[2])
+
+    def legal_actions(self, state: HandState, seat: int) -> list[Action]:
+        """All distinct legal actions (plays distinct by rank multiset; the cards
+        named are the engine's C6 choice among equal cards)."""
+        if state.to_act != seat:
+            return []
+        ph = state.phase
+        if ph == "crown":
+            return [Action(seat, "crown", "accept"), Action(seat, "crown", "pass")]
+        if ph == "declare":
+            verb = declaring_verb(state)
+            return [Action(seat, verb, "open"), Action(seat, verb, "secret")]
+        if ph != "play":
+            return []
+        hand = state.hands[seat]
+        out = [Action(seat, "play", shape_to_cards(hand, sh))
+               for sh in self.legal_shapes(state, seat)]
+        if state.top is not None:
+            if not state.yielded >> seat & 1:
+                out.append(Action(seat, "yield", True))
+            out.append(Action(seat, "pass", True))
+        return out
+
+    def auto_action(self, state: HandState, seat: int) -> Action:
+        """C5: "pass" on a crown offer, "secret" for a declaration, 過 when
+        following, and when leading the smallest set (one card of the lowest rank)."""
+        ph = state.phase
+        if state.to_act != seat:
+            raise IllegalAction("it is not this seat's turn")
+        if ph == "crown":
+            return Action(seat, "crown", "pass")
+        if ph == "declare":
+            return Action(seat, declaring_verb(state), "secret")
+        if state.top is not None:
+            return Action(seat, "pass", True)
+        shapes = lead_shapes(state.rcs[seat])
+        best = min(shapes, key=lambda sh: (len(sh), sh[0], sh))
+        return Action(seat, "play", shape_to_cards(state.hands[seat], best))
+
+    def bot_action(self, state: HandState, seat: int, policy: str, rng: Any = None) -> Action:
+        """``random``: uniform over :meth:`legal_actions`; ``heuristic``: see
+        :mod:`.bots`.  Both decide from the seat's own knowledge only."""
+        if rng is None:
+            rng = random.Random()
+        if state.to_act != seat:
+            raise IllegalAction("it is not this seat's turn")
+        if policy == "random":
+            acts = self.legal_actions(state, seat)
+            return acts[rng.randrange(len(acts))]
+        if policy == "heuristic":
+            kn = knowledge(state, seat)
+            verb, arg = bots.heuristic(kn, rng)
+            if verb == "play":
+                arg = shape_to_cards(state.hands[seat], arg)
+            return Action(seat, verb, arg)
+        if policy == "auto":
+            return self.auto_action(state, seat)
+        raise ValueError(f"unknown bot policy {policy!r}; known: random, heuristic, auto")
+
+    # -- reading -----------------------------------------------------------
+    def view(self, state: HandState, seat: int | None) -> dict:
+        summ = self.summary(state) if state.phase in ("done", "voided") else None
+        return view(state, seat, summ)
+
+    def is_complete(self, state: HandState) -> bool:
+        return state.phase in ("done", "voided")
+
+    def actions(self, state: HandState) -> tuple[Action, ...]:
+        return state.log
+
+    def summary(self, state: HandState) -> dict:
+        """The replay hand object (hand-record spec, baohuang members) plus
+        ``complete``, ``phase``/``to_act`` when incomplete, ``doublings`` and
+        ``crown_passes``."""
+        done = state.phase == "done"
+        voided = state.phase == "voided"
+        out: dict[str, Any] = {"complete": done or voided}
+        if not (done or voided):
+            out["phase"] = state.phase
+            out["to_act"] = state.to_act
+        out["voided"] = voided
+        out["bought_threes"] = [
+            {"buyer": b, "seller": s, "paid": p.code if p else None, "three": t.code}
+            for b, s, p, t in state.bought
+        ]
+        out["crown_passes"] = list(state.crown_passed)
+        out["emperor"] = state.emperor
+        out["guard"] = state.guard
+        out["solo"] = state.solo
+        out["guard_declared"] = state.guard_declared
+        out["tribute"] = [{"from": f, "to": t, "card": c.code} for f, t, c in state.tribute]
+        out["finish_order"] = list(state.finished)
+        if done:
+            r = score(state.finished, state.emperor, state.guard, state.solo,
+                      state.guard_declared, state.match.multiplier)
+            out["emperor_side_score"] = r["emperor_side_score"]
+            out["doublings"] = r["doublings"]
+            out["winner"] = r["winner"]
+            out["game_points"] = {str(s): v for s, v in r["game_points"].items()}
+        else:
+            out["emperor_side_score"] = None
+            out["doublings"] = []
+            out["winner"] = None
+            out["game_points"] = {str(s): 0 for s in range(5)} if voided else None
+        return out
+
+    def next_match(self, match: Match, state: HandState) -> Match:
+        """After a completed hand: its result becomes ``previous`` (tribute, B13);
+        after a voided deal the match is unchanged (the tribute stays owed)."""
+        if state.phase == "voided":
+            return match
+        if state.phase != "done":
+            raise ValueError("next_match needs a completed hand")
+        prev = Previous(state.emperor, state.guard, state.solo, state.guard_declared,
+                        tuple(state.finished))
+        return Match(match.multiplier, prev)
+
+
+RULES = BaohuangRules()

@@ -1,0 +1,176 @@
+"""What one seat may know (hidden information), as JSON and for bots.
+
+:func:`view` is the JSON the site renders; :func:`knowledge` is the same
+information as a light object for bots (rank counts instead of codes), built
+with the same visibility rules:
+
+* a seat sees its own cards only (a spectator, seat None, sees no hand);
+* the guard (B10) is shown only to the guard himself until 明保 or ``4H*`` is
+  played; while the 4H* holder declares, the other seats see ``to_act: null``
+  so the phase does not reveal who is deciding;
+* a secret solo (暗獨, B9) is shown only to the emperor until ``4H*`` is played;
+* payment cards of 買3 and tribute are shown only to payer and receiver while
+  the hand is in play (``null`` with ``"hidden": true`` for others);
+* the crown pile's cards are shown to its holder, its number of 2s to all;
+* once the hand is over (or voided) everything is shown.
+"""
+
+from __future__ import annotations
+
+from .crown import declaring_verb
+from .order import KINDS, RANK_KINDS, TWO
+from .sets import can_beat
+from .state import HandState
+
+
+def guard_visible(st: HandState, seat: int | None) -> bool:
+    """May ``seat`` know who the guard is? (B10)"""
+    if st.guard is None:
+        return False
+    return (st.phase in ("done", "voided") or st.guard_declared == "open" or st.h4_played
+            or seat == st.guard)
+
+
+def solo_visible(st: HandState, seat: int | None) -> str | None:
+    """The solo declaration as ``seat`` may know it (B9)."""
+    if st.solo is None:
+        return None
+    if st.solo == "open" or st.h4_played or st.phase in ("done", "voided") or seat == st.emperor:
+        return st.solo
+    return None
+
+
+def visible_to_act(st: HandState, seat: int | None) -> int | None:
+    if st.phase == "declare" and seat != st.to_act:
+        return None
+    return st.to_act
+
+
+def legal_verbs(st: HandState, seat: int | None) -> list[str]:
+    """Verbs ``seat`` may use now, sorted (empty when not its turn)."""
+    if seat is None or st.to_act != seat:
+        return []
+    ph = st.phase
+    if ph == "crown":
+        return ["crown"]
+    if ph == "declare":
+        return [declaring_verb(st)]
+    if ph != "play":
+        return []
+    if st.top is None:
+        return ["play"]
+    out = ["pass"]
+    if can_beat(st.rcs[seat], st.top[2]):
+        out.append("play")
+    if not st.yielded >> seat & 1:
+        out.append("yield")
+    return sorted(out)
+
+
+def _codes(cards):
+    return [c.code for c in cards]
+
+
+def view(st: HandState, seat: int | None, summary=None) -> dict:
+    """The JSON view for ``seat`` (None: spectator).  See the module docstring."""
+    over = st.phase in ("done", "voided")
+    hand = []
+    if seat is not None:
+        for k, n in enumerate(st.hands[seat]):
+            if n:
+                hand.extend([KINDS[k].code] * n)
+    crown = None
+    if st.phase == "crown" or st.phase == "voided":
+        crown = {
+            "holder": st.crown_holder,
+            "first": st.crown_first,
+            "passed": list(st.crown_passed),
+            "twos": sum(1 for c in st.crown_pile if c.rank == "2"),
+            "second_round": st.crown_second,
+            "pile": _codes(st.crown_pile) if (seat == st.crown_holder or over) else None,
+        }
+    bought = []
+    for buyer, seller, paid, three in st.bought:
+        show = over or seat in (buyer, seller)
+        bought.append({"buyer": buyer, "seller": seller,
+                       "paid": (paid.code if paid else None) if show else None,
+                       "hidden": not show})
+    tribute = []
+    for frm, to, card in st.tribute:
+        show = over or seat in (frm, to)
+        tribute.append({"from": frm, "to": to, "card": card.code if show else None,
+                        "hidden": not show})
+    gv = guard_visible(st, seat)
+    declared = st.guard_declared
+    if declared == "secret" and not (over or seat == st.guard):
+        declared = None
+    top = None
+    if st.top is not None:
+        top = {"seat": st.top[0], "cards": _codes(st.top[1])}
+    return {
+        "game": "baohuang",
+        "seat": seat,
+        "phase": st.phase,
+        "to_act": visible_to_act(st, seat),
+        "hand": hand,
+        "counts": {str(s): st.sizes[s] for s in range(5)},
+        "emperor": st.emperor,
+        "guard": st.guard if gv else None,
+        "solo": solo_visible(st, seat),
+        "guard_declared": declared,
+        "crown": crown,
+        "top": top,
+        "round": {
+            "leader": st.leader,
+            "yielded": [s for s in range(5) if st.yielded >> s & 1],
+            "passed": [s for s in range(5) if st.passed >> s & 1],
+        },
+        "trick_log": [{"seat": s, "verb": v, "cards": _codes(c)} for s, v, c in st.trick_log],
+        "last_round": [{"seat": s, "verb": v, "cards": _codes(c)} for s, v, c in st.last_round],
+        "finished": list(st.finished),
+        "bought_threes": bought,
+        "tribute": tribute,
+        "legal": legal_verbs(st, seat),
+        "result": summary if over else None,
+    }
+
+
+class Knowledge:
+    """A seat's knowledge for bots (same visibility as :func:`view`).
+
+    ``seat``, ``phase``, ``rc`` (own counts by rank value), ``size``, ``sizes``
+    (all hand sizes), ``emperor``, ``guard`` (None unless visible), ``solo``
+    (visible value), ``guard_declared``, ``i_am_guard``, ``top`` (``(seat, shape)``
+    or None), ``yielded``/``passed`` masks, ``finished``, ``pile_twos``, ``legal``
+    (verbs), ``twos`` (own 2s).
+    """
+
+    __slots__ = ("seat", "phase", "rc", "size", "sizes", "emperor", "guard", "solo",
+                 "guard_declared", "i_am_guard", "top", "yielded", "passed", "finished",
+                 "pile_twos", "legal", "can_yield")
+
+
+def knowledge(st: HandState, seat: int) -> Knowledge:
+    """The bot's view of the table for ``seat``."""
+    kn = Knowledge()
+    kn.seat = seat
+    kn.phase = st.phase
+    kn.rc = st.rcs[seat]
+    kn.size = st.sizes[seat]
+    kn.sizes = st.sizes
+    kn.emperor = st.emperor
+    kn.guard = st.guard if guard_visible(st, seat) else None
+    kn.i_am_guard = st.guard == seat and st.guard is not None
+    kn.solo = solo_visible(st, seat)
+    kn.guard_declared = st.guard_declared if (st.guard_declared == "open" or kn.i_am_guard) else None
+    kn.top = (st.top[0], st.top[2]) if st.top is not None else None
+    kn.yielded = st.yielded
+    kn.passed = st.passed
+    kn.can_yield = st.top is not None and not st.yielded >> seat & 1
+    kn.finished = st.finished
+    kn.pile_twos = sum(1 for c in st.crown_pile if c.rank == "2") if seat == st.crown_holder else 0
+    kn.legal = None
+    return kn
+
+
+assert RANK_KINDS[TWO]
