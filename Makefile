@@ -54,14 +54,13 @@ $(VENV)/.dev-deps: requirements.txt requirements-dev.txt
 setup: $(RUN_DEPS)
 setup-dev: $(DEV_DEPS)
 
-# Translations (.mo files are not committed); skipped when gettext is not installed.
+# Recompile the translations (the .mo files are committed; needs gettext).
 messages:
 	@if [ -d locale ] && command -v msgfmt >/dev/null; then \
 	  $(PY) manage.py compilemessages -v 0 --ignore=.venv --ignore='.venv/*'; \
 	else echo "(no locale/ or no msgfmt: translations not compiled)"; fi
 
 run: $(RUN_DEPS)
-	-@$(MAKE) --no-print-directory messages PY=$(PY)
 	env -u DATABASE_URL -u REDIS_URL -u CELERY_BROKER_URL $(PY) manage.py migrate --noinput
 	@echo "Serving the embedded topology on http://$(HOST):$(PORT)/"
 	env -u DATABASE_URL -u REDIS_URL -u CELERY_BROKER_URL $(PY) manage.py runserver $(HOST):$(PORT)
@@ -69,7 +68,6 @@ run: $(RUN_DEPS)
 # Both topologies; fails if either fails (both always run).
 test: $(DEV_DEPS)
 	@mkdir -p tmp
-	@$(MAKE) --no-print-directory messages PY=$(PY)
 	@rc=0; \
 	$(MAKE) --no-print-directory test-embedded PY=$(PY) || rc=1; \
 	$(MAKE) --no-print-directory test-production PY=$(PY) || rc=1; \

@@ -168,6 +168,8 @@ class LiveStack:
     procs: dict[str, Proc] = field(default_factory=dict)
     ports: list[int] = field(default_factory=list)
     created_db: str | None = None
+    #: One secret for every process of the stack (sessions must verify everywhere).
+    secret_key: str = field(default_factory=lambda: "integration-" + secrets.token_hex(16))
 
     # --- construction -------------------------------------------------
     @classmethod
@@ -197,7 +199,7 @@ class LiveStack:
         env.update(
             DJANGO_SETTINGS_MODULE="config.settings",
             DATABASE_URL=self.database_url or "",
-            DJANGO_SECRET_KEY="integration-" + secrets.token_hex(16),
+            DJANGO_SECRET_KEY=self.secret_key,
             DJANGO_ALLOWED_HOSTS="127.0.0.1,localhost",
             DJANGO_DEBUG="1" if self.debug else "0",
             PYTHONUNBUFFERED="1",
