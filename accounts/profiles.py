@@ -56,6 +56,7 @@ class MatchLine:
     """One match the user was credited in: room, game, hands credited, net points."""
 
     match_id: int
+    room_id: int
     room_name: str
     game: str
     game_label: str
@@ -63,6 +64,7 @@ class MatchLine:
     hands: int
     delta: int
     last: object  # datetime of the latest entry
+    last_hand_id: int | None = None
 
 
 def recent_matches(user, limit: int = 10) -> list[MatchLine]:
@@ -87,10 +89,11 @@ def recent_matches(user, limit: int = 10) -> list[MatchLine]:
                 continue
             room = match.room
             line = lines[match.pk] = MatchLine(
-                match.pk, room.name, room.game, str(GAME_LABELS.get(room.game, room.game)),
+                match.pk, room.pk, room.name, room.game, str(GAME_LABELS.get(room.game, room.game)),
                 room.multiplier, 0, 0, entry.created,
             )
             hands[match.pk] = set()
+            line.last_hand_id = entry.hand_id
         hands[match.pk].add(entry.hand_id)
         line.hands = len(hands[match.pk])
         line.delta += entry.delta

@@ -119,6 +119,7 @@ EN = {
     "返回个人资料": "Back to your profile",
     "注册新账户": "Create an account",
     "已有账户？": "Already have an account?",
+    "回放": "Replay",
     # games models
     "随机": "Random",
     "启发式": "Heuristic",

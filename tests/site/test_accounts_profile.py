@@ -51,7 +51,16 @@ def test_profile_shows_points_and_title_per_game(client, ivy, hand):
     # Recent matches, built from the ledger: one match, one hand, +28.
     rows = response.context["recent_matches"]
     assert [(r.room_name, r.hands, r.delta, r.multiplier) for r in rows] == [("周五牌局", 1, 28, 2)]
-    assert "周五牌局 ×2" in html
+    assert "周五牌局</a> ×2" in html or "周五牌局 ×2" in html
+    room_id = hand.match.room_id
+    # Links to the room and the hand's replay once the games URLs exist.
+    from django.urls import NoReverseMatch, reverse as rev
+
+    try:
+        assert f'href="{rev("room", args=[room_id])}"' in html
+        assert f'href="{rev("hand_replay", args=[hand.pk])}"' in html
+    except NoReverseMatch:
+        pass
 
 
 def test_public_profile_of_another_user(client, ivy):
