@@ -133,11 +133,20 @@ def table_context(room: Room, user, committed_at: int | None = None) -> dict:
     hand = services.current_hand(room)
     view = None
     buttons: list[ActionButton] = []
+    hint = ""
+    action_count = 0
     if hand is not None:
-        state = services.hand_state(hand)
+        payloads = list(hand.actions.order_by("seq").values_list("payload", flat=True))
+        action_count = len(payloads)
+        state = services.hand_state(hand, payloads)
         view = rules.view(state, me)
         if me is not None and not hand.complete:
             buttons = action_buttons(rules.legal_verbs(state, me))
+            if any(b.needs_cards for b in buttons):
+                # 提示: the C5 move (smallest legal play) from this seat's own cards
+                suggestion = rules.auto_action(state, me)
+                if suggestion.verb in CARD_VERBS:
+                    hint = " ".join(c.code for c in suggestion.cards)
     rows, totals = score_sheet(room, hand, rules.seats)
     counts = (view or {}).get("counts") or {}
     finished = list((view or {}).get("finished") or [])
@@ -200,6 +209,8 @@ def table_context(room: Room, user, committed_at: int | None = None) -> dict:
         "my_turn": to_act is not None and to_act == me,
         "phase_name": PHASE_NAMES.get((view or {}).get("phase"), (view or {}).get("phase")),
         "buttons": buttons,
+        "hint": hint,
+        "action_count": action_count,
         "score_rows": rows,
         "totals": totals,
         "result": result,

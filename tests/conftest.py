@@ -27,6 +27,17 @@ def _games_no_timers(settings):
 
 
 @pytest.fixture
+def multipliers(db):
+    """The seeded RoomMultiplier rows (1 default, 2, 5, 10); re-created after
+    a ``transaction=True`` test flushed the data migration's rows."""
+    from games.models import RoomMultiplier
+
+    for value in (1, 2, 5, 10):
+        RoomMultiplier.objects.get_or_create(value=value, defaults={"is_default": value == 1})
+    return list(RoomMultiplier.objects.all())
+
+
+@pytest.fixture
 def make_user(django_user_model):
     """``make_user("name")`` creates a user with password ``pw-<name>-123``."""
 
@@ -47,7 +58,7 @@ def bob(make_user):
 
 
 @pytest.fixture
-def bh_room(alice):
+def bh_room(alice, multipliers):
     """A waiting 保皇 room owned by alice, who sits at seat 0 (not ready)."""
     from games import services
 
@@ -66,7 +77,7 @@ def bot_room(bh_room, alice):
 
 
 @pytest.fixture
-def five_humans(make_user):
+def five_humans(make_user, multipliers):
     """A 保皇 room with five human players (seat i = users[i]), all ready:
     hand 1 is dealt.  Returns ``(room, users)``."""
     from games import services

@@ -43,6 +43,19 @@
     sync();
   }
 
+  // 提示: select the suggested cards (data-hint, from the server's C5 move).
+  document.addEventListener("click", function (ev) {
+    var hint = ev.target.closest && ev.target.closest("[data-action=hint]");
+    if (!hint) return;
+    var want = (hint.getAttribute("data-hint") || "").split(" ").filter(Boolean);
+    var seen = {};
+    selected = want.map(function (code) {
+      var nth = seen[code] || 0; seen[code] = nth + 1;
+      return {code: code, nth: nth};
+    });
+    reapply();
+  });
+
   document.addEventListener("click", function (ev) {
     var btn = ev.target.closest && ev.target.closest(".my-hand [data-card]");
     if (!btn) return;
