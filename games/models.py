@@ -49,6 +49,17 @@ class RoomMultiplier(models.Model):
     def __str__(self) -> str:
         return f"×{self.value}"
 
+    def save(self, *args, **kwargs):
+        """Save; a new default clears the flag on the previous one."""
+        from django.db import transaction
+
+        with transaction.atomic():
+            if self.is_default:
+                RoomMultiplier.objects.exclude(pk=self.pk).filter(is_default=True).update(
+                    is_default=False
+                )
+            super().save(*args, **kwargs)
+
     @classmethod
     def default_value(cls) -> int:
         """The default multiplier's value (1 when the table is empty)."""
