@@ -16,7 +16,7 @@ import asyncio
 from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncWebsocketConsumer
 
-from . import notify
+from . import notify, scheduling
 from .engine import GAMES
 from .models import Room
 from .tables import render_room_list, render_table
@@ -30,6 +30,7 @@ class TableConsumer(AsyncWebsocketConsumer):
 
     async def connect(self):
         notify.register_loop(asyncio.get_running_loop())
+        scheduling.ensure_sweeper()
         self.user = self.scope.get("user")
         await self.accept()
         if self.user is None or not self.user.is_authenticated:
@@ -78,6 +79,7 @@ class LobbyConsumer(AsyncWebsocketConsumer):
 
     async def connect(self):
         notify.register_loop(asyncio.get_running_loop())
+        scheduling.ensure_sweeper()
         user = self.scope.get("user")
         await self.accept()
         if user is None or not user.is_authenticated:

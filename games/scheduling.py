@@ -74,7 +74,11 @@ def _run_inprocess(room_id: int, version: int) -> None:
 
 
 def ensure_sweeper() -> None:
-    """Start the in-process sweep thread once (embedded topology only)."""
+    """Start the in-process sweep thread once (embedded topology only).
+
+    Called by every schedule and by the lobby/room pages and websocket
+    connects, so after a restart of the web process the first visitor brings
+    every overdue table back to life."""
     global _sweeper
     if _disabled() or not settings.GAMES_INPROCESS_TASKS:
         return

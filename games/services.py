@@ -587,7 +587,9 @@ def _finish(room: Room, hand: Hand, rules, state) -> None:
 
 def next_hand(room: Room | int, expected_version: int) -> Outcome:
     """After the pause: deal the next hand, or go back to waiting when a seat
-    is empty or a human is not ready.  Version-checked like an action."""
+    is empty, a human is not ready, or every human is on 托管 (nobody is
+    watching: the humans are then marked not ready).  Version-checked like
+    an action."""
     with transaction.atomic():
         rid = _room_id(room)
         room = _lock(rid, expected_version)
@@ -599,7 +601,13 @@ def next_hand(room: Room | int, expected_version: int) -> Outcome:
             _after_commit(room)
             return Outcome(True, room.version, "nothing to do")
         seats = _seats(room)
-        if _can_start(room, seats):
+        humans = [s for s in seats if s.user_id]
+        if humans and all(s.autoplay for s in humans):
+            # everybody is away (托管): do not let bots play on for ever
+            Seat.objects.filter(pk__in=[s.pk for s in humans]).update(ready=False, autoplay=False)
+            room.status = Room.Status.WAITING
+            room.deadline = None
+        elif _can_start(room, seats):
             _deal(room, seats)
         else:
             room.status = Room.Status.WAITING

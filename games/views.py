@@ -15,7 +15,7 @@ from django.template.loader import render_to_string
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
-from . import services, tables
+from . import scheduling, services, tables
 from .engine import GAMES, get_rules
 from .engine.records import FORMAT
 from .forms import CreateRoomForm
@@ -64,6 +64,7 @@ def _room_op(request, room_id: int, op):
 
 def lobby(request):
     """Both games, with how many rooms each has open."""
+    scheduling.ensure_sweeper()
     games = [
         {
             "code": g,
@@ -77,6 +78,7 @@ def lobby(request):
 
 def game_lobby(request, game: str):
     """One game's rooms (name, multiplier, seats taken, status), live over ws."""
+    scheduling.ensure_sweeper()
     if game not in GAMES:
         raise Http404
     return render(
@@ -119,6 +121,7 @@ def room_create(request):
 
 @login_required
 def room(request, room_id: int):
+    scheduling.ensure_sweeper()  # embedded topology: resume tables after a restart
     room = get_object_or_404(Room, pk=room_id)
     ctx = tables.table_context(room, request.user)
     ctx["table_html"] = tables.render_table(room, request.user, request=request)

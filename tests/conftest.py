@@ -101,13 +101,15 @@ def make_due(room) -> None:
     Room.objects.filter(pk=room.pk).update(deadline=timezone.now() - timedelta(seconds=5))
 
 
-def drive(room, until, max_steps: int = 5000) -> int:
+def drive(room, until, max_steps: int = 5000, stay: bool = True) -> int:
     """Run the server's due turn (``play_turn``) until ``until(room)`` is true.
 
     Each step moves the deadline into the past first, so humans time out
-    (C5) and bots move at once.  Returns the number of steps; fails the test
-    after ``max_steps``.
+    (C5) and bots move at once.  With ``stay`` a timed-out human switches
+    托管 off again (a slow player who is still there, so the next hand is
+    dealt).  Returns the number of steps; fails the test after ``max_steps``.
     """
+    from games.models import Seat
     from games.tasks import play_turn
 
     for step in range(max_steps):
@@ -115,7 +117,8 @@ def drive(room, until, max_steps: int = 5000) -> int:
         if until(room):
             return step
         make_due(room)
-        play_turn(room.pk, room.version)
+        if play_turn(room.pk, room.version) == "timeout" and stay:
+            Seat.objects.filter(room=room, user__isnull=False).update(autoplay=False)
     raise AssertionError(f"not reached after {max_steps} steps")
 
 

@@ -119,3 +119,20 @@ def test_schedule_turn_uses_celery_outside_inprocess_mode(settings, monkeypatch)
     monkeypatch.setattr(tasks.run_turn, "apply_async", lambda **kw: sent.append(kw))
     scheduling.schedule_turn(7, 3, 1.5)
     assert sent == [{"args": (7, 3), "countdown": 1.5}]
+
+
+def test_no_next_hand_when_every_human_is_on_autoplay(bot_room, alice, driver):
+    driver(bot_room, lambda r: services.current_hand(r).complete)
+    services.set_autoplay(bot_room, alice, True)
+    bot_room.refresh_from_db()
+    make_due(bot_room)
+    bot_room.refresh_from_db()
+    tasks.play_turn(bot_room.pk, bot_room.version)
+    bot_room.refresh_from_db()
+    assert bot_room.status == Room.Status.WAITING and bot_room.deadline is None
+    seat = bot_room.seats.get(index=0)
+    assert not seat.ready and not seat.autoplay
+    services.set_ready(bot_room, alice, True)  # back: the next hand is dealt
+    bot_room.refresh_from_db()
+    assert bot_room.status == Room.Status.PLAYING
+    assert services.current_hand(bot_room).number == 2
