@@ -5,13 +5,16 @@ the same visibility as :func:`.view.view`) plus the legal actions.
 * ``heuristic``: plays like a sensible human:
 
   - crown: accepts when the hand (with the pile offered) is strong: 4H*, jokers,
-    2s and aces weighed; solo/guard: 明 only with a very strong hand;
+    2s and aces weighed against the number of rank groups to shed; solo/guard:
+    明 only with a very strong hand;
   - leading: sheds the lowest rank group whole, without jokers; keeps jokers and
-    4H* for control; when everything left (but the 3) forms one set, plays it;
+    4H* for control; when everything left (but the 3) forms one set, plays it
+    (paired self-play measured this better than spending the jokers earlier or
+    keeping them back longer);
   - following: beats an opponent with the cheapest set (cost: attached jokers,
-    high ranks, split groups); uses jokers only when the hand is nearly done or
-    the player on top is close to finishing; does not beat a known partner
-    unless it finishes the hand; declines with 讓 first, then 過.
+    high ranks, split groups); spends jokers only when the hand is nearly done
+    or the player on top is close to finishing; never beats a known partner
+    unless it empties the hand; declines with 讓 first, then 過.
 
 :func:`heuristic` returns ``(verb, arg)`` where a play's ``arg`` is a rank shape;
 :mod:`.rules` turns it into cards from the bot's own hand.
@@ -24,6 +27,19 @@ from .sets import beating_shapes
 
 ACE = 11
 
+PARAMS = {
+    "crown": 5.0,        # accept the crown at this strength or more
+    "open_solo": 12.0,   # 明獨 at this strength or more
+    "open_guard": 11.0,  # 明保 at this strength or more
+    "group_weight": 0.35,
+    "limit": 5.5,        # highest follow cost played without urgency
+    "urgent_top": 10.0,  # extra allowance when an opponent on top is nearly out
+    "urgent_top_cards": 6,
+    "urgent_self": 6.0,  # extra allowance when my own hand is nearly out
+    "urgent_self_cards": 8,
+    "unknown": -2.0,     # allowance change when the player on top may be a partner
+}
+
 
 def strength(rc, extra_bj: int = 0, extra_twos: int = 0) -> float:
     """A rough control score of a hand: 4H* 3, BJ 2, SJ 1.5, 2 1, A 0.4."""
@@ -35,27 +51,22 @@ def _groups(rc) -> int:
     return sum(1 for r in range(1, SJ) if rc[r])
 
 
-def heuristic(kn, rng) -> tuple[str, object]:
+def heuristic(kn, rng, params=None) -> tuple[str, object]:
     """The heuristic decision for knowledge ``kn``: ``(verb, arg)``."""
+    p = PARAMS if params is None else params
     ph = kn.phase
     rc = kn.rc
     if ph == "crown":
-        bj_extra = 1 if kn.pile_twos or rc[BJ] == 0 else 0
-        s = strength(rc, bj_extra, kn.pile_twos) - 0.35 * _groups(rc)
-        return "crown", "accept" if s >= CROWN_THRESHOLD else "pass"
+        s = strength(rc, 1 if kn.pile_size else 0, kn.pile_twos) - p["group_weight"] * _groups(rc)
+        return "crown", "accept" if s >= p["crown"] else "pass"
     if ph == "declare":
         verb = "solo" if kn.seat == kn.emperor else "guard"
-        s = strength(rc) - 0.35 * _groups(rc)
-        limit = OPEN_SOLO if verb == "solo" else OPEN_GUARD
+        s = strength(rc) - p["group_weight"] * _groups(rc)
+        limit = p["open_solo"] if verb == "solo" else p["open_guard"]
         return verb, "open" if s >= limit else "secret"
     if kn.top is None:
-        return "play", _lead(kn)
-    return _follow(kn)
-
-
-CROWN_THRESHOLD = 5.0
-OPEN_SOLO = 12.0
-OPEN_GUARD = 11.0
+        return "play", _lead(kn, p)
+    return _follow(kn, p)
 
 
 def _side(kn, other: int) -> int:
@@ -75,7 +86,7 @@ def _side(kn, other: int) -> int:
     return 0
 
 
-def _lead(kn):
+def _lead(kn, p):
     rc = kn.rc
     if kn.size == rc[THREE]:
         return (THREE,)
@@ -87,23 +98,21 @@ def _lead(kn):
             r = body[0]
             return specials + (r,) * rc[r]
         return specials
-    if len(body) == 2 and specials:
-        # Two groups left: the higher one with all the jokers, the lower later.
-        hi = body[-1]
-        return specials + (hi,) * rc[hi]
     r = body[0]
     return (r,) * rc[r]
 
 
-def _follow(kn):
+def _follow(kn, p):
     rc = kn.rc
     top_seat, tshape = kn.top
     side = _side(kn, top_seat)
-    options = beating_shapes(rc, tshape)
     decline = ("yield", True) if kn.can_yield else ("pass", True)
+    non3 = kn.size - rc[THREE]
+    if side == 1 and len(tshape) != non3:
+        return decline  # never beat a known partner unless it empties the hand
+    options = beating_shapes(rc, tshape)
     if not options:
         return decline
-    non3 = kn.size - rc[THREE]
     top_left = kn.sizes[top_seat]
     best, best_cost = None, 1e9
     for sh in options:
@@ -134,14 +143,13 @@ def _follow(kn):
         return "play", best
     if side == 1:
         return decline
-    urgency = 0.0
-    if top_left <= 6 and side == -1:
-        urgency += 10
-    if non3 <= 8:
-        urgency += 6
+    limit = p["limit"]
+    if top_left <= p["urgent_top_cards"] and side == -1:
+        limit += p["urgent_top"]
+    if non3 <= p["urgent_self_cards"]:
+        limit += p["urgent_self"]
     if side == 0:
-        urgency -= 2
-    limit = 5.5 + urgency
+        limit += p["unknown"]
     if best_cost <= limit:
         return "play", best
     return decline

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from ..base import IllegalAction
 from ..cards import Card, CardError
-from .order import KIND_H4_MARKED, KIND_OF, KIND_RANK, NKINDS
+from .order import KIND_H4_MARKED, KIND_OF, KIND_RANK, KINDS, NKINDS
 from .sets import beats, describe, shape_error, three_error
 from .state import HandState
 
@@ -79,7 +79,7 @@ def apply_play(st: HandState, seat: int, arg) -> HandState:
     hands = _put(st.hands, seat, tuple(hand))
     rcs = _put(st.rcs, seat, tuple(rc))
     sizes = _put(st.sizes, seat, size)
-    cards = tuple(sorted((_card(k) for k in kinds), key=KIND_OF.__getitem__))
+    cards = tuple([KINDS[k] for k in sorted(kinds)])
     finished = st.finished + (seat,) if size == 0 else st.finished
     h4 = st.h4_played or KIND_H4_MARKED in kinds
     log = st.trick_log + ((seat, "play", cards),)
@@ -136,7 +136,6 @@ def _put(t: tuple, i: int, v) -> tuple:
 
 
 def _card(k: int) -> Card:
-    from .order import KINDS
     return KINDS[k]
 
 

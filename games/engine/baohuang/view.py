@@ -101,9 +101,8 @@ def view(st: HandState, seat: int | None, summary=None) -> dict:
         tribute.append({"from": frm, "to": to, "card": card.code if show else None,
                         "hidden": not show})
     gv = guard_visible(st, seat)
-    declared = st.guard_declared
-    if declared == "secret" and not (over or seat == st.guard):
-        declared = None
+    # agreed shape: "open" or null (a 暗保 is never announced; the guard knows his own)
+    declared = "open" if st.guard_declared == "open" else None
     top = None
     if st.top is not None:
         top = {"seat": st.top[0], "cards": _codes(st.top[1])}
@@ -139,7 +138,7 @@ class Knowledge:
     """A seat's knowledge for bots (same visibility as :func:`view`).
 
     ``seat``, ``phase``, ``rc`` (own counts by rank value), ``size``, ``sizes``
-    (all hand sizes), ``emperor``, ``guard`` (None unless visible), ``solo``
+    (all hand sizes), ``pile_size``/``pile_twos`` (the crown pile offered to this seat), ``emperor``, ``guard`` (None unless visible), ``solo``
     (visible value), ``guard_declared``, ``i_am_guard``, ``top`` (``(seat, shape)``
     or None), ``yielded``/``passed`` masks, ``finished``, ``pile_twos``, ``legal``
     (verbs), ``twos`` (own 2s).
@@ -147,7 +146,7 @@ class Knowledge:
 
     __slots__ = ("seat", "phase", "rc", "size", "sizes", "emperor", "guard", "solo",
                  "guard_declared", "i_am_guard", "top", "yielded", "passed", "finished",
-                 "pile_twos", "legal", "can_yield")
+                 "pile_twos", "pile_size", "legal", "can_yield")
 
 
 def knowledge(st: HandState, seat: int) -> Knowledge:
@@ -168,7 +167,9 @@ def knowledge(st: HandState, seat: int) -> Knowledge:
     kn.passed = st.passed
     kn.can_yield = st.top is not None and not st.yielded >> seat & 1
     kn.finished = st.finished
-    kn.pile_twos = sum(1 for c in st.crown_pile if c.rank == "2") if seat == st.crown_holder else 0
+    holder = seat == st.crown_holder
+    kn.pile_twos = sum(1 for c in st.crown_pile if c.rank == "2") if holder else 0
+    kn.pile_size = len(st.crown_pile) if holder else 0
     kn.legal = None
     return kn
 

@@ -1,0 +1,106 @@
+"""Hypothesis properties of the 保皇 engine: hands end, cards are conserved (205, B1)
+through 買3, crown, tribute and play, game points sum to 0, the action log rebuilds
+the state, and tribute carries over a multi-hand sequence."""
+
+import random
+from collections import Counter
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from games.engine.base import rebuild
+from games.engine.baohuang import RULES
+from games.engine.baohuang.deal import DECK_COUNTER
+from games.engine.baohuang.order import KINDS
+
+seeds = st.integers(0, 2**63 - 1)
+policies = st.lists(st.sampled_from(["random", "heuristic", "auto"]), min_size=5, max_size=5)
+
+
+def cards_now(state):
+    c = Counter()
+    for hand in state.hands:
+        for k, n in enumerate(hand):
+            if n:
+                c[KINDS[k]] += n
+    c.update(state.crown_pile)
+    for a in state.log:
+        if a.verb == "play":
+            c.update(a.arg)
+    return c
+
+
+def play_hand(match, seed, pol, rng, check=None):
+    state = RULES.start_hand(match, RULES.deal(match, seed))
+    steps = 0
+    while not RULES.is_complete(state):
+        seat = RULES.to_act(state)
+        legal = RULES.legal_actions(state, seat)
+        assert legal
+        action = RULES.bot_action(state, seat, pol[seat], rng)
+        assert action in legal  # bots only choose legal actions
+        state = RULES.apply(state, action)
+        if check:
+            check(state)
+        steps += 1
+        assert steps < 5000, "a hand must end"
+    return state
+
+
+@settings(max_examples=30, deadline=None)
+@given(seeds, seeds, policies)
+def test_hands_end_conserve_cards_and_sum_to_zero(seed, rseed, pol):
+    phases = set()
+
+    def check(state):
+        if state.phase not in phases or state.phase == "done":
+            phases.add(state.phase)
+            assert cards_now(state) == DECK_COUNTER
+        assert sum(state.sizes) + len(state.crown_pile) + sum(
+            len(a.arg) for a in state.log if a.verb == "play") == 205
+
+    state = play_hand(RULES.new_match(), seed, pol, random.Random(rseed), check)
+    summ = RULES.summary(state)
+    assert summ["complete"]
+    if not summ["voided"]:
+        assert sorted(summ["finish_order"]) == [0, 1, 2, 3, 4]
+        assert sum(summ["game_points"].values()) == 0
+        # everyone but 大落 played all his cards; 大落 still holds his
+        assert all(state.sizes[s] == 0 for s in summ["finish_order"][:4])
+
+
+@settings(max_examples=25, deadline=None)
+@given(seeds, seeds, policies)
+def test_replaying_the_action_log_rebuilds_the_state(seed, rseed, pol):
+    match = RULES.new_match({"multiplier": 2})
+    state = play_hand(match, seed, pol, random.Random(rseed))
+    again = rebuild(RULES, match, RULES.deal(match, seed), list(RULES.actions(state)))
+    assert again == state
+    assert RULES.summary(again) == RULES.summary(state)
+    for seat in range(5):
+        assert RULES.view(again, seat) == RULES.view(state, seat)
+
+
+@settings(max_examples=15, deadline=None)
+@given(seeds, policies)
+def test_multi_hand_sequence_carries_tribute(seed, pol):
+    rng = random.Random(seed)
+    match = RULES.new_match()
+    total = Counter()
+    for _ in range(3):
+        state = play_hand(match, rng.getrandbits(63), pol, rng,
+                          lambda s: None)
+        summ = RULES.summary(state)
+        if match.previous is not None and not summ["voided"]:
+            solo = match.previous.solo
+            assert summ["tribute"] or solo  # non-solo tribute always moves cards
+            assert all(t["card"] != "BJ*" and t["card"] != "4H*" for t in summ["tribute"])
+            if solo:
+                assert all(t["card"][0] == "2" for t in summ["tribute"])
+        if summ["voided"]:
+            assert RULES.next_match(match, state) == match
+        match = RULES.next_match(match, state)
+        if summ["game_points"]:
+            total.update({k: v for k, v in summ["game_points"].items()})
+        assert RULES.new_match(**RULES.match_to_json(match)) == match
+    assert sum(total.values()) == 0
