@@ -32,11 +32,24 @@ ACTION_LABELS = {
     "solo-secret": _("暗独"),
     "guard-open": _("明保"),
     "guard-secret": _("暗保"),
+    # 升级 (shengji): auction, trumps, 还牌, kitty
+    "bid": _("亮牌"),
+    "trump-S": _("♠ 黑桃"),
+    "trump-H": _("♥ 红桃"),
+    "trump-D": _("♦ 方块"),
+    "trump-C": _("♣ 梅花"),
+    "give": _("还牌"),
+    "bury": _("埋底"),
 }
 #: The choices offered for each choice verb, in button order.
-CHOICES = {"crown": ("accept", "pass"), "solo": ("open", "secret"), "guard": ("open", "secret")}
+CHOICES = {
+    "crown": ("accept", "pass"),
+    "solo": ("open", "secret"),
+    "guard": ("open", "secret"),
+    "trump": ("S", "H", "D", "C"),
+}
 #: Button order on the table.
-VERB_ORDER = ("crown", "solo", "guard", "play", "yield", "pass")
+VERB_ORDER = ("crown", "solo", "guard", "trump", "give", "bury", "bid", "play", "yield", "pass")
 
 PLACE_NAMES = [_("头科"), _("二科"), _("三科"), _("二落"), _("大落")]
 PHASE_NAMES = {
@@ -45,6 +58,10 @@ PHASE_NAMES = {
     "play": _("出牌"),
     "done": _("本局结束"),
     "voided": _("本局作废"),
+    "auction": _("比牌"),
+    "trump": _("叫主"),
+    "give": _("还牌"),
+    "bury": _("埋底"),
 }
 WINNER_NAMES = {"emperor": _("皇帝方胜"), "rebels": _("反贼方胜"), "draw": _("平局")}
 
@@ -66,13 +83,16 @@ def action_buttons(verbs) -> list[ActionButton]:
                 out.append(ActionButton(key, ACTION_LABELS.get(key, key), False))
         elif verb in CARD_VERBS:
             out.append(ActionButton(verb, ACTION_LABELS.get(verb, verb), True))
-        elif verb in FLAG_VERBS:
+        elif verb in FLAG_VERBS or verb == "give":
             out.append(ActionButton(verb, ACTION_LABELS.get(verb, verb), False))
     return out
 
 
-def parse_verb(verb: str, cards: list[str]) -> dict:
+def parse_verb(verb: str, cards: list[str], post=None) -> dict:
     """The action record (without seat) for a POSTed ``verb`` hook.
+
+    ``give`` (还牌, S14) reads the fields ``give_<seat>`` of ``post`` (space-
+    separated codes per loser seat): ``{"give": {"1": ["4C"], …}}``.
 
     >>> parse_verb("play", ["AS", "AH"])
     {'play': ['AS', 'AH']}
@@ -89,6 +109,21 @@ def parse_verb(verb: str, cards: list[str]) -> dict:
         return {verb: list(cards)}
     if verb in FLAG_VERBS:
         return {verb: True}
+    if verb == "give":
+        give = {}
+        for key in post or {}:
+            seat = key[5:] if key.startswith("give_") else None
+            if seat is None:
+                continue
+            if not seat.isdigit() or len(give) >= 8:
+                raise ValueError(_("未知的动作"))
+            codes = (post.get(key) or "").split()
+            if len(codes) > 64:
+                raise ValueError(_("未知的动作"))
+            give[seat] = codes
+        if not give:
+            raise ValueError(_("请先选择要还的牌"))
+        return {"give": give}
     base, _sep, choice = verb.partition("-")
     if base in CHOICES and choice in CHOICES[base]:
         return {base: choice}
@@ -132,13 +167,13 @@ def table_context(room: Room, user, committed_at: int | None = None) -> dict:
     me = seat_of(seats, user)
     hand = services.current_hand(room)
     view = None
+    state = None
     buttons: list[ActionButton] = []
     hint = ""
     action_count = 0
     if hand is not None:
-        payloads = list(hand.actions.order_by("seq").values_list("payload", flat=True))
-        action_count = len(payloads)
-        state = services.hand_state(hand, payloads)
+        action_count = services.action_count(hand)
+        state = services.hand_state(hand, count=action_count)
         view = rules.view(state, me)
         if me is not None and not hand.complete:
             buttons = action_buttons(rules.legal_verbs(state, me))
@@ -192,7 +227,7 @@ def table_context(room: Room, user, committed_at: int | None = None) -> dict:
         }
     my_seat = seats[me] if me is not None else None
     now = timezone.now()
-    return {
+    ctx = {
         "room": room,
         "game": room.game,
         "rules": rules,
@@ -220,6 +255,11 @@ def table_context(room: Room, user, committed_at: int | None = None) -> dict:
         "server_now_ms": epoch_ms(now),
         "between_hands": hand is not None and hand.complete and room.status == Room.Status.PLAYING,
     }
+    if room.game == "shengji":
+        from .shengji_table import shengji_context
+
+        ctx.update(shengji_context(ctx, state))
+    return ctx
 
 
 def render_table(room: Room, user, committed_at: int | None = None, request=None) -> str:

@@ -159,7 +159,7 @@ def act(request, room_id: int):
     if len(verb) > 32 or len(cards) > 64:
         return refuse(request, _("无效的动作"), 400)
     try:
-        record = tables.parse_verb(verb, cards)
+        record = tables.parse_verb(verb, cards, request.POST)
     except ValueError as exc:
         return refuse(request, str(exc), 400)
     try:

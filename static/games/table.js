@@ -91,10 +91,12 @@
   document.addEventListener("htmx:afterSwap", afterTableSwap);
   document.addEventListener("htmx:oobAfterSwap", afterTableSwap);
 
-  // After a play was accepted the chosen cards are gone: clear the selection.
+  // After a play (bid, bury) was accepted the chosen cards are gone: clear the selection.
   document.addEventListener("htmx:afterRequest", function (ev) {
     var el = ev.detail.elt;
-    if (ev.detail.successful && el && el.getAttribute && el.getAttribute("data-action") === "play") {
+    var verb = el && el.getAttribute && el.getAttribute("data-action");
+    var accepted = ev.detail.successful && ev.detail.xhr && ev.detail.xhr.status < 300;
+    if (accepted && ["play", "bid", "bury"].indexOf(verb) >= 0) {
       selected = [];
       reapply();
     }
