@@ -134,26 +134,49 @@ def hand_match(hand: Hand):
     return rules.new_match(**hand.start)
 
 
-def hand_state(hand: Hand, payloads: list[dict] | None = None, upto: int | None = None):
+def action_count(hand: Hand) -> int:
+    """How many actions ``hand`` has stored."""
+    return hand.actions.count()
+
+
+def hand_state(
+    hand: Hand,
+    payloads: list[dict] | None = None,
+    upto: int | None = None,
+    count: int | None = None,
+):
     """The engine state of ``hand`` after its first ``upto`` actions (all by
     default), rebuilt from the stored deal and log.
 
-    ``payloads`` (the ordered ``HandAction.payload`` list) may be passed to
-    save a query.  Cached by ``(hand.id, count)``; a state one action short in
-    the cache is extended by one ``apply``.  Raises ``IllegalAction`` if the
-    stored log is not legal (corrupted data).
+    ``payloads`` (the ordered ``HandAction.payload`` list) or ``count`` (the
+    number of stored actions) may be passed to save a query.  Cached by
+    ``(hand.id, count)``: a hit costs no query beyond the count; a state one
+    action short in the cache is extended by one ``apply``.  Raises
+    ``IllegalAction`` if the stored log is not legal (corrupted data).
     """
-    if payloads is None:
-        payloads = list(hand.actions.order_by("seq").values_list("payload", flat=True))
-    n = len(payloads) if upto is None else min(upto, len(payloads))
+    if payloads is not None:
+        total = len(payloads)
+    elif count is not None:
+        total = count
+    else:
+        total = action_count(hand)
+    n = total if upto is None else max(0, min(upto, total))
     cached = _cache_get((hand.id, n))
     if cached is not None:
         return cached
     rules = get_rules(hand.match.room.game)
     prev = _cache_get((hand.id, n - 1)) if n > 0 else None
     if prev is not None:
-        state = rules.apply(prev, Action.from_record(payloads[n - 1], rules.seats))
+        if payloads is None:
+            last = hand.actions.get(seq=n - 1).payload
+        else:
+            last = payloads[n - 1]
+        state = rules.apply(prev, Action.from_record(last, rules.seats))
     else:
+        if payloads is None:
+            payloads = list(
+                hand.actions.filter(seq__lt=n).order_by("seq").values_list("payload", flat=True)
+            )
         start = _cache_get((hand.id, -1))
         if start is None:
             match = rules.new_match(**hand.start)
@@ -172,9 +195,9 @@ def hand_state(hand: Hand, payloads: list[dict] | None = None, upto: int | None 
 def current_hand(room: Room) -> Hand | None:
     """The room's latest hand (in play, or the last completed one), or None."""
     return (
-        Hand.objects.filter(match__room=room)
+        Hand.objects.filter(match__room_id=_room_id(room))
         .select_related("match", "match__room")
-        .order_by("-match__number", "-number")
+        .order_by("-id")  # hands are created in order
         .first()
     )
 
@@ -664,8 +687,8 @@ def do_action(
         hand = current_hand(room)
         if hand is None or hand.complete or room.status != Room.Status.PLAYING:
             raise Conflict(_("现在没有进行中的牌局"))
-        payloads = list(hand.actions.order_by("seq").values_list("payload", flat=True))
-        state = hand_state(hand, payloads)
+        count = action_count(hand)
+        state = hand_state(hand, count=count)
         if rules.to_act(state) != seat:
             raise Forbidden(_("还没轮到你"))
         try:
@@ -674,13 +697,13 @@ def do_action(
             raise IllegalMove(exc.message, exc.rule) from None
         HandAction.objects.create(
             hand=hand,
-            seq=len(payloads),
+            seq=count,
             seat=seat,
             payload=action.to_record(),
             actor=actor,
             user=user if actor == HandAction.Actor.USER else None,
         )
-        _cache_put((hand.id, len(payloads) + 1), new_state)
+        _cache_put((hand.id, count + 1), new_state)
         if autoplay is not None:
             Seat.objects.filter(room=room, index=seat).update(autoplay=autoplay)
         complete = rules.is_complete(new_state)

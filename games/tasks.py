@@ -64,8 +64,8 @@ def play_turn(room_id: int, version: int) -> str:
         outcome = services.next_hand(room_id, version)
         return "dealt" if outcome.applied else "stale"
     rules = get_rules(room.game)
-    payloads = list(hand.actions.order_by("seq").values_list("payload", flat=True))
-    state = services.hand_state(hand, payloads)
+    count = services.action_count(hand)
+    state = services.hand_state(hand, count=count)
     seat_index = rules.to_act(state)
     if seat_index is None:
         return "idle"
@@ -77,7 +77,7 @@ def play_turn(room_id: int, version: int) -> str:
     if automatic:
         policy = seat.bot_policy or services.AUTOPLAY_POLICY
         actor = HandAction.Actor.BOT if seat.bot_policy else HandAction.Actor.AUTO
-        action = rules.bot_action(state, seat_index, policy, services.bot_rng(hand, len(payloads)))
+        action = rules.bot_action(state, seat_index, policy, services.bot_rng(hand, count))
         try:
             outcome = services.do_action(room_id, seat_index, _without_seat(action), version, actor=actor)
         except services.ServiceError as exc:
