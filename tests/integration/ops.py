@@ -17,6 +17,8 @@ Operations:
 * ``hand_log``: ``{room_id}`` → the room's version/status and, per hand, its
   actions (seq, seat, actor, payload), ``complete``, and the engine's verdict
   when the stored log is replayed from the stored deal (``rebuild``).
+* ``legal``: ``{room_id, seat}`` → ``{version, actions}``: the engine's legal
+  actions (record form) for ``seat`` in the hand in play.
 * ``close``: ``{room_id}`` → ``{version}``: the owner closes the room.
 """
 
@@ -130,6 +132,21 @@ def hand_log(room_id) -> dict:
             "deadline": room.deadline.isoformat() if room.deadline else None, "hands": hands}
 
 
+def legal(room_id, seat) -> dict:
+    from games import services
+    from games.engine import get_rules
+    from games.models import Room
+
+    room = Room.objects.get(pk=room_id)
+    hand = services.current_hand(room)
+    if hand is None or hand.complete:
+        return {"version": room.version, "actions": []}
+    rules = get_rules(room.game)
+    state = services.hand_state(hand)
+    return {"version": room.version,
+            "actions": [a.to_record() for a in rules.legal_actions(state, seat)]}
+
+
 def close(room_id) -> dict:
     from games import services
     from games.models import Room
@@ -139,7 +156,7 @@ def close(room_id) -> dict:
 
 
 OPS = {"bot_room": bot_room, "ready": ready, "cookie": cookie, "hand_log": hand_log,
-       "close": close}
+       "legal": legal, "close": close}
 
 
 def main(argv: list[str]) -> int:
