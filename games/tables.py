@@ -144,20 +144,41 @@ def seat_of(seats: list[Seat], user) -> int | None:
 
 
 def score_sheet(room: Room, hand: Hand | None, nseats: int) -> tuple[list[dict], list[int]]:
-    """Rows ``{"number", "points": [per seat], "voided"}`` of the completed
-    hands of ``hand``'s match, and the per-seat totals."""
+    """Rows ``{"id", "number", "points": [per seat], "voided"}`` of the
+    completed hands of ``hand``'s match, and the per-seat totals."""
     if hand is None:
         return [], [0] * nseats
     rows, totals = [], [0] * nseats
-    for number, summary in (
+    for hand_id, number, summary in (
         Hand.objects.filter(match_id=hand.match_id, complete=True)
         .order_by("number")
-        .values_list("number", "summary")
+        .values_list("id", "number", "summary")
     ):
         points = services._by_seat((summary or {}).get("game_points"), nseats)
-        rows.append({"number": number, "points": points, "voided": bool((summary or {}).get("voided"))})
+        rows.append(
+            {"id": hand_id, "number": number, "points": points, "voided": bool((summary or {}).get("voided"))}
+        )
         totals = [t + int(p or 0) for t, p in zip(totals, points)]
     return rows, totals
+
+
+def describe_action(payload: dict) -> dict:
+    """``{"label", "cards"}`` for a stored action (replay page): the button
+    label of its verb and its cards, if any.
+
+    >>> describe_action({"seat": 1, "crown": "accept"})["label"] == ACTION_LABELS["crown-accept"]
+    True
+    """
+    verb = next((k for k in payload if k != "seat"), "")
+    value = payload.get(verb)
+    if verb in CARD_VERBS:
+        return {"label": ACTION_LABELS.get(verb, verb), "cards": list(value or [])}
+    if isinstance(value, str):
+        key = f"{verb}-{value}"
+        return {"label": ACTION_LABELS.get(key, key), "cards": []}
+    if verb == "give" and isinstance(value, dict):
+        return {"label": ACTION_LABELS.get(verb, verb), "cards": [c for v in value.values() for c in v]}
+    return {"label": ACTION_LABELS.get(verb, verb), "cards": []}
 
 
 def table_context(room: Room, user, committed_at: int | None = None) -> dict:

@@ -6,8 +6,6 @@ version, full room); htmx is told to put it in ``#act-msg``.
 
 from __future__ import annotations
 
-import json
-
 from django.contrib.auth.decorators import login_required
 from django.http import Http404, HttpResponse, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
@@ -317,6 +315,6 @@ def hand_replay(request, hand_id: int):
             "names": names,
             "summary": hand.summary,
             "phase_name": tables.PHASE_NAMES.get(public.get("phase"), public.get("phase")),
-            "record_json": json.dumps(payloads[step - 1], ensure_ascii=False) if step else "",
+            "described": tables.describe_action(payloads[step - 1]) if step else None,
         },
     )
