@@ -70,7 +70,15 @@
     return t ? parseInt(t.getAttribute("data-version") || "0", 10) : -1;
   }
 
+  // The previous hand's result (<details>) stays open across table swaps.
+  var lastResultOpen = false;
+  document.addEventListener("toggle", function (ev) {
+    if (ev.target && ev.target.id === "last-result") lastResultOpen = ev.target.open;
+  }, true);
+
   function afterTableSwap() {
+    var lr = document.getElementById("last-result");
+    if (lr && lastResultOpen) lr.open = true;
     var cd = document.getElementById("countdown");
     if (cd) {
       var serverNow = parseInt(cd.getAttribute("data-server-now") || "0", 10);
@@ -91,15 +99,32 @@
   document.addEventListener("htmx:afterSwap", afterTableSwap);
   document.addEventListener("htmx:oobAfterSwap", afterTableSwap);
 
-  // After a play (bid, bury) was accepted the chosen cards are gone: clear the selection.
+  // A play (bid, bury) in flight: its cards leave the selection at once (the
+  // websocket may show the new hand before the POST answers, and a remaining
+  // copy of a played card must not light up); a refusal gives them back.
+  var CARD_POSTS = ["play", "bid", "bury"];
+  var pending = null;
+  document.addEventListener("htmx:beforeRequest", function (ev) {
+    var el = ev.detail.elt;
+    var verb = el && el.getAttribute && el.getAttribute("data-action");
+    if (CARD_POSTS.indexOf(verb) >= 0) { pending = selected; selected = []; }
+  });
   document.addEventListener("htmx:afterRequest", function (ev) {
     var el = ev.detail.elt;
     var verb = el && el.getAttribute && el.getAttribute("data-action");
+    if (CARD_POSTS.indexOf(verb) < 0) return;
     var accepted = ev.detail.successful && ev.detail.xhr && ev.detail.xhr.status < 300;
-    if (accepted && ["play", "bid", "bury"].indexOf(verb) >= 0) {
-      selected = [];
-      reapply();
-    }
+    if (!accepted && pending) selected = pending;
+    pending = null;
+    reapply();
+  });
+
+  // A POST answer older than the table shown (the websocket was faster) is not swapped in.
+  document.addEventListener("htmx:beforeSwap", function (ev) {
+    var xhr = ev.detail.xhr, target = ev.detail.target;
+    if (!xhr || !target || target.id !== "table") return;
+    var m = /data-version="(\d+)"/.exec(xhr.responseText || "");
+    if (m && parseInt(m[1], 10) < tableVersion()) ev.detail.shouldSwap = false;
   });
 
   function tick() {
