@@ -181,6 +181,34 @@ def describe_action(payload: dict) -> dict:
     return {"label": ACTION_LABELS.get(verb, verb), "cards": []}
 
 
+def hand_result(hand: Hand, nseats: int, fallback_names: list[str]) -> dict | None:
+    """The result panel of a completed hand: winner, and per seat the name,
+    place, role and game points (multiplier included, C4)."""
+    summary = hand.summary
+    if not summary:
+        return None
+    points = services._by_seat(summary.get("game_points"), nseats)
+    order = summary.get("finish_order") or []
+    names = [p.get("name", "") for p in (hand.players or [])] or fallback_names
+    return {
+        "hand": hand,
+        "summary": summary,
+        "voided": bool(summary.get("voided")),
+        "winner": WINNER_NAMES.get(summary.get("winner"), summary.get("winner")),
+        "rows": [
+            {
+                "index": i,
+                "name": names[i] if i < len(names) else "",
+                "points": points[i],
+                "place": PLACE_NAMES[order.index(i)] if i in order else None,
+                "is_emperor": summary.get("emperor") == i,
+                "is_guard": summary.get("guard") == i,
+            }
+            for i in range(nseats)
+        ],
+    }
+
+
 def table_context(room: Room, user, committed_at: int | None = None) -> dict:
     """Everything the table templates need for ``user`` (seated or not)."""
     rules = get_rules(room.game)
@@ -224,28 +252,14 @@ def table_context(room: Room, user, committed_at: int | None = None) -> dict:
                 "total": totals[seat.index] if seat.index < len(totals) else 0,
             }
         )
-    summary = hand.summary if hand is not None and hand.complete else None
     result = None
-    if summary:
-        points = services._by_seat(summary.get("game_points"), rules.seats)
-        order = summary.get("finish_order") or []
-        names = [p.get("name", "") for p in (hand.players or [])] or [r["name"] for r in seat_rows]
-        result = {
-            "summary": summary,
-            "voided": bool(summary.get("voided")),
-            "winner": WINNER_NAMES.get(summary.get("winner"), summary.get("winner")),
-            "rows": [
-                {
-                    "index": i,
-                    "name": names[i] if i < len(names) else "",
-                    "points": points[i],
-                    "place": PLACE_NAMES[order.index(i)] if i in order else None,
-                    "is_emperor": summary.get("emperor") == i,
-                    "is_guard": summary.get("guard") == i,
-                }
-                for i in range(rules.seats)
-            ],
-        }
+    last_result = None
+    if hand is not None and hand.complete:
+        result = hand_result(hand, rules.seats, [r["name"] for r in seat_rows])
+    elif hand is not None and hand.number > 1:
+        previous = Hand.objects.filter(match_id=hand.match_id, number=hand.number - 1, complete=True).first()
+        if previous is not None:
+            last_result = hand_result(previous, rules.seats, [r["name"] for r in seat_rows])
     my_seat = seats[me] if me is not None else None
     now = timezone.now()
     ctx = {
@@ -270,6 +284,7 @@ def table_context(room: Room, user, committed_at: int | None = None) -> dict:
         "score_rows": rows,
         "totals": totals,
         "result": result,
+        "last_result": last_result,
         "version": room.version,
         "committed_at": committed_at or epoch_ms(room.changed),
         "deadline_ms": epoch_ms(room.deadline) if room.status == Room.Status.PLAYING else 0,

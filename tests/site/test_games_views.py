@@ -245,3 +245,15 @@ def test_result_panel_after_hand(bot_room, alice, driver):
     assert 'id="result-panel"' in html
     assert re.findall(r'data-game-points="(-?\d+)"', html) == [str(p) for p in points]
     assert f"/hands/{hand.pk}/record.json" in html
+
+
+def test_previous_result_stays_available_during_next_hand(bot_room, alice, driver):
+    first = services.current_hand(bot_room)
+    driver(bot_room, lambda r: services.current_hand(r).pk != first.pk)
+    first.refresh_from_db()
+    html = _client(alice).get(f"/rooms/{bot_room.pk}/").content.decode()
+    assert 'id="result-panel"' not in html
+    panel = re.search(r'<details[^>]*id="last-result".*?</details>', html, re.S).group(0)
+    points = services._by_seat(first.summary["game_points"], 5)
+    assert re.findall(r'data-game-points="(-?\d+)"', panel) == [str(p) for p in points]
+    assert f"/hands/{first.pk}/replay/" in panel
