@@ -86,3 +86,8 @@ def test_actions_after_the_hand_are_refused():
     st = act(st, 0, "play", ["3S"])
     assert RULES.is_complete(st)
     refused(st, Action(4, "pass", True), "B11", "over")
+
+
+def test_codes_are_accepted_and_logged_as_cards(following):
+    st = RULES.apply(following, Action(1, "play", ["10S", "th"]))
+    assert RULES.actions(st)[-1].to_record() == {"seat": 1, "play": ["TS", "TH"]}

@@ -32,6 +32,8 @@ def cards_now(state):
 
 def play_hand(match, seed, pol, rng, check=None):
     state = RULES.start_hand(match, RULES.deal(match, seed))
+    if check:
+        check(state)  # after 買3
     steps = 0
     while not RULES.is_complete(state):
         seat = RULES.to_act(state)
@@ -81,6 +83,11 @@ def test_replaying_the_action_log_rebuilds_the_state(seed, rseed, pol):
         assert RULES.view(again, seat) == RULES.view(state, seat)
 
 
+def conserved(state):
+    if state.phase != "play" or not state.log or state.log[-1].verb in ("solo", "guard"):
+        assert cards_now(state) == DECK_COUNTER  # through 買3, crown and tribute
+
+
 @settings(max_examples=15, deadline=None)
 @given(seeds, policies)
 def test_multi_hand_sequence_carries_tribute(seed, pol):
@@ -88,8 +95,7 @@ def test_multi_hand_sequence_carries_tribute(seed, pol):
     match = RULES.new_match()
     total = Counter()
     for _ in range(3):
-        state = play_hand(match, rng.getrandbits(63), pol, rng,
-                          lambda s: None)
+        state = play_hand(match, rng.getrandbits(63), pol, rng, conserved)
         summ = RULES.summary(state)
         if match.previous is not None and not summ["voided"]:
             solo = match.previous.solo

@@ -50,7 +50,7 @@ def test_guard_hidden_during_declaration_and_play_until_revealed():
         assert v["legal"] == []
     assert RULES.view(st, 1)["to_act"] == 1 and RULES.view(st, 1)["legal"] == ["guard"]
     st = act(st, 1, "guard", "secret")
-    assert RULES.view(st, 1)["guard"] == 1 and RULES.view(st, 1)["guard_declared"] is None
+    assert RULES.view(st, 1)["guard"] == 1 and RULES.view(st, 1)["guard_declared"] == "secret"
     for seat in (0, 2, 3, 4, None):
         v = RULES.view(st, seat)
         assert v["guard"] is None and v["guard_declared"] is None

@@ -19,6 +19,7 @@ import random
 from typing import Any
 
 from ..base import Action, IllegalAction, RecordError
+from ..cards import Card
 from . import bots
 from .buy3 import buy_threes
 from .crown import apply_crown, apply_declaration, bj_holder, declaring_verb
@@ -129,6 +130,10 @@ class BaohuangRules:
             new = apply_declaration(state, seat, verb, action.arg)
         else:
             raise IllegalAction(f"{verb!r} is not a baohuang action")
+        if verb == "play" and not all(isinstance(c, Card) for c in action.arg):
+            action = Action(seat, "play", tuple(Card.parse(c) for c in action.arg))
+        elif verb in ("pass", "yield") and action.arg is not True:
+            action = Action(seat, verb, True)
         new.log = state.log + (action,)
         return new
 

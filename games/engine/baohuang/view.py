@@ -101,8 +101,10 @@ def view(st: HandState, seat: int | None, summary=None) -> dict:
         tribute.append({"from": frm, "to": to, "card": card.code if show else None,
                         "hidden": not show})
     gv = guard_visible(st, seat)
-    # agreed shape: "open" or null (a 暗保 is never announced; the guard knows his own)
-    declared = "open" if st.guard_declared == "open" else None
+    # "open" for everyone; a 暗保 ("secret") only to the guard himself and after the hand
+    declared = st.guard_declared
+    if declared == "secret" and not (over or seat == st.guard):
+        declared = None
     top = None
     if st.top is not None:
         top = {"seat": st.top[0], "cards": _codes(st.top[1])}
