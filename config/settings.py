@@ -108,6 +108,7 @@ AXES_FAILURE_LIMIT = int(os.environ.get("AXES_FAILURE_LIMIT", "5"))
 AXES_COOLOFF_TIME = 0.25  # hours
 AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"]]
 AXES_RESET_ON_SUCCESS = True
+AXES_LOCKOUT_TEMPLATE = "accounts/lockout.html"  # friendly page, HTTP 429
 
 LANGUAGE_CODE = "zh-hans"
 LANGUAGES = [("zh-hans", _("简体中文")), ("zh-hant", _("繁體中文")), ("en", _("English"))]

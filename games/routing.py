@@ -1,3 +1,10 @@
-"""Websocket routes."""
+"""Websocket routes (mounted by ``config/asgi.py``)."""
 
-websocket_urlpatterns: list = []
+from django.urls import path
+
+from . import consumers
+
+websocket_urlpatterns = [
+    path("ws/rooms/<int:room_id>/", consumers.TableConsumer.as_asgi()),
+    path("ws/lobby/<str:game>/", consumers.LobbyConsumer.as_asgi()),
+]

@@ -1,1 +1,127 @@
-"""Shared fixtures."""
+"""Shared fixtures: users, rooms with seated players and bots, and a driver
+that plays the server's turns (bots, 托管, next deal) by hand.
+
+Scheduling is switched off in every test (``GAMES_SCHEDULING_DISABLED``):
+timers would run in other threads against the test database.  Tests drive
+turns with :func:`drive` / ``games.tasks.play_turn`` instead.
+"""
+
+from __future__ import annotations
+
+from datetime import timedelta
+
+import pytest
+
+
+@pytest.fixture(autouse=True)
+def _games_no_timers(settings):
+    settings.GAMES_SCHEDULING_DISABLED = True
+    try:
+        from games import services
+    except Exception:  # pragma: no cover - app not importable
+        yield
+        return
+    services.clear_cache()
+    yield
+    services.clear_cache()
+
+
+@pytest.fixture
+def multipliers(db):
+    """The seeded RoomMultiplier rows (1 default, 2, 5, 10); re-created after
+    a ``transaction=True`` test flushed the data migration's rows."""
+    from games.models import RoomMultiplier
+
+    for value in (1, 2, 5, 10):
+        RoomMultiplier.objects.get_or_create(value=value, defaults={"is_default": value == 1})
+    return list(RoomMultiplier.objects.all())
+
+
+@pytest.fixture
+def make_user(django_user_model):
+    """``make_user("name")`` creates a user with password ``pw-<name>-123``."""
+
+    def make(name: str):
+        return django_user_model.objects.create_user(username=name, password=f"pw-{name}-123")
+
+    return make
+
+
+@pytest.fixture
+def alice(make_user):
+    return make_user("alice")
+
+
+@pytest.fixture
+def bob(make_user):
+    return make_user("bob")
+
+
+@pytest.fixture
+def bh_room(alice, multipliers):
+    """A waiting 保皇 room owned by alice, who sits at seat 0 (not ready)."""
+    from games import services
+
+    return services.create_room(alice, "baohuang", "测试房", multiplier=2, turn_seconds=30, bot_delay_ms=0)
+
+
+@pytest.fixture
+def bot_room(bh_room, alice):
+    """alice at seat 0, heuristic bots at seats 1-4, everyone ready: hand 1 is dealt."""
+    from games import services
+
+    services.fill_bots(bh_room, alice, "heuristic")
+    services.set_ready(bh_room, alice, True)
+    bh_room.refresh_from_db()
+    return bh_room
+
+
+@pytest.fixture
+def five_humans(make_user, multipliers):
+    """A 保皇 room with five human players (seat i = users[i]), all ready:
+    hand 1 is dealt.  Returns ``(room, users)``."""
+    from games import services
+
+    users = [make_user(f"p{i}") for i in range(5)]
+    room = services.create_room(users[0], "baohuang", "五人房", turn_seconds=30, bot_delay_ms=0)
+    for i, user in enumerate(users[1:], start=1):
+        services.take_seat(room, user, i)
+    for user in users:
+        services.set_ready(room, user, True)
+    room.refresh_from_db()
+    return room, users
+
+
+def make_due(room) -> None:
+    """Move the room's deadline into the past (without a version bump)."""
+    from django.utils import timezone
+
+    from games.models import Room
+
+    Room.objects.filter(pk=room.pk).update(deadline=timezone.now() - timedelta(seconds=5))
+
+
+def drive(room, until, max_steps: int = 5000, stay: bool = True) -> int:
+    """Run the server's due turn (``play_turn``) until ``until(room)`` is true.
+
+    Each step moves the deadline into the past first, so humans time out
+    (C5) and bots move at once.  With ``stay`` a timed-out human switches
+    托管 off again (a slow player who is still there, so the next hand is
+    dealt).  Returns the number of steps; fails the test after ``max_steps``.
+    """
+    from games.models import Seat
+    from games.tasks import play_turn
+
+    for step in range(max_steps):
+        room.refresh_from_db()
+        if until(room):
+            return step
+        make_due(room)
+        if play_turn(room.pk, room.version) == "timeout" and stay:
+            Seat.objects.filter(room=room, user__isnull=False).update(autoplay=False)
+    raise AssertionError(f"not reached after {max_steps} steps")
+
+
+@pytest.fixture
+def driver():
+    return drive

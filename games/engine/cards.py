@@ -40,18 +40,42 @@ class CardError(ValueError):
     """An unknown card code (ruling C1).  The message names the bad code."""
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, eq=False)
 class Card:
     """One physical card.
 
     ``rank`` is one of ``RANKS`` or ``"SJ"``/``"BJ"`` for jokers; ``suit`` is one of
     ``SUITS`` or ``None`` for jokers; ``marked`` is true only for baohuang's ``BJ*``
-    and ``4H*``.  Build cards with :meth:`parse` (interned) rather than directly.
+    and ``4H*``.
+
+    Cards are interned: ``Card("A", "S")``, ``Card.parse("AS")``, a copy and an
+    unpickled card are all the same object, so equality and hashing are
+    identity (fast, C-level), which matters in the engines' hot loops.
     """
 
     rank: str
     suit: str | None
     marked: bool = False
+
+    def __new__(cls, rank: str, suit: str | None, marked: bool = False) -> "Card":
+        key = (rank, suit, marked)
+        existing = _BY_FIELDS.get(key)
+        if existing is not None:
+            return existing
+        if _SEALED:
+            raise CardError(f"no such card: {rank!r} {suit!r} marked={marked}")
+        card = object.__new__(cls)
+        _BY_FIELDS[key] = card
+        return card
+
+    def __reduce__(self):
+        return (_card_from_code, (self.code,))
+
+    def __copy__(self) -> "Card":
+        return self
+
+    def __deepcopy__(self, memo) -> "Card":
+        return self
 
     @property
     def code(self) -> str:
@@ -86,6 +110,15 @@ class Card:
             raise CardError(f"unknown card code: {code!r}") from None
 
 
+def _card_from_code(code: str) -> Card:
+    """Unpickling hook: the interned card for ``code``."""
+    return _INTERN[code]
+
+
+_BY_FIELDS: dict[tuple, "Card"] = {}
+_SEALED = False
+
+
 def _build_intern() -> dict[str, Card]:
     table: dict[str, Card] = {}
     for rank in RANKS:
@@ -102,6 +135,7 @@ def _build_intern() -> dict[str, Card]:
 
 
 _INTERN = _build_intern()
+_SEALED = True
 
 BJ_MARKED = _INTERN["BJ*"]
 FOUR_H_MARKED = _INTERN["4H*"]

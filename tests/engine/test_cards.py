@@ -55,3 +55,19 @@ def test_action_round_trips_through_record_form():
 def test_malformed_actions_are_record_errors(bad):
     with pytest.raises(RecordError):
         Action.from_record(bad, seats=5)
+
+
+def test_cards_are_interned_through_construction_copy_and_pickle():
+    import copy
+    import pickle
+
+    card = Card.parse("QD")
+    assert Card("Q", "D") is card
+    assert copy.deepcopy(card) is card
+    assert pickle.loads(pickle.dumps(card)) is card
+    assert len({Card.parse("QD"), Card.parse("QD"), Card.parse("QC")}) == 2
+
+
+def test_constructing_a_card_that_does_not_exist_is_refused():
+    with pytest.raises(CardError):
+        Card("Z", "S")

@@ -1,0 +1,106 @@
+# Cardroom: the two commands a newcomer needs are `make run` and `make test`.
+#
+#   make run              .venv + requirements.txt, migrate, serve http://127.0.0.1:8000/
+#                         (embedded topology: SQLite, in-memory channel layer, in-process timers)
+#   make test             .venv + requirements-dev.txt, the suite on both topologies:
+#                         embedded, then production (PostgreSQL + Redis + separate
+#                         daphne and Celery worker/beat processes started by the fixtures)
+#   make test-embedded    the first half only
+#   make test-production  the second half only (needs PostgreSQL and Redis on 127.0.0.1)
+#   make bench            production processes + `manage.py bench_live` at N = 10, 20, 50
+#   make lint             system checks and "no missing migrations"
+#
+# Use an existing environment instead of .venv with e.g. `make test PY=/work/venv/bin/python`.
+
+SHELL := /bin/bash
+PYTHON ?= python3
+VENV ?= .venv
+PY ?= $(VENV)/bin/python
+# Set up .venv only when we are using it (PY not overridden).
+OWN_VENV := $(filter $(VENV)/bin/python,$(PY))
+RUN_DEPS := $(if $(OWN_VENV),$(VENV)/.run-deps,)
+DEV_DEPS := $(if $(OWN_VENV),$(VENV)/.dev-deps,)
+
+HOST ?= 127.0.0.1
+PORT ?= 8000
+PG_URL ?= postgres://postgres@127.0.0.1:5432
+REDIS_BASE ?= redis://127.0.0.1:6379
+# A fresh database name and Redis index per production run, so that runs (and
+# teammates on the same services) do not see each other's rows, groups or tasks.
+RUN_ID := $(shell date +%s)$(shell echo $$RANDOM)
+ifeq ($(origin REDIS_DB),undefined)
+REDIS_DB := $(shell echo $$(( RANDOM % 6 + 1 )))
+endif
+BENCH_TABLES ?= 10 20 50
+BENCH_HANDS ?= 3
+BENCH_SECONDS ?= 60
+PYTEST_ARGS ?=
+
+export PIP_DISABLE_PIP_VERSION_CHECK := 1
+export PYTHONDONTWRITEBYTECODE := 1
+
+.PHONY: run test test-embedded test-production bench lint messages setup setup-dev clean
+
+$(VENV)/.run-deps: requirements.txt
+	test -x $(VENV)/bin/python || $(PYTHON) -m venv $(VENV)
+	$(VENV)/bin/python -m pip install -q -r requirements.txt
+	touch $@
+
+$(VENV)/.dev-deps: requirements.txt requirements-dev.txt
+	test -x $(VENV)/bin/python || $(PYTHON) -m venv $(VENV)
+	$(VENV)/bin/python -m pip install -q -r requirements-dev.txt
+	touch $@ $(VENV)/.run-deps
+
+setup: $(RUN_DEPS)
+setup-dev: $(DEV_DEPS)
+
+# Recompile the translations (the .mo files are committed; needs gettext).
+messages:
+	@if [ -d locale ] && command -v msgfmt >/dev/null; then \
+	  $(PY) manage.py compilemessages -v 0 --ignore=.venv --ignore='.venv/*'; \
+	else echo "(no locale/ or no msgfmt: translations not compiled)"; fi
+
+run: $(RUN_DEPS)
+	env -u DATABASE_URL -u REDIS_URL -u CELERY_BROKER_URL $(PY) manage.py migrate --noinput
+	@echo "Serving the embedded topology on http://$(HOST):$(PORT)/"
+	env -u DATABASE_URL -u REDIS_URL -u CELERY_BROKER_URL $(PY) manage.py runserver $(HOST):$(PORT)
+
+# Both topologies; fails if either fails (both always run).
+test: $(DEV_DEPS)
+	@mkdir -p tmp
+	@rc=0; \
+	$(MAKE) --no-print-directory test-embedded PY=$(PY) || rc=1; \
+	$(MAKE) --no-print-directory test-production PY=$(PY) || rc=1; \
+	exit $$rc
+
+# Plain pytest: SQLite, InMemoryChannelLayer, in-process timers.  Tests marked
+# `production` skip themselves here; the browser test runs here.
+test-embedded: $(DEV_DEPS)
+	@mkdir -p tmp
+	@echo "=== embedded topology: SQLite + in-memory channel layer + in-process timers ==="
+	env -u DATABASE_URL -u REDIS_URL -u CELERY_BROKER_URL \
+	  $(PY) -m pytest --junitxml=tmp/junit-embedded.xml $(PYTEST_ARGS)
+
+# The same suite against PostgreSQL + Redis, plus the `production` tests, which
+# start their own daphne, Celery worker and beat processes.  The browser test
+# already ran in the embedded half and is not repeated.
+test-production: $(DEV_DEPS)
+	@mkdir -p tmp
+	@echo "=== production topology: PostgreSQL + Redis (db $(REDIS_DB)) + daphne + Celery ==="
+	@pg_isready -q -h 127.0.0.1 || { echo "PostgreSQL is not answering on 127.0.0.1:5432"; exit 1; }
+	@redis-cli -h 127.0.0.1 ping >/dev/null || { echo "Redis is not answering on 127.0.0.1:6379"; exit 1; }
+	env -u CELERY_BROKER_URL \
+	  DATABASE_URL=$(PG_URL)/cardroom_ci_$(RUN_ID) REDIS_URL=$(REDIS_BASE)/$(REDIS_DB) \
+	  $(PY) -m pytest -m "not browser" --junitxml=tmp/junit-production.xml $(PYTEST_ARGS)
+
+# Starts a production stack (own database, daphne, worker, beat), runs
+# `manage.py bench_live` for each N in BENCH_TABLES, stops the stack.
+bench: $(DEV_DEPS)
+	$(PY) scripts/bench.py --tables $(BENCH_TABLES) --hands $(BENCH_HANDS) --seconds $(BENCH_SECONDS)
+
+lint: $(DEV_DEPS)
+	env -u DATABASE_URL -u REDIS_URL $(PY) manage.py check
+	env -u DATABASE_URL -u REDIS_URL $(PY) manage.py makemigrations --check --dry-run
+
+clean:
+	rm -rf $(VENV) tmp staticfiles

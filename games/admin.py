@@ -1,0 +1,113 @@
+"""Admin: multipliers are editable; rooms editable (name, settings, status);
+matches, hands, actions and the tribute history are read-only (they are the
+record of what happened; changing them would break replays)."""
+
+from django import forms
+from django.contrib import admin
+
+from .models import Hand, HandAction, Match, Room, RoomMultiplier, Seat, TributeRecord
+
+
+class RoomMultiplierForm(forms.ModelForm):
+    class Meta:
+        model = RoomMultiplier
+        fields = ("value", "is_default")
+
+    def _get_validation_exclusions(self):
+        # "one default" is kept by RoomMultiplier.save(), which clears the old
+        # default; the form must not refuse a new default before that.
+        excluded = super()._get_validation_exclusions()
+        excluded.add("is_default")
+        return excluded
+
+
+@admin.register(RoomMultiplier)
+class RoomMultiplierAdmin(admin.ModelAdmin):
+    """C4 multipliers players may choose.  Saving one as default clears the
+    flag on the others (exactly one default)."""
+
+    form = RoomMultiplierForm
+    list_display = ("value", "is_default")
+    ordering = ("value",)
+
+
+class ReadOnlyMixin:
+    def has_add_permission(self, request, obj=None):
+        return False
+
+    def has_change_permission(self, request, obj=None):
+        return False
+
+    def has_delete_permission(self, request, obj=None):
+        return False
+
+
+class SeatInline(admin.TabularInline):
+    model = Seat
+    extra = 0
+    fields = ("index", "user", "bot_policy", "ready", "autoplay")
+    readonly_fields = ("index",)
+    can_delete = False
+
+    def has_add_permission(self, request, obj=None):
+        return False
+
+
+@admin.register(Room)
+class RoomAdmin(admin.ModelAdmin):
+    list_display = ("id", "name", "game", "owner", "multiplier", "status", "version", "deadline", "created")
+    list_filter = ("game", "status")
+    search_fields = ("name", "owner__username")
+    readonly_fields = ("version", "deadline", "changed", "created")
+    raw_id_fields = ("owner",)
+    inlines = [SeatInline]
+
+
+class HandInline(ReadOnlyMixin, admin.TabularInline):
+    model = Hand
+    extra = 0
+    fields = ("number", "complete", "created")
+    readonly_fields = fields
+    show_change_link = True
+
+
+@admin.register(Match)
+class MatchAdmin(ReadOnlyMixin, admin.ModelAdmin):
+    list_display = ("id", "room", "number", "created", "finished")
+    list_filter = ("room__game",)
+    inlines = [HandInline]
+
+
+class HandActionInline(ReadOnlyMixin, admin.TabularInline):
+    model = HandAction
+    extra = 0
+    fields = ("seq", "seat", "payload", "actor", "user", "created")
+    readonly_fields = fields
+
+
+class TributeInline(ReadOnlyMixin, admin.TabularInline):
+    model = TributeRecord
+    extra = 0
+    fields = ("from_seat", "to_seat", "from_user", "to_user", "card")
+    readonly_fields = fields
+
+
+@admin.register(Hand)
+class HandAdmin(ReadOnlyMixin, admin.ModelAdmin):
+    list_display = ("id", "match", "number", "complete", "created")
+    list_filter = ("complete", "match__room__game")
+    readonly_fields = ("match", "number", "seed", "start", "players", "deal", "summary", "complete", "created")
+    inlines = [TributeInline, HandActionInline]
+
+
+@admin.register(HandAction)
+class HandActionAdmin(ReadOnlyMixin, admin.ModelAdmin):
+    list_display = ("id", "hand", "seq", "seat", "actor", "payload", "created")
+    list_filter = ("actor",)
+    list_select_related = ("hand",)
+
+
+@admin.register(TributeRecord)
+class TributeRecordAdmin(ReadOnlyMixin, admin.ModelAdmin):
+    list_display = ("id", "hand", "from_seat", "to_seat", "from_user", "to_user", "card", "created")
+    list_select_related = ("hand", "from_user", "to_user")

@@ -1,0 +1,404 @@
+"""Bot policies for 升級: ``random`` and ``heuristic``.
+
+A policy sees only a :class:`~games.engine.shengji.view.SeatView` (what its seat
+may know) and the legal actions (``RULES.legal_actions``, a representative legal
+set for card verbs), and returns one of them or another legal action built from
+its own cards.  ``decide(policy, view, legal, rng)`` dispatches; ``legal`` is a
+zero-argument callable so a policy that does not need the list does not pay for it.
+
+``random`` picks uniformly among the legal actions (for plays: among the
+candidates).  ``heuristic``:
+
+- auction (S13): never outbids its partner; otherwise bids the cheapest bid
+  that exceeds, as long as the pile stays within its budget (``BID_SHARE`` of
+  the 比牌 points it holds: measured against random bidders, competing with all
+  of them gains the most levels, since the winner takes every shown card);
+- trumps: the suit giving the most trumps (pairs and tractors counted extra);
+- 還牌 and burying: keeps trumps, points, pairs and high cards, gives or buries
+  low side singles, and buries whole short side suits to make voids;
+- leads: each candidate lead scores its rough chance to hold the trick (no
+  unseen card can beat it; fewer higher unseen cards; an opponent known void
+  may trump; throws only when they must stand) times its value, minus what a
+  lost trick gives away; trumps are spared unless trump-rich;
+- follows: points to a partner who is winning safely, no points to an opponent,
+  wins (or trumps) a trick when it has points or when it is cheap, with the
+  cheapest sure winning play.  For a single led it also considers every
+  distinct card it may legally play, not only the representative set.
+
+Card counting uses only public information kept in the view: the cards of the
+completed tricks (``played``), the voids shown (``voids``), its own hand and the
+kitty if it buried it.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from typing import Callable
+
+from ..base import Action
+from ..cards import Card
+from .auction import cheapest_bid, pile_total
+from .deal import FULL_COUNTS
+from .give import choose_give
+from .match import team_of
+from .shapes import decompose
+from .trumps import TrumpContext, bid_points, card_points
+from .tricks import trick_winner
+
+POLICIES = ("random", "heuristic")
+#: Share of its 比牌 points the heuristic is willing to show in the auction.
+BID_SHARE = 1.0
+
+
+def decide(policy: str, view, legal: Callable[[], list[Action]], rng) -> Action:
+    """The action of ``policy`` for ``view.seat``; ``ValueError`` for an unknown policy."""
+    if policy == "random":
+        return rng.choice(legal())
+    if policy == "heuristic":
+        return Heuristic(view, legal, rng).decide()
+    raise ValueError(f"unknown shengji bot policy {policy!r}; known: {', '.join(POLICIES)}")
+
+
+# --------------------------------------------------------------------- helpers
+
+
+def void_bury(hand, ctx: TrumpContext) -> tuple[Card, ...]:
+    """8 cards to bury that keep control: whole short side suits without points
+    or high cards first (voids), then low side singles, then other low side
+    cards; trumps and point cards only when nothing else is left."""
+    info = ctx._t.info
+    counts = Counter(hand)
+    by_suit: dict[str, list[Card]] = {}
+    for c in hand:
+        s = info[c][0]
+        if s != "T":
+            by_suit.setdefault(s, []).append(c)
+    chosen: list[Card] = []
+    # voids: shortest side suits first, only if every card is a low non-point single-ish
+    for s in sorted(by_suit, key=lambda s: len(by_suit[s])):
+        cards = by_suit[s]
+        if len(chosen) + len(cards) > 8:
+            continue
+        if any(card_points(c) or info[c][1] >= 13 for c in cards):
+            continue
+        chosen.extend(cards)
+    rest = Counter(hand)
+    rest.subtract(chosen)
+    pool = [c for c in hand]
+    left = Counter(rest)
+
+    def filler_key(c: Card):
+        s, o, _ = info[c]
+        return (
+            s == "T",
+            card_points(c) > 0,
+            o >= 13 and s != "T",  # keep aces and kings of side suits
+            counts[c] >= 2,  # keep pairs
+            o,
+        )
+
+    for c in sorted(pool, key=filler_key):
+        if len(chosen) == 8:
+            break
+        if left[c] > 0:
+            left[c] -= 1
+            chosen.append(c)
+    return tuple(chosen)
+
+
+def trump_score(hand, level: str, suit: str) -> float:
+    """How good ``suit`` is as trumps for ``hand``: trumps held, pairs counted extra."""
+    ctx = TrumpContext(level, suit)
+    info = ctx._t.info
+    counts = Counter(c for c in hand if info[c][0] == "T")
+    score = 0.0
+    for c, n in counts.items():
+        o = info[c][1]
+        score += n * (1.0 + (o - 20) / 40.0 if o > 20 else 1.0)
+        if n >= 2:
+            score += 1.5 * (n - 1)
+    # side-suit aces still count a little
+    return score
+
+
+class Heuristic:
+    """The heuristic policy for one decision."""
+
+    def __init__(self, view, legal, rng):
+        self.v = view
+        self.legal = legal
+        self.rng = rng
+        self.seat = view.seat
+        self._unseen_cache = None
+        self._unseen_n: dict[str, int] = {}
+
+    def decide(self) -> Action:
+        phase = self.v.phase
+        if phase == "auction":
+            return self.auction()
+        if phase == "trump":
+            return self.trump()
+        if phase == "give":
+            return self.give()
+        if phase == "bury":
+            return Action(self.seat, "bury", void_bury(self.v.hand, self.v.ctx))
+        return self.play()
+
+    # ---------------------------------------------------------- auction
+    def auction(self) -> Action:
+        v = self.v
+        seat = self.seat
+        level = v.level
+        piles = v.piles
+        totals = [pile_total(p, level) for p in piles]
+        leader = max(range(4), key=lambda s: totals[s]) if v.highest else None
+        if leader is not None and team_of(leader) == team_of(seat):
+            return Action(seat, "pass", True)
+        mine = sum(bid_points(c, level) for c in v.hand)
+        budget = totals[seat] + mine * BID_SHARE
+        bid = cheapest_bid(v.hand, piles[seat], v.highest, level)
+        if bid is None or totals[seat] + pile_total(bid, level) > budget:
+            return Action(seat, "pass", True)
+        return Action(seat, "bid", bid)
+
+    # ------------------------------------------------------------ trump
+    def trump(self) -> Action:
+        v = self.v
+        best = max("SHDC", key=lambda s: trump_score(v.hand, v.level, s))
+        return Action(self.seat, "trump", best)
+
+    # ------------------------------------------------------------- give
+    def give(self) -> Action:
+        v = self.v
+        ctx = v.ctx
+        info = ctx._t.info
+        counts = Counter(v.hand)
+        lengths = Counter(info[c][0] for c in v.hand)
+
+        def key(c: Card):
+            s, o, _ = info[c]
+            return (s == "T", counts[c] >= 2, o >= 13, lengths[s], o)
+
+        g = choose_give(v.hand, dict(v.owed), ctx, low_key=key)
+        return Action(self.seat, "give", tuple(sorted(g.items())))
+
+    # ------------------------------------------------------------- play
+    def _unseen(self) -> dict[str, list[tuple[int, int]]]:
+        """Cards this seat has not seen (the deck minus its hand, every played
+        card, the kitty if it knows it), by suit of play: ``[(order, count)]``."""
+        v = self.v
+        if self._unseen_cache is not None:
+            return self._unseen_cache
+        known = Counter(v.hand)
+        for _s, cards in v.plays:
+            known.update(cards)
+        if v.kitty is not None:
+            known.update(v.kitty)
+        played = v.played
+        info = v.ctx._t.info
+        out: dict[str, list[tuple[int, int]]] = {}
+        for c, n in FULL_COUNTS.items():
+            k = n - known.get(c, 0) - played.get(c, 0)
+            if k > 0:
+                s, o, _ = info[c]
+                out.setdefault(s, []).append((o, k))
+        self._unseen_cache = out
+        return out
+
+    def _higher_unseen(self, suit: str, size: int, top: int) -> int:
+        """How many unseen cards of ``suit`` are higher than ``top`` and held
+        unseen at least ``size`` times (so could form a beating unit)."""
+        return sum(n for o, n in self._unseen().get(suit, ()) if n >= size and o > top)
+
+    def _shape(self, cards):
+        """``(suit, components)`` of a one-suit play (S11 decomposition)."""
+        comps = decompose(cards, self.v.ctx)
+        return comps[0].suit, comps
+
+    def _beatable(self, cards) -> bool:
+        """Could an unseen holding beat this play (same suit of play, same unit
+        size with a higher card)?  Trump cuts are judged separately."""
+        info = self.v.ctx._t.info
+        if len(cards) == 1:
+            suit, top, _ = info[cards[0]]
+            return self._higher_unseen(suit, 1, top) > 0
+        suit, comps = self._shape(cards)
+        big = max(comps, key=lambda c: (c.count, c.size, c.top))
+        return self._higher_unseen(suit, big.size, big.top) > 0
+
+    def _unseen_in(self, suit: str) -> int:
+        """How many cards of ``suit`` (of play) this seat has not seen."""
+        memo = self._unseen_n
+        if suit not in memo:
+            memo[suit] = sum(n for _o, n in self._unseen().get(suit, ()))
+        return memo[suit]
+
+    def play(self) -> Action:
+        v = self.v
+        if not v.plays:
+            return self.lead()
+        return self.follow()
+
+    # ------------------------------------------------------------- leads
+    def _lead_win_chance(self, cards) -> float:
+        """Rough chance that a lead holds the trick against the unseen cards."""
+        v = self.v
+        me = self.seat
+        if len(cards) == 1:
+            info = v.ctx._t.info
+            suit, top, _ = info[cards[0]]
+            unseen_suit = self._unseen_in(suit)
+            higher = self._higher_unseen(suit, 1, top)
+            p = 1.0 if higher == 0 else max(0.05, 1 - higher / max(unseen_suit, 1)) ** 2
+            comps = None
+        else:
+            suit, comps = self._shape(cards)
+            unseen_suit = self._unseen_in(suit)
+        opponents = ((me + 1) % 4, (me + 3) % 4)
+        if comps is None:
+            pass
+        elif len(comps) > 1:
+            # a throw: it must stand (S11/S12); a failed one plays its lowest card
+            if unseen_suit == 0:
+                return 1.0
+            for comp in comps:
+                if self._higher_unseen(suit, comp.size, comp.top):
+                    return 0.0
+            p = 1.0
+        else:
+            comp = comps[0]
+            higher = self._higher_unseen(suit, comp.size, comp.top)
+            if higher == 0:
+                p = 1.0
+            elif comp.size > 1:
+                p = 0.55 / (1 + higher / 4)
+            else:
+                p = max(0.05, 1 - higher / max(unseen_suit, 1)) ** 2
+        if suit != "T":
+            cut = any(suit in v.voids[o] for o in opponents) and self._unseen_in("T") > 0
+            if cut:
+                p *= 0.25
+            elif unseen_suit < 6 * len(cards):
+                p *= 0.7  # the suit is running out: someone may trump
+        return p
+
+    def lead(self) -> Action:
+        v = self.v
+        info = v.ctx._t.info
+        me = self.seat
+        partner = (me + 2) % 4
+        cands = [a.arg for a in self.legal()]
+        hand_trumps = sum(1 for c in v.hand if info[c][0] == "T")
+        unseen_trumps = self._unseen_in("T")
+        trump_rich = hand_trumps * 2 >= unseen_trumps
+        lengths = Counter(info[c][0] for c in v.hand)
+        best, best_score = cands[0], None
+        for cards in cands:
+            suit = info[cards[0]][0]
+            n = len(cards)
+            pts = sum(card_points(c) for c in cards)
+            p = self._lead_win_chance(cards)
+            if suit != "T" and suit in v.voids[partner] and p < 0.5:
+                p = max(p, 0.5)  # the partner can trump it
+            win_value = 8 + 3 * n + pts
+            loss = pts * 1.5 + 2 * n
+            score = p * win_value - (1 - p) * loss
+            if suit == "T":
+                score -= (0.5 if trump_rich else 2.0) * n * (0.3 + (1 - p))
+                if sum(1 for c in cards if info[c][1] >= 44) and p < 1:
+                    score -= 4  # keep jokers and 比牌 unless they win
+            else:
+                score += 0.2 * max(0, 8 - lengths[suit]) * (1 - p)
+            if best_score is None or score > best_score:
+                best, best_score = cards, score
+        return Action(me, "play", tuple(best))
+
+    # ----------------------------------------------------------- follows
+    def _extra_follows(self, lead_cards) -> list[tuple[Card, ...]]:
+        """More legal single follows than the representative set: every
+        distinct card of the led suit, or when void every distinct trump."""
+        v = self.v
+        info = v.ctx._t.info
+        if len(lead_cards) != 1:
+            return []
+        led = info[lead_cards[0]][0]
+        same = {c for c in v.hand if info[c][0] == led}
+        if same:
+            return [(c,) for c in same]
+        return [(c,) for c in set(v.hand)]
+
+    def follow(self) -> Action:
+        v = self.v
+        ctx = v.ctx
+        info = ctx._t.info
+        me = self.seat
+        plays = list(v.plays)
+        cands = [a.arg for a in self.legal()]
+        if len(plays[0][1]) == 1:
+            seen = set(cands)
+            cands += [c for c in self._extra_follows(plays[0][1]) if c not in seen]
+        if len(cands) == 1:
+            return Action(me, "play", tuple(cands[0]))
+        current = trick_winner(plays, ctx) if len(plays) > 1 else plays[0][0]
+        partner_wins = team_of(current) == team_of(me)
+        n_after = 3 - len(plays)
+        trick_pts = sum(card_points(c) for _s, cs in plays for c in cs)
+        led = info[plays[0][1][0]][0]
+
+        def cost(cards) -> float:
+            total = 0.0
+            for c in cards:
+                s, o, _ = info[c]
+                total += o + (25 if s == "T" else 0) + (15 if o >= 44 else 0)
+            return total
+
+        def pts(cards) -> int:
+            return sum(card_points(c) for c in cards)
+
+        if partner_wins:
+            safe = n_after == 0
+            if not safe:
+                win_cards = next(cs for s, cs in plays if s == current)
+                all_trump = all(info[c][0] == "T" for c in win_cards)
+                if not self._beatable(win_cards):
+                    safe = all_trump or led == "T" or not self._may_cut(led)
+            if safe:
+                choice = max(cands, key=lambda cs: (pts(cs), -cost(cs)))
+            else:
+                choice = min(cands, key=lambda cs: (pts(cs), cost(cs)))
+            return Action(me, "play", tuple(choice))
+
+        winning = [cs for cs in cands if trick_winner(plays + [(me, cs)], ctx) == me]
+        if winning:
+            if n_after == 0:
+                choice = min(winning, key=lambda cs: cost(cs) - 6 * pts(cs))
+                cheap = all(info[c][0] != "T" or info[c][1] < 40 for c in choice)
+                if trick_pts + pts(choice) > 0 or cheap:
+                    return Action(me, "play", tuple(choice))
+            else:
+                sure = [cs for cs in winning
+                        if not self._beatable(cs) and (led == "T" or not self._may_cut(led)
+                                                       or all(info[c][0] == "T" for c in cs))]
+                if sure:
+                    choice = min(sure, key=lambda cs: cost(cs) - 4 * pts(cs))
+                    cheap = all(info[c][0] != "T" or info[c][1] < 40 for c in choice)
+                    if trick_pts >= 5 or cheap:
+                        return Action(me, "play", tuple(choice))
+                if trick_pts >= 15:
+                    choice = max(winning, key=cost)
+                    return Action(me, "play", tuple(choice))
+        choice = min(cands, key=lambda cs: (pts(cs), cost(cs)))
+        return Action(me, "play", tuple(choice))
+
+    def _may_cut(self, led: str) -> bool:
+        """Might an opponent still to play trump the led side suit?  True when
+        one has shown void in it, or when few of its cards are left unseen."""
+        v = self.v
+        me = self.seat
+        after = [(me + i) % 4 for i in range(1, 4 - len(v.plays))]
+        opp_after = [s for s in after if team_of(s) != team_of(me)]
+        if not opp_after:
+            return False
+        if any(led in v.voids[s] for s in opp_after):
+            return True
+        return self._unseen_in(led) < 8

@@ -1,0 +1,363 @@
+"""Following a lead (ruling S9): the suit rule and the format obligation.
+
+Public API (stable names; also re-exported by :mod:`.tricks`):
+
+- :func:`check_follow` ``(hand, lead_cards, cards, ctx, follow="format") -> None``
+  raises :class:`~games.engine.base.IllegalAction` (``rule="S9"``) with a message
+  saying what is required.
+- :func:`follow_hint` ``(hand, lead_cards, ctx, follow="format") -> str``: a short
+  text of what the follower must play.
+- :func:`requirement` / :func:`satisfies`: the same check split in two, so that
+  move generation computes the hand's requirement once and tests many plays.
+
+``follow`` is the room option of S9: ``"format"`` (default: suit rule and format
+obligation) or ``"suit"`` (only the suit rule).
+
+The suit rule
+-------------
+Let *n* be the number of cards led, *s* the led suit of play (all trumps are one
+suit, ``"T"``) and *H* the follower's cards of suit *s*.  The play has exactly *n*
+cards from the hand.  If ``|H| ≥ n`` every played card is of suit *s*; otherwise
+the play contains all of *H* (plus any other cards).
+
+The format obligation (exact algorithm)
+---------------------------------------
+Only when ``|H| > n`` does it restrict anything (otherwise the suit rule already
+fixes the suit-*s* part).  The lead is decomposed by S11's rule
+(:func:`~.shapes.decompose`).  A *greedy matcher* run on a multiset *X* of cards
+of suit *s* produces a *score*:
+
+1. **Tractors**, strongest first (unit size, then length, then top card): for a
+   lead tractor of ``m`` units of size ``k``, look in *X* for ``m`` consecutive
+   ordinary ranks (S6 adjacency) each still available ≥ ``k`` times.  Found: score
+   flag 1 and those ``k·m`` cards are used (among several such runs the one that
+   splits the fewest cards, then the lowest).  Not found: flag 0 and the tractor
+   is treated as ``m`` separate units of size ``k`` in step 2.
+2. **Units** (the lead's units plus those of unmatched tractors), largest size
+   first.  For a unit of size ``d``, while ``d ≥ 2``: let ``g`` be the smaller of
+   ``d`` and the largest number of identical cards still available; stop if
+   ``g < 2``; otherwise take ``g`` identical cards (from the group with the fewest
+   cards that has ≥ ``g``, so a quad or triple is split only when needed, e.g. a
+   triple supplies a pair), record ``g`` and continue with ``d − g``.  Whatever
+   remains of ``d`` is filled by singles (any cards).  The unit's score entry is
+   the tuple of recorded ``g``.
+
+The score is ``(tractor flags, unit entries)`` compared lexicographically.  A
+play *P* (its suit-*s* cards) satisfies the obligation iff
+``score(P) ≥ score(H)``: it reproduces, step by step, as much of the lead's
+structure as the follower's whole holding allows.  Consequences (each tested):
+
+- pair led: a pair if you have one (a triple or quad supplies it);
+- triple led, holding only pairs: a pair plus any card of the suit;
+- bomb led: a quad if held; else with a triple the triple (+1); with two pairs
+  both pairs; with one pair that pair (+2);
+- 2-pair tractor led, holding only a triple and a non-adjacent pair: two pairs
+  (one taken from the triple);
+- triple tractor led: a triple tractor, else as many triples as possible, each
+  missing triple supplied by the largest group (a pair, its third card being a
+  free single: two triples held against pairs only ask for two pairs);
+- a throw of mixed units: its largest unit first, then the others.
+
+**A stronger shape always satisfies (S7).**  When the lead is one unit or one
+tractor, a play whose suit-*s* cards form one component of the same number of
+cards and a larger unit size (a bomb on a 2-pair tractor, a triple tractor on a
+3-pair tractor …) is accepted whatever the score.  (Throws that are followed in
+suit are 摔牌 made of units only, where no stronger shape of the same size exists.)
+
+>>> from games.engine.cards import parse_cards as p
+>>> from games.engine.shengji.trumps import TrumpContext
+>>> ctx = TrumpContext("2", "S")
+>>> hand = p("7H 7H 9H QH 3C".split())
+>>> check_follow(hand, p(["6H", "6H"]), p(["9H", "QH"]), ctx)
+Traceback (most recent call last):
+...
+games.engine.base.IllegalAction: S9: 必须跟对子：你还有 ♥77 (must follow with a pair: you hold ♥77)
+>>> check_follow(hand, p(["6H", "6H"]), p(["7H", "7H"]), ctx) is None
+True
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from ..base import IllegalAction
+from ..cards import SUITS, Card
+from .shapes import UNIT_NAMES, UNIT_NAMES_EN, Component, cards_text, decompose, decompose_counts
+from .trumps import SUIT_NAMES, SUIT_NAMES_EN, TrumpContext
+
+FOLLOW_MODES = ("format", "suit")
+
+
+@dataclass(frozen=True, slots=True)
+class Plan:
+    """What the greedy matcher looks for: tractors ``(size, length)`` strongest
+    first and the lead's unit sizes largest first."""
+
+    suit: str
+    count: int
+    tractors: tuple[tuple[int, int], ...]
+    units: tuple[int, ...]
+    single: Component | None  # the lead's only component, if it has one
+
+
+def lead_plan(lead_cards: Sequence[Card], ctx: TrumpContext) -> Plan:
+    """The :class:`Plan` of a lead; raises ``ValueError`` for mixed suits."""
+    comps = decompose(lead_cards, ctx)
+    if not comps:
+        raise ValueError("empty lead")
+    tr = sorted((c for c in comps if c.is_tractor), key=lambda c: (c.size, c.length, c.top),
+                reverse=True)
+    units = sorted((c.size for c in comps if not c.is_tractor), reverse=True)
+    return Plan(comps[0].suit, len(lead_cards), tuple((c.size, c.length) for c in tr),
+                tuple(units), comps[0] if len(comps) == 1 else None)
+
+
+@dataclass(frozen=True, slots=True)
+class Step:
+    """One recorded step of the greedy matcher: ``kind`` ``"tractor"`` or
+    ``"unit"``, the unit ``size`` and the ``cards`` it used (highest first)."""
+
+    kind: str
+    size: int
+    cards: tuple[Card, ...]
+
+
+def greedy(counts: dict[Card, int], plan: Plan, ctx: TrumpContext, high: bool = False):
+    """Run the matcher of the module docstring on ``counts`` (cards of the led
+    suit → multiplicity).  Returns ``(score, steps, left)`` where ``left`` is the
+    multiset not used by the structural steps.  ``high`` picks the highest
+    candidates instead of the lowest (move generation only; the score is the same).
+    """
+    info = ctx._t.info
+    counts = {c: n for c, n in counts.items() if n > 0}
+    flags: list[int] = []
+    steps: list[Step] = []
+    demands = list(plan.units)
+    for k, m in plan.tractors:
+        run = _find_run(counts, info, k, m, high)
+        if run is None:
+            flags.append(0)
+            demands.extend([k] * m)
+        else:
+            flags.append(1)
+            used: list[Card] = []
+            for card in run:
+                counts[card] -= k
+                used.extend((card,) * k)
+            steps.append(Step("tractor", k, tuple(used)))
+    demands.sort(reverse=True)
+    entries: list[tuple[int, ...]] = []
+    for d in demands:
+        rem = d
+        got: list[int] = []
+        while rem >= 2:
+            mx = 0
+            for n in counts.values():
+                if n > mx:
+                    mx = n
+            g = rem if rem < mx else mx
+            if g < 2:
+                break
+            best = None
+            bkey = None
+            for card, n in counts.items():
+                if n >= g:
+                    o = info[card][1]
+                    key = (n, -o if high else o, _c6(card))
+                    if bkey is None or key < bkey:
+                        best, bkey = card, key
+            counts[best] -= g
+            rem -= g
+            got.append(g)
+            steps.append(Step("unit", g, (best,) * g))
+        entries.append(tuple(got))
+    return (tuple(flags), tuple(entries)), steps, counts
+
+
+def _c6(card: Card) -> int:
+    return SUITS.index(card.suit) if card.suit else 4
+
+
+def _find_run(counts, info, k, m, high):
+    """The run of ``m`` consecutive ordinary ranks each available ≥ k times that
+    splits the fewest cards (then lowest, or highest with ``high``); None if none."""
+    items = sorted((info[c][2], c, n) for c, n in counts.items()
+                   if n >= k and info[c][2] is not None)
+    if len(items) < m:
+        return None
+    best = None
+    bkey = None
+    start = 0
+    for i in range(len(items)):
+        if i > 0 and items[i][0] != items[i - 1][0] + 1:
+            start = i
+        if i - start + 1 >= m:
+            window = items[i - m + 1:i + 1]
+            excess = sum(n - k for _a, _c, n in window)
+            top = window[-1][0]
+            key = (-top, excess) if high else (excess, top)
+            if bkey is None or key < bkey:
+                best, bkey = window, key
+    if best is None:
+        return None
+    return [c for _a, c, _n in reversed(best)]
+
+
+@dataclass(frozen=True, slots=True)
+class Requirement:
+    """What a follower's holding demands (see :func:`requirement`)."""
+
+    plan: Plan
+    count: int
+    suit: str
+    held: int  # cards of the led suit in the hand
+    suit_cards: tuple[tuple[Card, int], ...]  # the led-suit holding
+    score: tuple
+    steps: tuple[Step, ...]
+    follow: str
+
+
+def requirement(hand: Sequence[Card], lead_cards: Sequence[Card], ctx: TrumpContext,
+                follow: str = "format", hand_counts: dict | None = None) -> Requirement:
+    """The S9 requirement of ``hand`` against ``lead_cards`` (computed once)."""
+    if follow not in FOLLOW_MODES:
+        raise ValueError(f"follow must be 'format' or 'suit', got {follow!r}")
+    plan = lead_plan(lead_cards, ctx)
+    info = ctx._t.info
+    counts = hand_counts if hand_counts is not None else Counter(hand)
+    s = plan.suit
+    suit_counts = {c: n for c, n in counts.items() if n > 0 and info[c][0] == s}
+    held = sum(suit_counts.values())
+    if follow == "format" and held > plan.count:
+        score, steps, _left = greedy(suit_counts, plan, ctx)
+    else:
+        score, steps = None, []
+    return Requirement(plan, plan.count, s, held, tuple(suit_counts.items()), score,
+                       tuple(steps), follow)
+
+
+def satisfies(req: Requirement, cards: Sequence[Card], ctx: TrumpContext) -> str | None:
+    """None if ``cards`` (already known to be held) meets ``req``; else the
+    IllegalAction message."""
+    n = req.count
+    if len(cards) != n:
+        return f"S9: 必须出 {n} 张牌 (play exactly {n} cards)"
+    info = ctx._t.info
+    s = req.suit
+    in_suit = [c for c in cards if info[c][0] == s]
+    if req.held >= n:
+        if len(in_suit) != n:
+            return (f"S9: 必须跟{SUIT_NAMES[s]}：你还有 {req.held} 张 "
+                    f"(must follow {SUIT_NAMES_EN[s]}: you hold {req.held})")
+    else:
+        if len(in_suit) != req.held:
+            return (f"S9: {SUIT_NAMES[s]}不足 {n} 张，必须全部出完 {req.held} 张，再补其他牌 "
+                    f"(you hold only {req.held} {SUIT_NAMES_EN[s]}: play them all, then any)")
+        return None
+    if req.score is None:
+        return None
+    # stronger shape of the same size always satisfies (S7)
+    single = req.plan.single
+    pc = Counter(in_suit)
+    if single is not None:
+        comps = decompose_counts(pc, ctx)
+        if len(comps) == 1 and comps[0].size > single.size:
+            return None
+    score, _steps, _left = greedy(pc, req.plan, ctx)
+    if score >= req.score:
+        return None
+    return _explain(req, score)
+
+
+def _explain(req: Requirement, score) -> str:
+    flags_h, entries_h = req.score
+    flags_p, entries_p = score
+    tractor_steps = [st for st in req.steps if st.kind == "tractor"]
+    unit_steps = [st for st in req.steps if st.kind == "unit"]
+    if flags_p < flags_h:
+        for i, (fh, fp) in enumerate(zip(flags_h, flags_p)):
+            if fh > fp:
+                # the i-th matched tractor of the hand
+                idx = sum(flags_h[:i])
+                st = tractor_steps[idx]
+                shown = cards_text(st.cards)
+                return (f"S9: 必须跟拖拉机：你还有 {shown} "
+                        f"(must follow the tractor with a tractor: you hold {shown})")
+    # same flags: walk the unit entries
+    pos = 0
+    for eh, ep in zip(entries_h, entries_p):
+        for j, g in enumerate(eh):
+            st = unit_steps[pos + j]
+            if j >= len(ep) or ep[j] < g:
+                name, name_en = UNIT_NAMES[g], UNIT_NAMES_EN[g]
+                return (f"S9: 必须跟{name}：你还有 {cards_text(st.cards)} "
+                        f"(must follow with a {name_en}: you hold {cards_text(st.cards)})")
+            if ep[j] > g:
+                break
+        pos += len(eh)
+    return "S9: 出牌不符合首家的牌型 (the play does not follow the lead's format)"
+
+
+def check_follow(hand: Sequence[Card], lead_cards: Sequence[Card], cards: Sequence[Card],
+                 ctx: TrumpContext, follow: str = "format") -> None:
+    """Check a follow (S9); return None if legal, else raise
+    :class:`IllegalAction` with ``rule="S9"`` whose message says what is required,
+    e.g. ``S9: 必须跟对子：你还有 ♥77 (must follow with a pair: you hold ♥77)``.
+
+    ``hand`` is the follower's hand before the play, ``lead_cards`` the cards of
+    the trick's lead as played (after a failed throw: the single card played),
+    ``cards`` the proposed play; ``follow`` is ``"format"`` or ``"suit"``.
+    """
+    if follow not in FOLLOW_MODES:
+        raise ValueError(f"follow must be 'format' or 'suit', got {follow!r}")
+    if len(lead_cards) == 1 and len(cards) == 1:
+        # fast path for the commonest trick: a single led, a single played
+        card = cards[0]
+        if card not in hand:
+            raise IllegalAction(f"你没有 {cards_text([card])} (you do not hold {card.code})", "S9")
+        info = ctx._t.info
+        s = info[lead_cards[0]][0]
+        if info[card][0] != s:
+            held = sum(1 for c in hand if info[c][0] == s)
+            if held:
+                raise IllegalAction(
+                    f"S9: 必须跟{SUIT_NAMES[s]}：你还有 {held} 张 "
+                    f"(must follow {SUIT_NAMES_EN[s]}: you hold {held})", "S9")
+        return None
+    counts = Counter(hand)
+    need = Counter(cards)
+    for c, k in need.items():
+        if counts.get(c, 0) < k:
+            raise IllegalAction(f"你没有 {cards_text([c] * k)} (you do not hold {c.code} ×{k})",
+                                "S9")
+    req = requirement(hand, lead_cards, ctx, follow, hand_counts=counts)
+    msg = satisfies(req, cards, ctx)
+    if msg is not None:
+        raise IllegalAction(msg, "S9")
+
+
+def follow_hint(hand: Sequence[Card], lead_cards: Sequence[Card], ctx: TrumpContext,
+                follow: str = "format") -> str:
+    """A short text of what the follower must play, e.g.
+    ``跟红桃 4 张，须含：拖拉机 ♥6655`` or ``红桃只有 1 张：全部出完，另补 1 张``."""
+    req = requirement(hand, lead_cards, ctx, follow)
+    s, n = req.suit, req.count
+    name = SUIT_NAMES[s]
+    if req.held == 0:
+        extra = "，可以用主牌杀" if s != "T" else ""
+        return f"没有{name}：任出 {n} 张{extra} (void in {SUIT_NAMES_EN[s]}: any {n} cards)"
+    if req.held <= n:
+        rest = n - req.held
+        tail = f"，另补 {rest} 张" if rest else ""
+        more = f" and {rest} more" if rest else ""
+        return f"{name}只有 {req.held} 张：全部出完{tail} (play all your {SUIT_NAMES_EN[s]}{more})"
+    parts = []
+    for st in req.steps:
+        label = "拖拉机" if st.kind == "tractor" else UNIT_NAMES[st.size]
+        parts.append(f"{label} {cards_text(st.cards)}")
+    if parts:
+        return (f"跟{name} {n} 张，须含：" + "，".join(parts)
+                + f" (follow {SUIT_NAMES_EN[s]} with {n} cards including the shown structure)")
+    return f"跟{name} {n} 张 (follow {SUIT_NAMES_EN[s]} with {n} cards)"

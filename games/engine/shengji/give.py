@@ -1,0 +1,173 @@
+"""還牌 (S14): the auction winner gives back as many cards as he took.
+
+After naming trumps, the auction winner gives each loser (a seat whose shown cards
+he took) as many cards as he took from that seat, in one ``give`` action mapping
+loser seat -> cards.  Two constraints, judged on the winner's hand after taking:
+
+- **points**: no point card (any 5, 10 or K);
+- **suits**: after giving he still holds at least one card of each suit he held
+  before.  Suits are the suits of play once trumps are named (S3, S9): the three
+  side suits and the trumps (all trumps are one suit), i.e. ``ctx.suit_of``.
+
+If no give satisfies both, the suit constraint yields first (only the point one
+applies); if there are not even enough non-point cards, the point constraint yields
+as little as possible: every non-point card is given, plus the fewest point cards.
+:func:`give_mode` names the constraints that apply; :func:`check_give` refuses a
+give with a message naming S14; :func:`can_complete` tells the UI whether a partial
+selection can still be completed; :func:`choose_give` builds a legal give.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from typing import Iterable, Mapping
+
+from ..base import IllegalAction
+from ..cards import Card, holds
+from .trumps import card_points
+
+#: Both constraints apply.
+STRICT = "strict"
+#: The suit constraint yielded: only "no point cards" applies.
+NO_POINTS = "no_points"
+#: Not enough non-point cards: all of them go, plus the fewest point cards.
+YIELD_ALL = "yield_all"
+
+
+def _suit_caps(hand, ctx) -> tuple[dict[str, int], int]:
+    """Per suit of play, how many non-point cards can go while one card of the
+    suit stays; and the number of non-point cards in the hand."""
+    total: Counter = Counter()
+    nonpoint: Counter = Counter()
+    for c in hand:
+        s = ctx.suit_of(c)
+        total[s] += 1
+        if card_points(c) == 0:
+            nonpoint[s] += 1
+    caps = {}
+    for s, n in total.items():
+        p = nonpoint[s]
+        caps[s] = p if n > p else max(p - 1, 0)
+    return caps, sum(nonpoint.values())
+
+
+def give_mode(hand, needed: int, ctx) -> str:
+    """Which S14 constraints apply to giving ``needed`` cards from ``hand``."""
+    caps, nonpoint = _suit_caps(hand, ctx)
+    if sum(caps.values()) >= needed:
+        return STRICT
+    if nonpoint >= needed:
+        return NO_POINTS
+    return YIELD_ALL
+
+
+def _flatten(give: Mapping[int, Iterable[Card]]) -> list[Card]:
+    return [c for cards in give.values() for c in cards]
+
+
+def _violation(hand, given: list[Card], needed: int, ctx, partial: bool) -> str | None:
+    """Why ``given`` (complete, or a partial selection) breaks S14, or None."""
+    if not holds(hand, given):
+        missing = Counter(given) - Counter(hand)
+        return f"you do not hold {next(iter(missing)).code} (S14)"
+    if len(given) > needed:
+        return f"you give back {needed} cards in all, not {len(given)} (S14)"
+    mode = give_mode(hand, needed, ctx)
+    points = [c for c in given if card_points(c)]
+    if mode in (STRICT, NO_POINTS):
+        if points:
+            return f"no point cards (5, 10, K) in 還牌: {points[0].code} (S14)"
+    else:
+        nonpoint_held = sum(1 for c in hand if not card_points(c))
+        allowed = needed - nonpoint_held
+        if len(points) > allowed:
+            return (
+                f"give every non-point card before a point card: at most {allowed} "
+                f"point card(s) (S14)"
+            )
+    if mode == STRICT:
+        caps, _ = _suit_caps(hand, ctx)
+        used: Counter = Counter(ctx.suit_of(c) for c in given)
+        for s, n in used.items():
+            if n > caps.get(s, 0):
+                name = "trumps" if s == "T" else {"S": "spades", "H": "hearts",
+                                                  "D": "diamonds", "C": "clubs"}[s]
+                return f"you must keep at least one card of {name} (S14)"
+        if partial:
+            room = sum(max(caps[s] - used.get(s, 0), 0) for s in caps)
+            if room < needed - len(given):
+                return "this selection cannot be completed without breaking a suit (S14)"
+    return None
+
+
+def check_give(hand, owed: Mapping[int, int], give: Mapping[int, tuple[Card, ...]], ctx) -> None:
+    """Validate a complete give; raise :class:`IllegalAction` (rule S14).
+
+    ``owed`` maps each loser seat to the number of cards taken from it; ``give``
+    maps loser seat -> cards and must cover exactly those seats and counts.
+    """
+    if set(give) != set(owed):
+        want = ", ".join(str(s) for s in sorted(owed))
+        raise IllegalAction(f"give back to exactly these seats: {want} (S14)", "S14")
+    for seat, n in owed.items():
+        if len(give[seat]) != n:
+            raise IllegalAction(
+                f"seat {seat} showed {n} card(s): give back exactly {n}, not "
+                f"{len(give[seat])} (S14)",
+                "S14",
+            )
+    why = _violation(hand, _flatten(give), sum(owed.values()), ctx, partial=False)
+    if why:
+        raise IllegalAction(why, "S14")
+
+
+def can_complete(hand, owed: Mapping[int, int], partial: Mapping[int, Iterable[Card]], ctx):
+    """For the UI: can this partial selection still become a legal give?
+
+    Returns ``(True, None)`` or ``(False, reason)``; ``partial`` maps loser seats
+    to the cards picked so far (any seat may be missing or short).
+    """
+    for seat, cards in partial.items():
+        if seat not in owed:
+            return False, f"seat {seat} showed no cards: nothing goes back to it (S14)"
+        if len(tuple(cards)) > owed[seat]:
+            return False, f"seat {seat} gets back only {owed[seat]} card(s) (S14)"
+    given = [c for cards in partial.values() for c in cards]
+    why = _violation(hand, given, sum(owed.values()), ctx, partial=True)
+    return (why is None), why
+
+
+def choose_give(hand, owed: Mapping[int, int], ctx, low_key=None, prefer=None) -> dict[int, tuple[Card, ...]]:
+    """A legal give: the lowest cards (by ``low_key``, default the trump order)
+    that the applicable S14 constraints allow, optionally preferring suits in
+    ``prefer`` (a suit -> priority function; lower goes first).  Losers are served
+    in the order of ``owed`` (auction order).
+    """
+    needed = sum(owed.values())
+    mode = give_mode(hand, needed, ctx)
+    key = low_key or (lambda c: ctx.order(c))
+    pool = sorted(hand, key=(lambda c: (prefer(c), key(c))) if prefer else key)
+    chosen: list[Card] = []
+    if mode == STRICT:
+        caps, _ = _suit_caps(hand, ctx)
+        used: Counter = Counter()
+        for c in pool:
+            if len(chosen) == needed:
+                break
+            if card_points(c):
+                continue
+            s = ctx.suit_of(c)
+            if used[s] < caps[s]:
+                used[s] += 1
+                chosen.append(c)
+    elif mode == NO_POINTS:
+        chosen = [c for c in pool if not card_points(c)][:needed]
+    else:
+        chosen = [c for c in pool if not card_points(c)]
+        chosen += [c for c in pool if card_points(c)][: needed - len(chosen)]
+    out: dict[int, tuple[Card, ...]] = {}
+    i = 0
+    for seat, n in owed.items():
+        out[seat] = tuple(chosen[i : i + n])
+        i += n
+    return out

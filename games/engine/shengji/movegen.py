@@ -1,0 +1,285 @@
+"""Move generation for bots and auto-play (C5); re-exported by :mod:`.tricks`.
+
+Public API (stable names)::
+
+    candidate_leads(hand, ctx) -> list[tuple[Card, ...]]
+    candidate_follows(hand, lead_cards, ctx, follow="format", limit=None) -> list[tuple[Card, ...]]
+    smallest_lead(hand, ctx) -> tuple[Card, ...]
+    smallest_follow(hand, lead_cards, ctx, follow="format") -> tuple[Card, ...]
+
+Everything is built structurally from the hand's groups of identical cards and
+its tractors (per suit of play), never from subsets of the hand, so a 52-card
+hand costs a few dozen dictionary operations.
+
+- **Leads**: every unit (a single, pair, triple or quad of each distinct card,
+  including a pair taken from a triple), every tractor (every sub-run of every
+  unit size), the 摔牌 of each side suit's two top ranks when it has several
+  components (S11), and each suit's whole holding when it has several
+  components (甩牌, S12).  Throws are legal leads but may fail (resolve_throw).
+- **Follows**: a handful of sensible legal plays — the smallest (first), the
+  format structure taken high, point-feeding fills, beating units/tractors of
+  the led suit, and when void in a side suit trump plays shaped to win (lowest
+  and highest) besides plain discards.  Every candidate is checked with the
+  S9 checker (:func:`.follow.satisfies`) before it is returned.
+- **Smallest** (C5 timeouts): the lead is the lowest single card (side suits
+  before trumps; equal cards in C6 order); the follow is the S9 structure taken
+  lowest, filled with the lowest remaining cards (lowest S4 order, side suits
+  before trumps, C6 between equal cards).
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Sequence
+
+from ..cards import SUITS, Card
+from .follow import greedy, requirement, satisfies
+from .shapes import decompose_counts, tractors_in, units_in
+from .trumps import TrumpContext, card_points
+
+
+def _c6(card: Card) -> int:
+    return SUITS.index(card.suit) if card.suit else 4
+
+
+def _expand(counts: dict[Card, int], key) -> list[Card]:
+    out: list[Card] = []
+    for c in sorted((c for c, n in counts.items() if n > 0), key=key):
+        out.extend((c,) * counts[c])
+    return out
+
+
+def _display(cards, ctx: TrumpContext) -> tuple[Card, ...]:
+    return tuple(sorted(cards, key=ctx._t.sort_keys.__getitem__))
+
+
+def smallest_lead(hand: Sequence[Card], ctx: TrumpContext) -> tuple[Card, ...]:
+    """The C5 lead: the lowest single card (a side card before any trump; equal
+    cards in C6 order).  Raises ``ValueError`` on an empty hand."""
+    if not hand:
+        raise ValueError("empty hand")
+    info = ctx._t.info
+    return (min(hand, key=lambda c: (info[c][1], _c6(c))),)
+
+
+def candidate_leads(hand: Sequence[Card], ctx: TrumpContext) -> list[tuple[Card, ...]]:
+    """Every unit and tractor of ``hand`` plus the sensible throws (see module
+    docstring); each one passes :func:`.tricks.check_lead`.  Cards of each lead
+    are in display order (:func:`.trumps.sort_key`)."""
+    info = ctx._t.info
+    keys = ctx._t.sort_keys
+    counts = Counter(hand)
+    out: list[tuple[Card, ...]] = []
+    for card in sorted(counts, key=keys.__getitem__):
+        for k in range(1, counts[card] + 1):
+            out.append((card,) * k)
+    for k in (2, 3, 4):
+        out.extend(tractors_in(counts, ctx, k))
+    by_suit: dict[str, dict[Card, int]] = {}
+    for c, n in counts.items():
+        by_suit.setdefault(info[c][0], {})[c] = n
+    for s, sc in by_suit.items():
+        whole = None
+        if len(decompose_counts(sc, ctx)) > 1:
+            whole = _display(_expand(sc, keys.__getitem__), ctx)
+        if s != "T":
+            tops = ctx.ordinary_ranks(s)[-2:]
+            tc = {c: n for c, n in sc.items() if c.rank in tops}
+            if tc and len(decompose_counts(tc, ctx)) > 1:
+                throw = _display(_expand(tc, keys.__getitem__), ctx)
+                if throw != whole:
+                    out.append(throw)
+        if whole is not None:
+            out.append(whole)
+    return out
+
+
+def _low_key(info):
+    return lambda c: (info[c][1], _c6(c))
+
+
+def _take_lowest(counts: dict[Card, int], k: int, key) -> list[Card]:
+    """The ``k`` lowest cards of a multiset by ``key``."""
+    out: list[Card] = []
+    for c in sorted((c for c, n in counts.items() if n > 0), key=key):
+        take = min(k - len(out), counts[c])
+        out.extend((c,) * take)
+        if len(out) >= k:
+            break
+    return out
+
+
+def _minus(counts: dict[Card, int], cards) -> dict[Card, int]:
+    left = dict(counts)
+    for c in cards:
+        left[c] -= 1
+    return left
+
+
+def _follow_variants(hand, lead_cards, ctx, follow, counts, req):
+    """Yield candidate follows (lists of cards), the smallest first."""
+    info = ctx._t.info
+    n, s = req.count, req.suit
+    plan = req.plan
+    low = _low_key(info)
+    high = lambda c: (-info[c][1], _c6(c))  # noqa: E731
+    nopoints = lambda c: (card_points(c) > 0, info[c][1], _c6(c))  # noqa: E731
+    points = lambda c: (-card_points(c), info[c][1], _c6(c))  # noqa: E731
+    suit_counts = dict(req.suit_cards)
+    if req.held > n:
+        if follow == "format":
+            _score, steps, left = greedy(suit_counts, plan, ctx)
+            struct = [c for st in steps for c in st.cards]
+            rest = n - len(struct)
+            yield struct + _take_lowest(left, rest, low)
+            yield struct + _take_lowest(left, rest, nopoints)
+            yield struct + _take_lowest(left, rest, points)
+            _score, steps_h, left_h = greedy(suit_counts, plan, ctx, high=True)
+            struct_h = [c for st in steps_h for c in st.cards]
+            yield struct_h + _take_lowest(left_h, n - len(struct_h), low)
+            yield struct_h + _take_lowest(left_h, n - len(struct_h), high)
+        else:
+            yield _take_lowest(suit_counts, n, low)
+            yield _take_lowest(suit_counts, n, nopoints)
+            yield _take_lowest(suit_counts, n, points)
+            yield _take_lowest(suit_counts, n, high)
+        single = plan.single
+        if single is not None:
+            comps = _shaped(suit_counts, ctx, single.size, single.length, n)
+            if comps:
+                # the lowest one that beats the lead, and the highest
+                for comp in comps:
+                    if len(set(comp)) * single.size < n or info[comp[0]][1] > single.top:
+                        yield list(comp)
+                        break
+                yield list(comps[-1])
+    else:
+        base = []
+        for c, k in req.suit_cards:
+            base.extend((c,) * k)
+        rest = n - req.held
+        if rest == 0:
+            yield base
+            return
+        others = {c: k for c, k in counts.items() if info[c][0] != s and k > 0}
+        yield base + _take_lowest(others, rest, low)
+        yield base + _take_lowest(others, rest, nopoints)
+        side = {c: k for c, k in others.items() if info[c][0] != "T"}
+        if sum(side.values()) >= rest:
+            yield base + _take_lowest(side, rest, points)
+        if req.held == 0 and s != "T":
+            trumps = {c: k for c, k in others.items() if info[c][0] == "T"}
+            if sum(trumps.values()) >= n:
+                yield _take_lowest(trumps, n, low)
+                if plan.single is not None:
+                    comps = _shaped(trumps, ctx, plan.single.size, plan.single.length, n)
+                else:
+                    d = max(decompose_counts(Counter(lead_cards), ctx),
+                            key=lambda c: (c.count, c.size, c.top))
+                    comps = [tuple(x) for x in _shaped(trumps, ctx, d.size, d.length, d.count,
+                                                       stronger=False)]
+                if comps:
+                    picks = [comps[0], comps[-1]] if len(comps) > 1 else [comps[0]]
+                    for comp in picks:
+                        left = _minus(trumps, comp)
+                        if len(comp) < n:
+                            # fill with the lowest trumps that do not join the component
+                            left_no = {c: k for c, k in left.items() if c not in comp}
+                            fill = _take_lowest(left_no, n - len(comp), low)
+                            if len(fill) < n - len(comp):
+                                fill = _take_lowest(left, n - len(comp), low)
+                            yield list(comp) + fill
+                        else:
+                            yield list(comp)
+
+
+def _shaped(counts, ctx, size, length, n, stronger=True):
+    """Components of ``counts`` with ``n`` cards and unit size ``size`` (and,
+    with ``stronger``, any larger unit size with ``n`` cards), lowest first by
+    (size, top)."""
+    info = ctx._t.info
+    out = []
+    sizes = [size] + ([z for z in (2, 3, 4) if z > size and n % z == 0] if stronger else [])
+    for z in sizes:
+        ln = n // z if z != size else length
+        if ln == 1:
+            comps = units_in(counts, z)
+        else:
+            comps = tractors_in(counts, ctx, z, ln)
+        out.extend((z, info[comp[0]][1], comp) for comp in comps)
+    out.sort(key=lambda t: (t[0], t[1]))
+    return [comp for _z, _t, comp in out]
+
+
+def candidate_follows(hand: Sequence[Card], lead_cards: Sequence[Card], ctx: TrumpContext,
+                      follow: str = "format", limit: int | None = None
+                      ) -> list[tuple[Card, ...]]:
+    """A few legal follows, the smallest (C5) first, all distinct (as multisets)
+    and each passing :func:`.follow.check_follow`; never empty for a hand holding
+    at least ``len(lead_cards)`` cards.  ``limit`` caps the number returned."""
+    if len(lead_cards) == 1:
+        out = _single_follows(hand, lead_cards[0], ctx)
+        return out[:limit] if limit is not None else out
+    counts = Counter(hand)
+    req = requirement(hand, lead_cards, ctx, follow, hand_counts=counts)
+    keys = ctx._t.sort_keys
+    seen = set()
+    out: list[tuple[Card, ...]] = []
+    for cand in _follow_variants(hand, lead_cards, ctx, follow, counts, req):
+        if len(cand) != req.count:
+            continue
+        play = tuple(sorted(cand, key=keys.__getitem__))
+        if play in seen:
+            continue
+        seen.add(play)
+        if satisfies(req, play, ctx) is None:
+            out.append(play)
+            if limit is not None and len(out) >= limit:
+                break
+    if not out:
+        raise RuntimeError("no legal follow generated (engine bug)")
+    return out
+
+
+def _single_follows(hand, lead_card, ctx):
+    """Follows to a single card (the commonest trick): any card of the led suit,
+    or any card when void; built directly (legal by construction)."""
+    if not hand:
+        raise RuntimeError("no legal follow generated (engine bug)")
+    info = ctx._t.info
+    s, lead_order, _a = info[lead_card]
+    pool = {c for c in hand if info[c][0] == s}
+    void = not pool
+    if void:
+        pool = set(hand)
+    low = lambda c: (info[c][1], _c6(c))  # noqa: E731
+    ordered = sorted(pool, key=low)
+    picks = [ordered[0]]
+    picks.append(min(ordered, key=lambda c: card_points(c) > 0))   # lowest without points
+    pts = [c for c in ordered if card_points(c) and info[c][0] != "T"]
+    if pts:
+        picks.append(max(pts, key=lambda c: (card_points(c), -info[c][1])))
+    if void:
+        if s != "T":
+            trumps = [c for c in ordered if info[c][0] == "T"]
+            if trumps:
+                picks.append(trumps[0])
+                picks.append(trumps[-1])
+    else:
+        for c in ordered:
+            if info[c][1] > lead_order:
+                picks.append(c)           # the lowest card that beats the lead
+                break
+        picks.append(ordered[-1])
+    out: list[tuple[Card, ...]] = []
+    for c in picks:
+        if (c,) not in out:
+            out.append((c,))
+    return out
+
+
+def smallest_follow(hand: Sequence[Card], lead_cards: Sequence[Card], ctx: TrumpContext,
+                    follow: str = "format") -> tuple[Card, ...]:
+    """The C5 follow: the S9 structure taken lowest, filled with the lowest
+    remaining cards (see module docstring).  Always legal."""
+    return candidate_follows(hand, lead_cards, ctx, follow, limit=1)[0]

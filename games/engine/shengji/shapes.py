@@ -1,0 +1,286 @@
+"""Units, tractors and shape strength of four-deck 升級 (rulings S5, S6, S7, S11).
+
+Public API (stable names):
+
+- :class:`Component`: one unit (single, pair, triple, quad = 炸彈) or one tractor.
+- :func:`decompose` ``(cards, ctx) -> tuple[Component, ...]``: the structure of
+  cards of one suit of play, strongest component first.
+- :func:`classify` ``(cards, ctx) -> "unit" | "tractor" | "throw" | "mixed" | "empty"``.
+- :func:`stronger` ``(a, b) -> bool``: S7 between two components of the same
+  suit and the same number of cards.
+- :func:`largest` ``(components) -> Component``: a throw's deciding component (S10).
+- :func:`tractors_in` / :func:`units_in`: every tractor / unit that can be taken
+  from a multiset of cards of one suit (move generation; structural, never subsets).
+
+**S5 units** are groups of *identical* cards: L of ♣ and L of ♦ are equal in order
+but never a pair.  **S6 tractors** are two or more units of the same size whose
+adjacency ranks (:meth:`TrumpContext.adjacency_rank`) are consecutive: ranks moved
+into the trumps are skipped, and 比牌/參謀/L never take part.
+
+**Decomposition** (S11's rule, used for every play): split the cards into their
+largest groups of identical cards; groups of equal size with adjacent ranks are
+joined into maximal tractors (singles are never joined).  ``♣AAKKK`` is a pair of
+A and a triple of K; ``♣AAAKKK`` is one triple tractor.
+
+**S7**: between components of the same suit and the same number of cards, the
+larger unit size wins whatever the ranks (4444 > 6677; 666777 > QQKKAA;
+44445555 > JJQQKKAA; 666677778888 > JJJQQQKKKAAA); the same shape compares the
+top card (S4).  Equal strength is a tie (the earlier play wins, S4/S10).
+
+>>> from games.engine.cards import parse_cards
+>>> from games.engine.shengji.trumps import TrumpContext
+>>> ctx = TrumpContext("7", "H")
+>>> [c.describe() for c in decompose(parse_cards("6C 6C 8C 8C".split()), ctx)]
+['♣8866']
+>>> classify(parse_cards("AC AC KC KC KC".split()), ctx)
+'throw'
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+
+from ..cards import SUIT_SYMBOLS, Card
+from .trumps import TrumpContext
+
+UNIT_NAMES = {1: "单张", 2: "对子", 3: "三张", 4: "炸弹"}
+UNIT_NAMES_EN = {1: "single", 2: "pair", 3: "triple", 4: "bomb"}
+
+
+def card_text(card: Card) -> str:
+    """Short display of a card: ``♥7``, ``♠10``, ``大王``/``小王``."""
+    if card.suit is None:
+        return "大王" if card.rank == "BJ" else "小王"
+    rank = "10" if card.rank == "T" else card.rank
+    return SUIT_SYMBOLS[card.suit] + rank
+
+
+def cards_text(cards: Iterable[Card]) -> str:
+    """Display of several cards, the suit symbol once per run of one suit:
+    ``♥77``, ``♥AA♠K``, ``大王大王``; a run holding a 10 is spaced:
+    ``♣10 10 9 9``."""
+    out: list[str] = []
+    run: list[str] = []
+    prev = None
+
+    def flush():
+        if run:
+            out.append(SUIT_SYMBOLS[prev] + (" " if "10" in run else "").join(run))
+            run.clear()
+
+    for c in cards:
+        if c.suit is None:
+            flush()
+            prev = None
+            out.append(card_text(c))
+            continue
+        if c.suit != prev:
+            flush()
+            prev = c.suit
+        run.append("10" if c.rank == "T" else c.rank)
+    flush()
+    return "".join(out)
+
+
+@dataclass(frozen=True, slots=True)
+class Component:
+    """One unit or tractor of a play.
+
+    ``size``: cards per unit (1 single, 2 pair, 3 triple, 4 quad/炸彈);
+    ``length``: number of units (1 for a unit, ≥ 2 for a tractor);
+    ``top``: S4 order of its highest card; ``suit``: suit of play (``"T"`` trumps);
+    ``cards``: its cards, highest first.
+    """
+
+    size: int
+    length: int
+    top: int
+    suit: str
+    cards: tuple[Card, ...]
+
+    @property
+    def count(self) -> int:
+        """Number of cards (size × length)."""
+        return self.size * self.length
+
+    @property
+    def shape(self) -> tuple[int, int]:
+        """``(size, length)``: two components have the same shape iff equal."""
+        return (self.size, self.length)
+
+    @property
+    def is_tractor(self) -> bool:
+        return self.length >= 2
+
+    @property
+    def strength(self) -> tuple[int, int]:
+        """S7 key among components of equal ``count``: ``(size, top)``."""
+        return (self.size, self.top)
+
+    def name(self) -> str:
+        """Chinese shape name: 单张, 对子, 三张, 炸弹, 拖拉机 (with unit size)."""
+        if self.length == 1:
+            return UNIT_NAMES[self.size]
+        return f"{UNIT_NAMES[self.size]}拖拉机"
+
+    def name_en(self) -> str:
+        if self.length == 1:
+            return UNIT_NAMES_EN[self.size]
+        return f"{UNIT_NAMES_EN[self.size]} tractor of {self.count}"
+
+    def describe(self) -> str:
+        """Display, e.g. ``♣8866`` for a tractor, ``♥77`` for a pair."""
+        return cards_text(self.cards)
+
+
+def strength_key(comp: Component) -> tuple[int, int, int]:
+    """Order of components within one play, strongest first: most cards, then the
+    largest unit size, then the top card (S10 'largest unit')."""
+    return (comp.count, comp.size, comp.top)
+
+
+def decompose(cards: Iterable[Card], ctx: TrumpContext) -> tuple[Component, ...]:
+    """The structure of ``cards`` (all of one suit of play) by S11's rule.
+
+    Returns components sorted strongest first (:func:`strength_key`).  Raises
+    ``ValueError`` if the cards are of several suits of play (a trump and a side
+    card, or two side suits).
+    """
+    if isinstance(cards, (tuple, list)) and cards:
+        first = cards[0]
+        if len(cards) == 1 or all(c is first for c in cards):
+            # one unit (the commonest play): no counting needed
+            s, o, _a = ctx._t.info[first]
+            return (Component(len(cards), 1, o, s, tuple(cards)),)
+    counts = Counter(cards)
+    return decompose_counts(counts, ctx)
+
+
+def decompose_counts(counts: dict[Card, int], ctx: TrumpContext) -> tuple[Component, ...]:
+    """:func:`decompose` for a ``Counter`` (card → multiplicity)."""
+    info = ctx._t.info
+    suit = None
+    comps: list[Component] = []
+    ordinary: list[tuple[int, Card, int, int]] = []  # (adj, card, n, order)
+    for card, n in counts.items():
+        if n <= 0:
+            continue
+        s, o, a = info[card]
+        if suit is None:
+            suit = s
+        elif s != suit:
+            raise ValueError("cards of several suits of play have no single structure")
+        if a is None or n == 1:
+            comps.append(Component(n, 1, o, suit, (card,) * n))
+        else:
+            ordinary.append((a, card, n, o))
+    if ordinary:
+        ordinary.sort()
+        run: list[tuple[int, Card, int, int]] = []
+        for item in ordinary:
+            if run and item[0] == run[-1][0] + 1 and item[2] == run[-1][2]:
+                run.append(item)
+            else:
+                if run:
+                    comps.append(_run_component(run, suit))
+                run = [item]
+        comps.append(_run_component(run, suit))
+    comps.sort(key=strength_key, reverse=True)
+    return tuple(comps)
+
+
+def _run_component(run, suit) -> Component:
+    n = run[0][2]
+    cards: list[Card] = []
+    for _a, card, _n, _o in reversed(run):
+        cards.extend((card,) * n)
+    return Component(n, len(run), run[-1][3], suit, tuple(cards))
+
+
+def suit_of_play(cards: Iterable[Card], ctx: TrumpContext) -> str | None:
+    """The common suit of play of ``cards`` (``"T"`` for all trumps), or None if
+    they are of several suits (or empty)."""
+    info = ctx._t.info
+    suit = None
+    for c in cards:
+        s = info[c][0]
+        if suit is None:
+            suit = s
+        elif s != suit:
+            return None
+    return suit
+
+
+def classify(cards: Sequence[Card], ctx: TrumpContext) -> str:
+    """``"unit"``, ``"tractor"``, ``"throw"`` (several components of one suit),
+    ``"mixed"`` (several suits of play) or ``"empty"``."""
+    if not cards:
+        return "empty"
+    if suit_of_play(cards, ctx) is None:
+        return "mixed"
+    comps = decompose(cards, ctx)
+    if len(comps) > 1:
+        return "throw"
+    return "tractor" if comps[0].is_tractor else "unit"
+
+
+def stronger(a: Component, b: Component) -> bool:
+    """S7: True if ``a`` beats ``b`` (same suit of play and same number of cards
+    assumed): a larger unit size whatever the ranks, else a higher top card.
+    Equal strength returns False (the earlier play keeps the trick)."""
+    return (a.size, a.top) > (b.size, b.top)
+
+
+def largest(components: Sequence[Component]) -> Component:
+    """A play's deciding component (S10): most cards, then largest unit size,
+    then highest top card."""
+    return max(components, key=strength_key)
+
+
+def tractors_in(counts: dict[Card, int], ctx: TrumpContext, size: int,
+                length: int | None = None) -> list[tuple[Card, ...]]:
+    """Every tractor of unit size ``size`` that can be taken from ``counts`` (one
+    suit of play or a whole hand): runs of ≥ 2 consecutive ordinary ranks of one
+    suit each held at least ``size`` times.  With ``length`` only tractors of that
+    many units; otherwise every sub-run.  Cards highest first.
+    """
+    info = ctx._t.info
+    by_suit: dict[str, list[tuple[int, Card]]] = {}
+    for card, n in counts.items():
+        if n >= size:
+            s, _o, a = info[card]
+            if a is not None:
+                by_suit.setdefault(s, []).append((a, card))
+    out: list[tuple[Card, ...]] = []
+    for items in by_suit.values():
+        items.sort()
+        runs: list[list[Card]] = []
+        prev = None
+        for a, card in items:
+            if prev is not None and a == prev + 1:
+                runs[-1].append(card)
+            else:
+                runs.append([card])
+            prev = a
+        for run in runs:
+            n = len(run)
+            if n < 2:
+                continue
+            lengths = [length] if length else range(2, n + 1)
+            for ln in lengths:
+                if ln > n:
+                    continue
+                for i in range(0, n - ln + 1):
+                    seg = run[i:i + ln]
+                    cards: list[Card] = []
+                    for c in reversed(seg):
+                        cards.extend((c,) * size)
+                    out.append(tuple(cards))
+    return out
+
+
+def units_in(counts: dict[Card, int], size: int) -> list[tuple[Card, ...]]:
+    """Every unit of ``size`` identical cards that can be taken from ``counts``."""
+    return [(card,) * size for card, n in counts.items() if n >= size]

@@ -1,0 +1,45 @@
+"""Forms of the games app."""
+
+from __future__ import annotations
+
+import json
+
+from django import forms
+from django.utils.translation import gettext_lazy as _
+
+from .models import GAME_CHOICES, RoomMultiplier
+
+
+class CreateRoomForm(forms.Form):
+    """Create a room: game, name, multiplier (from the admin-managed list,
+    default preselected; C4), time limit per decision (C5), bot delay, and
+    engine options as JSON (checked by the engine's ``new_match``)."""
+
+    game = forms.ChoiceField(label=_("游戏"), choices=GAME_CHOICES, initial="baohuang")
+    name = forms.CharField(label=_("房间名"), max_length=60, required=False)
+    multiplier = forms.TypedChoiceField(label=_("房间倍数"), coerce=int, choices=())
+    turn_seconds = forms.IntegerField(label=_("每步时限（秒）"), min_value=5, max_value=600, initial=30)
+    bot_delay_ms = forms.IntegerField(
+        label=_("机器人延迟（毫秒）"), min_value=0, max_value=10000, initial=800
+    )
+    options = forms.CharField(
+        label=_("其他选项（JSON）"), required=False, initial="{}",
+        widget=forms.TextInput(attrs={"placeholder": "{}"}),
+    )
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        rows = list(RoomMultiplier.objects.order_by("value"))
+        self.fields["multiplier"].choices = [(m.value, f"×{m.value}") for m in rows]
+        default = next((m.value for m in rows if m.is_default), rows[0].value if rows else 1)
+        self.fields["multiplier"].initial = default
+
+    def clean_options(self):
+        raw = (self.cleaned_data.get("options") or "").strip() or "{}"
+        try:
+            value = json.loads(raw)
+        except json.JSONDecodeError:
+            raise forms.ValidationError(_("选项必须是 JSON 对象")) from None
+        if not isinstance(value, dict):
+            raise forms.ValidationError(_("选项必须是 JSON 对象"))
+        return value

@@ -1,0 +1,282 @@
+"""Rooms, seats, matches, hands and the action log.
+
+The database stores what the rules engine needs to rebuild any state: a hand's
+carry-in (``Hand.start``, the engine's ``match_to_json``), its deal
+(``Hand.deal``, ``deal_to_record``) and the ordered action log (``HandAction``,
+``Action.to_record()``).  The engine is the single source of truth for
+legality; nothing here knows a rule.  Every change goes through
+``games.services`` and bumps ``Room.version`` (optimistic concurrency).
+"""
+
+from __future__ import annotations
+
+from django.conf import settings
+from django.db import models
+from django.db.models import Q
+from django.utils.translation import gettext_lazy as _
+
+from .engine import GAMES
+
+GAME_CHOICES = [("baohuang", _("保皇")), ("shengji", _("升级"))]
+assert {g for g, _label in GAME_CHOICES} == set(GAMES)
+
+BOT_POLICIES = [("random", _("随机")), ("heuristic", _("启发式"))]
+
+
+class RoomMultiplier(models.Model):
+    """A room multiplier (房間倍數, ruling C4) that players may choose.
+
+    Admins manage the list; exactly one row at most is the default (enforced by
+    a partial unique constraint).  Seeded with 1 (default), 2, 5, 10.
+    """
+
+    value = models.PositiveIntegerField(_("倍数"), unique=True)
+    is_default = models.BooleanField(_("默认"), default=False)
+
+    class Meta:
+        ordering = ["value"]
+        verbose_name = _("房间倍数")
+        verbose_name_plural = _("房间倍数")
+        constraints = [
+            models.UniqueConstraint(
+                fields=["is_default"],
+                condition=Q(is_default=True),
+                name="one_default_multiplier",
+            ),
+            models.CheckConstraint(condition=Q(value__gte=1), name="multiplier_positive"),
+        ]
+
+    def __str__(self) -> str:
+        return f"×{self.value}"
+
+    def save(self, *args, **kwargs):
+        """Save; a new default clears the flag on the previous one."""
+        from django.db import transaction
+
+        with transaction.atomic():
+            if self.is_default:
+                RoomMultiplier.objects.exclude(pk=self.pk).filter(is_default=True).update(
+                    is_default=False
+                )
+            super().save(*args, **kwargs)
+
+    @classmethod
+    def default_value(cls) -> int:
+        """The default multiplier's value (1 when the table is empty)."""
+        row = cls.objects.filter(is_default=True).first()
+        return row.value if row else 1
+
+
+class Room(models.Model):
+    """A table of one game.
+
+    ``version`` increases by one with every committed change (seat, ready,
+    action, hand start); clients send back the version they saw, so a stale
+    or doubled request changes nothing.  ``deadline`` is when the server acts
+    next if nobody else did: the human's time limit (C5), a bot's delay, or the
+    pause between hands; ``None`` when nothing is due.
+    """
+
+    class Status(models.TextChoices):
+        WAITING = "waiting", _("等待中")
+        PLAYING = "playing", _("进行中")
+        CLOSED = "closed", _("已关闭")
+
+    game = models.CharField(_("游戏"), max_length=16, choices=GAME_CHOICES)
+    name = models.CharField(_("房间名"), max_length=60)
+    owner = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="owned_rooms",
+        verbose_name=_("房主"),
+    )
+    multiplier = models.PositiveIntegerField(_("倍数"), default=1)
+    turn_seconds = models.PositiveSmallIntegerField(_("每步时限（秒）"), default=30)
+    bot_delay_ms = models.PositiveIntegerField(_("机器人延迟（毫秒）"), default=800)
+    options = models.JSONField(_("选项"), default=dict, blank=True)
+    status = models.CharField(
+        _("状态"), max_length=10, choices=Status.choices, default=Status.WAITING
+    )
+    version = models.PositiveIntegerField(_("版本"), default=0)
+    deadline = models.DateTimeField(_("截止时间"), null=True, blank=True)
+    changed = models.DateTimeField(_("最后变更"), auto_now_add=True)
+    created = models.DateTimeField(_("创建时间"), auto_now_add=True)
+
+    class Meta:
+        ordering = ["-created"]
+        verbose_name = _("房间")
+        verbose_name_plural = _("房间")
+        indexes = [
+            models.Index(fields=["game", "status"], name="room_game_status"),
+            models.Index(fields=["deadline"], name="room_deadline"),
+        ]
+        constraints = [
+            models.CheckConstraint(condition=Q(multiplier__gte=1), name="room_multiplier_positive"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.name} ({self.get_game_display()})"
+
+    def match_options(self) -> dict:
+        """Engine options: the room's options plus its multiplier (C4)."""
+        return {**(self.options or {}), "multiplier": self.multiplier}
+
+
+class Seat(models.Model):
+    """Seat ``index`` (C2 numbering) of a room: empty, a user, or a bot.
+
+    ``autoplay`` (托管, C5): the server plays the heuristic bot's move for this
+    human after the bot delay; switched on by a timeout or by the player.
+    """
+
+    room = models.ForeignKey(Room, on_delete=models.CASCADE, related_name="seats")
+    index = models.PositiveSmallIntegerField(_("座位"))
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL,
+        related_name="game_seats",
+    )
+    bot_policy = models.CharField(
+        _("机器人"), max_length=16, choices=BOT_POLICIES, null=True, blank=True
+    )
+    ready = models.BooleanField(_("准备"), default=False)
+    autoplay = models.BooleanField(_("托管"), default=False)
+
+    class Meta:
+        ordering = ["room", "index"]
+        verbose_name = _("座位")
+        verbose_name_plural = _("座位")
+        constraints = [
+            models.UniqueConstraint(fields=["room", "index"], name="seat_room_index"),
+            models.CheckConstraint(
+                condition=Q(user__isnull=True) | Q(bot_policy__isnull=True),
+                name="seat_user_or_bot",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.room_id}#{self.index}"
+
+    @property
+    def is_bot(self) -> bool:
+        return bool(self.bot_policy)
+
+    @property
+    def is_empty(self) -> bool:
+        return self.user_id is None and not self.bot_policy
+
+    def display_name(self) -> str:
+        """The player's name as shown at the table and in records."""
+        if self.user_id:
+            return self.user.get_username()
+        if self.bot_policy:
+            return f"{_('机器人')}{self.index + 1}"
+        return ""
+
+
+class Match(models.Model):
+    """A run of hands at one table with carry-over (tribute, levels).
+
+    ``start`` is the engine's ``match_to_json`` before the first hand.
+    """
+
+    room = models.ForeignKey(Room, on_delete=models.CASCADE, related_name="matches")
+    number = models.PositiveIntegerField(_("编号"))
+    start = models.JSONField(_("开局"))
+    created = models.DateTimeField(_("创建时间"), auto_now_add=True)
+    finished = models.DateTimeField(_("结束时间"), null=True, blank=True)
+
+    class Meta:
+        ordering = ["room", "number"]
+        verbose_name = _("比赛")
+        verbose_name_plural = _("比赛")
+        constraints = [
+            models.UniqueConstraint(fields=["room", "number"], name="match_room_number"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.room_id}/{self.number}"
+
+
+class Hand(models.Model):
+    """One deal.  ``start`` is the carry-in (``match_to_json`` of the match
+    before this hand), ``deal`` the engine's ``deal_to_record``, ``seed`` the
+    shuffle seed (C3; shown only once the hand is complete), ``players`` the
+    seat names when it was dealt, ``summary`` the engine's summary once
+    complete.
+    """
+
+    match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="hands")
+    number = models.PositiveIntegerField(_("编号"))
+    seed = models.BigIntegerField(_("种子"))
+    deal = models.JSONField(_("发牌"))
+    start = models.JSONField(_("开局"))
+    players = models.JSONField(_("玩家"), default=list)
+    summary = models.JSONField(_("结果"), null=True, blank=True)
+    complete = models.BooleanField(_("已完成"), default=False)
+    created = models.DateTimeField(_("创建时间"), auto_now_add=True)
+
+    class Meta:
+        ordering = ["match", "number"]
+        verbose_name = _("牌局")
+        verbose_name_plural = _("牌局")
+        constraints = [
+            models.UniqueConstraint(fields=["match", "number"], name="hand_match_number"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.match}/{self.number}"
+
+
+class HandAction(models.Model):
+    """Action ``seq`` (0-based) of a hand: ``payload`` is ``Action.to_record()``."""
+
+    class Actor(models.TextChoices):
+        USER = "user", _("玩家")
+        BOT = "bot", _("机器人")
+        AUTO = "auto", _("托管")
+
+    hand = models.ForeignKey(Hand, on_delete=models.CASCADE, related_name="actions")
+    seq = models.PositiveIntegerField(_("序号"))
+    seat = models.PositiveSmallIntegerField(_("座位"))
+    payload = models.JSONField(_("动作"))
+    actor = models.CharField(_("执行者"), max_length=8, choices=Actor.choices)
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL,
+        related_name="+",
+    )
+    created = models.DateTimeField(_("时间"), auto_now_add=True)
+
+    class Meta:
+        ordering = ["hand", "seq"]
+        verbose_name = _("动作")
+        verbose_name_plural = _("动作")
+        constraints = [
+            models.UniqueConstraint(fields=["hand", "seq"], name="action_hand_seq"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.hand_id}#{self.seq} {self.payload}"
+
+
+class TributeRecord(models.Model):
+    """One card of tribute (進貢, B13) paid in ``hand``: the tribute history."""
+
+    hand = models.ForeignKey(Hand, on_delete=models.CASCADE, related_name="tributes")
+    from_seat = models.PositiveSmallIntegerField(_("进贡座位"))
+    to_seat = models.PositiveSmallIntegerField(_("受贡座位"))
+    from_user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL,
+        related_name="tributes_paid",
+    )
+    to_user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL,
+        related_name="tributes_received",
+    )
+    card = models.CharField(_("牌"), max_length=4)
+    created = models.DateTimeField(_("时间"), auto_now_add=True)
+
+    class Meta:
+        ordering = ["hand", "id"]
+        verbose_name = _("进贡记录")
+        verbose_name_plural = _("进贡记录")
+
+    def __str__(self) -> str:
+        return f"{self.hand_id}: {self.from_seat}→{self.to_seat} {self.card}"

@@ -1,0 +1,78 @@
+"""Telling connected browsers that a room changed.
+
+The channel layer carries only ``{"type": "table.changed", "version": N,
+"committed_at": epoch_ms}`` (never a card): each websocket connection then
+renders its own seat's view (:mod:`games.consumers`).  Groups: ``room-<id>``
+for a table, ``lobby-<game>`` for a lobby.
+
+Called from synchronous code after a commit, in any thread.  With the
+in-memory channel layer (embedded topology) the message must be put on the
+queues from the server's own event loop, which the consumers register with
+:func:`register_loop`; a timer thread hands the coroutine to that loop.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import time
+
+from asgiref.sync import async_to_sync
+from channels.layers import InMemoryChannelLayer, get_channel_layer
+
+log = logging.getLogger(__name__)
+
+_main_loop: asyncio.AbstractEventLoop | None = None
+
+
+def register_loop(loop: asyncio.AbstractEventLoop) -> None:
+    """Remember the event loop that serves websockets (called on connect)."""
+    global _main_loop
+    _main_loop = loop
+
+
+def room_group(room_id: int) -> str:
+    return f"room-{room_id}"
+
+
+def lobby_group(game: str) -> str:
+    return f"lobby-{game}"
+
+
+def message(version: int, committed_at: int | None = None) -> dict:
+    """The only payload the channel layer carries."""
+    if committed_at is None:
+        committed_at = int(time.time() * 1000)
+    return {"type": "table.changed", "version": version, "committed_at": committed_at}
+
+
+def table_changed(room_id: int, version: int, game: str, lobby: bool = True) -> None:
+    """Send ``table.changed`` to the room's group (and the lobby's)."""
+    layer = get_channel_layer()
+    if layer is None:
+        return
+    msg = message(version)
+
+    async def send():
+        await layer.group_send(room_group(room_id), msg)
+        if lobby:
+            await layer.group_send(lobby_group(game), msg)
+
+    try:
+        running = asyncio.get_running_loop()
+    except RuntimeError:
+        running = None
+    try:
+        if running is not None:
+            running.create_task(send())
+        elif (
+            isinstance(layer, InMemoryChannelLayer)
+            and _main_loop is not None
+            and _main_loop.is_running()
+            and not _main_loop.is_closed()
+        ):
+            asyncio.run_coroutine_threadsafe(send(), _main_loop).result(timeout=5)
+        else:
+            async_to_sync(send)()
+    except Exception:  # a lost notification must never undo a committed move
+        log.exception("notify room %s version %s failed", room_id, version)

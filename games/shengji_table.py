@@ -1,0 +1,332 @@
+"""What the 升级 (shengji) table template needs beyond the generic context.
+
+:func:`shengji_context` is called by :func:`games.tables.table_context` for
+shengji rooms.  Everything seat-specific is derived from the engine's
+``view(state, seat)`` of the viewer's own seat plus engine helpers that only
+look at that seat's own cards (``auction.cheapest_bid``, the 还牌 completion
+helper ``RULES.give_can_complete``, ``RULES.auto_action``), so nothing here can
+show a card another seat holds (hidden information, S13–S15).
+
+The result is one ``sj`` dict (see :func:`shengji_context`); the template is
+``templates/games/shengji/_board.html``.
+"""
+
+from __future__ import annotations
+
+import json
+from collections import Counter
+
+from django.utils.translation import gettext as _
+
+from .engine.cards import SUIT_SYMBOLS, Card
+from .engine.shengji import auction
+from .engine.shengji.match import team_of
+from .engine.shengji.trumps import bid_points, card_points, trump_order
+
+SUIT_NAMES = {"S": "黑桃", "H": "红桃", "D": "方块", "C": "梅花"}
+
+
+def level_label(level: str | None) -> str:
+    """``"T"`` -> ``"10"`` (C1 codes to what players say)."""
+    if level is None:
+        return ""
+    return "10" if level == "T" else level
+
+
+def suit_name(suit: str | None) -> str:
+    """The trump suit as players say it (``♥ 红桃``); empty before trumps."""
+    if not suit:
+        return ""
+    return f"{SUIT_SYMBOLS[suit]} {_(SUIT_NAMES[suit])}"
+
+
+def face(code: str) -> tuple[str, str]:
+    """``(rank, suit symbol)`` for the two lines of a card face.
+
+    >>> face("TH"), face("AS"), face("BJ")
+    (('10', '♥'), ('A', '♠'), ('大', '王'))
+    """
+    if code == "BJ":
+        return _("大"), _("王")
+    if code == "SJ":
+        return _("小"), _("王")
+    rank, suit = code[:-1], code[-1]
+    return ("10" if rank == "T" else rank), SUIT_SYMBOLS.get(suit, suit)
+
+
+def card_css(code: str) -> str:
+    if code in ("BJ", "SJ"):
+        return "joker red" if code == "BJ" else "joker"
+    return "red" if code[-1] in "HD" else ""
+
+
+def short(code: str) -> str:
+    """A compact text label for lists (``♥10``, ``大王``)."""
+    rank, suit = face(code)
+    if code in ("BJ", "SJ"):
+        return rank + suit
+    return suit + rank
+
+
+def _team_label(team: int, names: list[str]) -> str:
+    seats = [s for s in range(4) if team_of(s) == team]
+    return "、".join(names[s] for s in seats)
+
+
+def _give_info(rules, state, hand_codes: list[str]) -> dict:
+    """The 还牌 (S14) aids for the auction winner, all from the engine's
+    completion helper ``give_can_complete``:
+
+    - ``blocked``: code -> reason for every distinct card that cannot be part
+      of any legal give (a point card, the only card of a suit …);
+    - ``caps``: suit of play -> how many cards of it may go at most (probed
+      by adding the lowest allowed cards of that suit one by one);
+    - ``hint``: the C5 give (``auto_action``), loser seat -> codes.
+    """
+    owed = dict(state.owed)
+    first = next(iter(owed))
+    ctx = state.ctx
+    blocked: dict[str, str] = {}
+    for code in dict.fromkeys(hand_codes):
+        ok, why = rules.give_can_complete(state, {first: [code]})
+        if not ok:
+            blocked[code] = why or ""
+    needed = sum(owed.values())
+    by_suit: dict[str, list[str]] = {}
+    for code in hand_codes:
+        if code not in blocked:
+            by_suit.setdefault(ctx.suit_of(Card.parse(code)), []).append(code)
+    caps: dict[str, int] = {}
+    for suit, codes in by_suit.items():
+        codes = sorted(codes, key=lambda c: ctx.order(Card.parse(c)))
+        cap = 0
+        for k in range(1, min(len(codes), needed) + 1):
+            # distribute the probe over the losers so no loser is over-filled
+            partial: dict[int, list[str]] = {}
+            rest = codes[:k]
+            for seat, n in owed.items():
+                partial[seat], rest = rest[:n], rest[n:]
+            ok, _why = rules.give_can_complete(state, {s: c for s, c in partial.items() if c})
+            if not ok:
+                break
+            cap = k
+        caps[suit] = cap
+    auto = rules.auto_action(state, state.auction_winner)
+    hint = {str(s): [c.code for c in cards] for s, cards in auto.arg}
+    return {"blocked": blocked, "caps": caps, "hint": hint}
+
+
+def shengji_context(ctx: dict, state) -> dict:
+    """Extra context for the shengji board: ``{"sj": {...}}`` plus an
+    overridden ``hint`` (提示) in the auction (the cheapest bid that exceeds).
+
+    ``sj`` members: ``cards`` (the viewer's hand as dicts: ``code``, ``rank``,
+    ``suit``, ``css``, ``bid`` 比牌 points or 0, ``kitty`` marked as a kitty card
+    while burying, ``suit_of`` suit of play, ``block`` why it may not be given
+    back), ``piles`` (every seat's shown 比牌 with points, passed, highest),
+    ``trump``/``level``/``dealer``/``levels`` labels, ``trick`` and
+    ``last_trick`` (plays by seat with names), ``failed`` (a failed throw,
+    never who stopped it, S11/S12), ``give`` (owed per loser, caps, hint),
+    ``result`` (S16–S18 figures) and ``match`` (match/hand numbers, winner).
+    """
+    view = ctx.get("view")
+    if view is None or state is None:
+        return {"sj": None}
+    rules = ctx["rules"]
+    names = list(ctx["names"])
+    hand = ctx["hand"]
+    me = ctx["me"]
+    phase = view["phase"]
+    level = view["level"]
+    trump = view["trump"]
+    dealer = view["dealer"]
+    out: dict = {}
+
+    # --- the viewer's hand, with per-card hooks
+    kitty_left = Counter(view["kitty"] or []) if phase == "bury" and me == dealer else Counter()
+    give = None
+    if phase == "give" and me is not None and me == view["to_act"]:
+        give = _give_info(rules, state, view["hand"])
+    cards = []
+    for code in view["hand"]:
+        rank, suit = face(code)
+        is_kitty = kitty_left[code] > 0
+        if is_kitty:
+            kitty_left[code] -= 1
+        card = Card.parse(code)
+        cards.append(
+            {
+                "code": code,
+                "rank": rank,
+                "suit": suit,
+                "css": card_css(code),
+                "bid": bid_points(card, level) if phase == "auction" else 0,
+                "kitty": is_kitty,
+                "suit_of": state.ctx.suit_of(card) if state.ctx is not None else "",
+                "points": card_points(card),
+                "block": (give or {}).get("blocked", {}).get(code, "") if give else "",
+            }
+        )
+
+    # --- auction piles (S13)
+    piles = []
+    for s in range(4):
+        pile = view["piles"].get(str(s)) or []
+        piles.append(
+            {
+                "seat": s,
+                "name": names[s],
+                "cards": [{"code": c, "label": short(c), "css": card_css(c)} for c in pile],
+                "points": view["pile_points"].get(str(s), 0),
+                "passed": s in view["passed"],
+                "highest": bool(pile) and view["pile_points"].get(str(s), 0) == view["highest"],
+            }
+        )
+    if phase == "auction" and me is not None and me == view["to_act"] and "bid" in view["legal"]:
+        my_pile = state.piles[me]
+        bid = auction.cheapest_bid(state.hands[me], my_pile, state.highest, state.level)
+        out["hint"] = " ".join(c.code for c in bid) if bid else ""
+
+    def plays_of(plays, leader=None):
+        return [
+            {
+                "seat": p["seat"],
+                "name": names[p["seat"]],
+                "cards": [{"code": c, "label": short(c), "css": card_css(c)} for c in p["cards"]],
+                "lead": p["seat"] == leader,
+            }
+            for p in plays
+        ]
+
+    trick = None
+    if view["trick"] is not None:
+        trick = {
+            "leader": view["trick"]["leader"],
+            "plays": plays_of(view["trick"]["plays"], view["trick"]["leader"]),
+        }
+    last = None
+    if view["last_trick"] is not None:
+        lt = view["last_trick"]
+        last = {
+            "winner": lt["winner"],
+            "winner_name": names[lt["winner"]],
+            "points": lt["points"],
+            "failed_throw": lt["failed_throw"],
+            "plays": plays_of(lt["plays"], lt["leader"]),
+        }
+    failed = None
+    if view["failed_throw"]:
+        f = view["failed_throw"]
+        failed = {
+            "seat": f["seat"],
+            "name": names[f["seat"]],
+            "attempted": [short(c) for c in f["attempted"]],
+            "played": [short(c) for c in f["played"]],
+        }
+
+    attackers = 1 - team_of(dealer) if dealer is not None else None
+    levels = {
+        t: {
+            "team": t,
+            "level": level_label(view["levels"][str(t)]),
+            "players": _team_label(t, names),
+            "attacking": attackers == t,
+        }
+        for t in (0, 1)
+    }
+
+    give_ctx = None
+    if phase == "give":
+        owed = [
+            {"seat": int(s), "name": names[int(s)], "n": n,
+             "given": [short(c) for c in view["given"].get(s, [])]}
+            for s, n in view["owed"].items()
+        ]
+        give_ctx = {"owed": owed, "mine": give is not None}
+        if give:
+            give_ctx.update(
+                caps=give["caps"],
+                caps_json=json.dumps(give["caps"]),
+                hint=give["hint"],
+                hint_json=json.dumps(give["hint"]),
+            )
+
+    order_labels = []
+    if state.ctx is not None:
+        seen = set()
+        for c in trump_order(state.ctx):
+            if c.rank == state.ctx.level and c.suit != trump:
+                label = _("%(level)s（副）") % {"level": level_label(state.ctx.level)}
+            else:
+                label = short(c.code)
+            if label not in seen:
+                seen.add(label)
+                order_labels.append(label)
+
+    result = None
+    r = view["result"]
+    if r is not None:
+        kitty = view["kitty"] or []
+        result = {
+            "attackers_points": r["attackers_points"],
+            "kitty_points": r["kitty_points"],
+            "kitty_multiplier": r["kitty_multiplier"],
+            "kitty": [{"code": c, "label": short(c), "css": card_css(c)} for c in kitty],
+            "winners": r["winners"],
+            "winners_label": _("闲家上台") if r["winners"] == "attackers" else _("庄家守住"),
+            "teams": [
+                {
+                    "team": t,
+                    "players": _team_label(t, names),
+                    "before": level_label(r["levels_before"][str(t)]),
+                    "after": level_label(r["levels_after"][str(t)]),
+                    "gained": r["levels_gained"][str(t)],
+                }
+                for t in (0, 1)
+            ],
+            "rows": [
+                {
+                    "seat": s,
+                    "name": names[s],
+                    "points": r["game_points"][str(s)],
+                    "penalty": r["penalties"][str(s)],
+                }
+                for s in range(4)
+            ],
+            "next_dealer": names[r["next_dealer"]],
+            "match_winner": r["match_winner"],
+            "match_winner_players": _team_label(r["match_winner"], names)
+            if r["match_winner"] is not None
+            else "",
+        }
+
+    points_sofar = view["attackers_points"]
+    out["sj"] = {
+        "phase": phase,
+        "cards": cards,
+        "count": len(cards),
+        "piles": piles,
+        "highest": view["highest"],
+        "shown_card": short(view["shown_card"]) if view["shown_card"] else "",
+        "opener": names[view["opener"]] if view["opener"] is not None else "",
+        "auction_winner": names[view["auction_winner"]] if view["auction_winner"] is not None else "",
+        "trump": trump,
+        "trump_name": suit_name(trump),
+        "trump_order": order_labels,
+        "level": level_label(level),
+        "dealer": dealer,
+        "dealer_name": names[dealer] if dealer is not None else "",
+        "levels": [levels[0], levels[1]],
+        "attackers_points": points_sofar,
+        "trick": trick,
+        "last_trick": last,
+        "tricks_played": view["tricks_played"],
+        "failed": failed,
+        "follow_hint": view["hint"],
+        "give": give_ctx,
+        "result": result,
+        "kitty_count": sum(1 for c in cards if c["kitty"]),
+        "match_number": hand.match.number if hand is not None else None,
+        "hand_number": hand.number if hand is not None else None,
+    }
+    return out

@@ -1,0 +1,332 @@
+"""Rendering a table for one viewer (used by the page view and the websocket).
+
+Hidden information: everything seat-specific comes from the engine's
+``view(state, seat)`` for the viewer's own seat (``None`` for spectators); the
+stored deal is never put in a template while a hand is in play.  The root
+element of the fragment carries ``data-version`` and ``data-committed-at``
+(epoch ms) so clients (and the latency benchmark) can tell which commit they
+are looking at.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from django.template.loader import render_to_string
+from django.utils import timezone
+from django.utils.translation import gettext_lazy as _
+
+from . import services
+from .engine import get_rules
+from .engine.base import CARD_VERBS, CHOICE_VERBS, FLAG_VERBS
+from .models import Hand, Room, Seat
+
+#: Button label per data-action (C-verbs of the hand-record spec).
+ACTION_LABELS = {
+    "play": _("出牌"),
+    "yield": _("让"),
+    "pass": _("过"),
+    "crown-accept": _("当皇帝"),
+    "crown-pass": _("不当皇帝"),
+    "solo-open": _("明独"),
+    "solo-secret": _("暗独"),
+    "guard-open": _("明保"),
+    "guard-secret": _("暗保"),
+    # 升级 (shengji): auction, trumps, 还牌, kitty
+    "bid": _("亮牌"),
+    "trump-S": _("♠ 黑桃"),
+    "trump-H": _("♥ 红桃"),
+    "trump-D": _("♦ 方块"),
+    "trump-C": _("♣ 梅花"),
+    "give": _("还牌"),
+    "bury": _("埋底"),
+}
+#: The choices offered for each choice verb, in button order.
+CHOICES = {
+    "crown": ("accept", "pass"),
+    "solo": ("open", "secret"),
+    "guard": ("open", "secret"),
+    "trump": ("S", "H", "D", "C"),
+}
+#: Button order on the table.
+VERB_ORDER = ("crown", "solo", "guard", "trump", "give", "bury", "bid", "play", "yield", "pass")
+
+PLACE_NAMES = [_("头科"), _("二科"), _("三科"), _("二落"), _("大落")]
+PHASE_NAMES = {
+    "crown": _("选皇帝"),
+    "declare": _("宣布"),
+    "play": _("出牌"),
+    "done": _("本局结束"),
+    "voided": _("本局作废"),
+    "auction": _("比牌"),
+    "trump": _("叫主"),
+    "give": _("还牌"),
+    "bury": _("埋底"),
+}
+WINNER_NAMES = {"emperor": _("皇帝方胜"), "rebels": _("反贼方胜"), "draw": _("平局")}
+
+
+@dataclass
+class ActionButton:
+    action: str  # the data-action hook, also the POSTed verb
+    label: str
+    needs_cards: bool
+
+
+def action_buttons(verbs) -> list[ActionButton]:
+    """One button per legal choice: ``crown`` gives crown-accept/crown-pass …"""
+    out = []
+    for verb in sorted(verbs, key=lambda v: VERB_ORDER.index(v) if v in VERB_ORDER else 99):
+        if verb in CHOICE_VERBS and verb in CHOICES:
+            for choice in CHOICES[verb]:
+                key = f"{verb}-{choice}"
+                out.append(ActionButton(key, ACTION_LABELS.get(key, key), False))
+        elif verb in CARD_VERBS:
+            out.append(ActionButton(verb, ACTION_LABELS.get(verb, verb), True))
+        elif verb in FLAG_VERBS or verb == "give":
+            out.append(ActionButton(verb, ACTION_LABELS.get(verb, verb), False))
+    return out
+
+
+def parse_verb(verb: str, cards: list[str], post=None) -> dict:
+    """The action record (without seat) for a POSTed ``verb`` hook.
+
+    ``give`` (还牌, S14) reads the fields ``give_<seat>`` of ``post`` (space-
+    separated codes per loser seat): ``{"give": {"1": ["4C"], …}}``.
+
+    >>> parse_verb("play", ["AS", "AH"])
+    {'play': ['AS', 'AH']}
+    >>> parse_verb("crown-accept", [])
+    {'crown': 'accept'}
+    >>> parse_verb("pass", [])
+    {'pass': True}
+
+    Raises ``ValueError`` for anything else.
+    """
+    if verb in CARD_VERBS:
+        if not cards:
+            raise ValueError(_("请先选择要出的牌"))
+        return {verb: list(cards)}
+    if verb in FLAG_VERBS:
+        return {verb: True}
+    if verb == "give":
+        give = {}
+        for key in post or {}:
+            seat = key[5:] if key.startswith("give_") else None
+            if seat is None:
+                continue
+            if not seat.isdigit() or len(give) >= 8:
+                raise ValueError(_("未知的动作"))
+            codes = (post.get(key) or "").split()
+            if len(codes) > 64:
+                raise ValueError(_("未知的动作"))
+            give[seat] = codes
+        if not give:
+            raise ValueError(_("请先选择要还的牌"))
+        return {"give": give}
+    base, _sep, choice = verb.partition("-")
+    if base in CHOICES and choice in CHOICES[base]:
+        return {base: choice}
+    raise ValueError(_("未知的动作"))
+
+
+def epoch_ms(dt) -> int:
+    return int(dt.timestamp() * 1000) if dt else 0
+
+
+def seat_of(seats: list[Seat], user) -> int | None:
+    if user is None or not user.is_authenticated:
+        return None
+    for seat in seats:
+        if seat.user_id == user.pk:
+            return seat.index
+    return None
+
+
+def score_sheet(room: Room, hand: Hand | None, nseats: int) -> tuple[list[dict], list[int]]:
+    """Rows ``{"id", "number", "points": [per seat], "voided"}`` of the
+    completed hands of ``hand``'s match, and the per-seat totals."""
+    if hand is None:
+        return [], [0] * nseats
+    rows, totals = [], [0] * nseats
+    for hand_id, number, summary in (
+        Hand.objects.filter(match_id=hand.match_id, complete=True)
+        .order_by("number")
+        .values_list("id", "number", "summary")
+    ):
+        points = services._by_seat((summary or {}).get("game_points"), nseats)
+        rows.append(
+            {"id": hand_id, "number": number, "points": points, "voided": bool((summary or {}).get("voided"))}
+        )
+        totals = [t + int(p or 0) for t, p in zip(totals, points)]
+    return rows, totals
+
+
+def describe_action(payload: dict) -> dict:
+    """``{"label", "cards"}`` for a stored action (replay page): the button
+    label of its verb and its cards, if any.
+
+    >>> describe_action({"seat": 1, "crown": "accept"})["label"] == ACTION_LABELS["crown-accept"]
+    True
+    """
+    verb = next((k for k in payload if k != "seat"), "")
+    value = payload.get(verb)
+    if verb in CARD_VERBS:
+        return {"label": ACTION_LABELS.get(verb, verb), "cards": list(value or [])}
+    if isinstance(value, str):
+        key = f"{verb}-{value}"
+        return {"label": ACTION_LABELS.get(key, key), "cards": []}
+    if verb == "give" and isinstance(value, dict):
+        return {"label": ACTION_LABELS.get(verb, verb), "cards": [c for v in value.values() for c in v]}
+    return {"label": ACTION_LABELS.get(verb, verb), "cards": []}
+
+
+def hand_result(hand: Hand, nseats: int, fallback_names: list[str]) -> dict | None:
+    """The result panel of a completed hand: winner, and per seat the name,
+    place, role and game points (multiplier included, C4)."""
+    summary = hand.summary
+    if not summary:
+        return None
+    points = services._by_seat(summary.get("game_points"), nseats)
+    order = summary.get("finish_order") or []
+    names = [p.get("name", "") for p in (hand.players or [])] or fallback_names
+    return {
+        "hand": hand,
+        "summary": summary,
+        "voided": bool(summary.get("voided")),
+        "winner": WINNER_NAMES.get(summary.get("winner"), summary.get("winner")),
+        "rows": [
+            {
+                "index": i,
+                "name": names[i] if i < len(names) else "",
+                "points": points[i],
+                "place": PLACE_NAMES[order.index(i)] if i in order else None,
+                "is_emperor": summary.get("emperor") == i,
+                "is_guard": summary.get("guard") == i,
+            }
+            for i in range(nseats)
+        ],
+    }
+
+
+def table_context(room: Room, user, committed_at: int | None = None) -> dict:
+    """Everything the table templates need for ``user`` (seated or not)."""
+    rules = get_rules(room.game)
+    seats = list(room.seats.select_related("user").order_by("index"))
+    me = seat_of(seats, user)
+    hand = services.current_hand(room)
+    view = None
+    state = None
+    buttons: list[ActionButton] = []
+    hint = ""
+    action_count = 0
+    if hand is not None:
+        action_count = services.action_count(hand)
+        state = services.hand_state(hand, count=action_count)
+        view = rules.view(state, me)
+        if me is not None and not hand.complete:
+            buttons = action_buttons(rules.legal_verbs(state, me))
+            if any(b.needs_cards for b in buttons):
+                # 提示: the C5 move (smallest legal play) from this seat's own cards
+                suggestion = rules.auto_action(state, me)
+                if suggestion.verb in CARD_VERBS:
+                    hint = " ".join(c.code for c in suggestion.cards)
+    rows, totals = score_sheet(room, hand, rules.seats)
+    counts = (view or {}).get("counts") or {}
+    finished = list((view or {}).get("finished") or [])
+    to_act = (view or {}).get("to_act") if hand is not None and not hand.complete else None
+    seat_rows = []
+    for seat in seats:
+        place = finished.index(seat.index) if seat.index in finished else None
+        seat_rows.append(
+            {
+                "seat": seat,
+                "index": seat.index,
+                "name": seat.display_name(),
+                "is_me": seat.index == me,
+                "count": counts.get(str(seat.index)),
+                "place": PLACE_NAMES[place] if place is not None and place < len(PLACE_NAMES) else None,
+                "is_turn": to_act == seat.index,
+                "is_emperor": view is not None and view.get("emperor") == seat.index,
+                "is_guard": view is not None and view.get("guard") == seat.index,
+                "total": totals[seat.index] if seat.index < len(totals) else 0,
+            }
+        )
+    result = None
+    last_result = None
+    if hand is not None and hand.complete:
+        result = hand_result(hand, rules.seats, [r["name"] for r in seat_rows])
+    elif hand is not None and hand.number > 1:
+        previous = Hand.objects.filter(match_id=hand.match_id, number=hand.number - 1, complete=True).first()
+        if previous is not None:
+            last_result = hand_result(previous, rules.seats, [r["name"] for r in seat_rows])
+    my_seat = seats[me] if me is not None else None
+    now = timezone.now()
+    ctx = {
+        "room": room,
+        "game": room.game,
+        "rules": rules,
+        "seats": seats,
+        "seat_rows": seat_rows,
+        "names": [r["name"] or _("空座") for r in seat_rows],
+        "me": me,
+        "my_seat": my_seat,
+        "is_owner": user is not None and user.is_authenticated and room.owner_id == user.pk,
+        "has_empty": any(s.is_empty for s in seats),
+        "hand": hand,
+        "view": view,
+        "to_act": to_act,
+        "my_turn": to_act is not None and to_act == me,
+        "phase_name": PHASE_NAMES.get((view or {}).get("phase"), (view or {}).get("phase")),
+        "buttons": buttons,
+        "hint": hint,
+        "action_count": action_count,
+        "score_rows": rows,
+        "totals": totals,
+        "result": result,
+        "last_result": last_result,
+        "version": room.version,
+        "committed_at": committed_at or epoch_ms(room.changed),
+        "deadline_ms": epoch_ms(room.deadline) if room.status == Room.Status.PLAYING else 0,
+        "server_now_ms": epoch_ms(now),
+        "between_hands": hand is not None and hand.complete and room.status == Room.Status.PLAYING,
+    }
+    if room.game == "shengji":
+        from .shengji_table import shengji_context
+
+        ctx.update(shengji_context(ctx, state))
+    return ctx
+
+
+def render_table(room: Room, user, committed_at: int | None = None, request=None) -> str:
+    """The ``#table`` fragment for ``user`` (HTML string)."""
+    ctx = table_context(room, user, committed_at)
+    return render_to_string("games/_table.html", ctx, request=request)
+
+
+def lobby_rooms(game: str):
+    """Rooms shown in a game's lobby: waiting and playing, newest first."""
+    return (
+        Room.objects.filter(game=game)
+        .exclude(status=Room.Status.CLOSED)
+        .select_related("owner")
+        .prefetch_related("seats")
+        .order_by("-created")[:100]
+    )
+
+
+def render_room_list(game: str, request=None) -> str:
+    """The ``#room-list`` fragment of a lobby."""
+    rooms = []
+    for room in lobby_rooms(game):
+        seats = list(room.seats.all())
+        rooms.append(
+            {
+                "room": room,
+                "taken": sum(1 for s in seats if not s.is_empty),
+                "total": len(seats),
+            }
+        )
+    return render_to_string(
+        "games/_room_list.html", {"rooms": rooms, "game": game}, request=request
+    )

@@ -1,0 +1,367 @@
+"""Dev tool: fill the zh_Hant and en catalogs after ``makemessages``.
+
+Usage (from the project root)::
+
+    /work/venv/bin/python manage.py makemessages -l zh_Hant -l en --ignore=venv
+    /work/venv/bin/python locale/translate.py        # fills, reports missing English
+    /work/venv/bin/python manage.py compilemessages --ignore=venv
+
+zh-Hans is the source language (the msgids).  For ``zh_Hant`` every empty or fuzzy
+entry is converted with OpenCC (``s2twp``: Taiwan characters and phrases), then
+fixed by :data:`ZH_HANT_FIXES` (whole-string overrides) and :data:`ZH_HANT_TERMS`
+(term replacements).  For ``en`` the translations are written by hand in
+:data:`EN`; an entry without one is left empty (so Django falls back to the
+Chinese source) and listed on stderr.  Translations already in a catalog are
+never overwritten.  Needs the dev packages ``polib`` and
+``opencc-python-reimplemented``.
+"""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import opencc
+import polib
+
+ROOT = Path(__file__).resolve().parent
+
+#: Whole-message overrides for Traditional Chinese (Taiwan usage).
+ZH_HANT_FIXES = {
+    "初中生": "國中生",
+    "退出登录": "登出",
+    "English": "英文",
+}
+
+#: Term fixes applied after OpenCC conversion.
+ZH_HANT_TERMS = [
+    ("賬戶", "帳號"),
+    ("退出登入", "登出"),
+    ("型別", "類型"),
+]
+
+#: English, by hand.  Keys are the zh-Hans msgids.
+EN = {
+    # accounts
+    "账户": "Accounts",
+    "称号": "Title",
+    "升级（四副牌）": "Shengji (four decks)",
+    "保皇": "Baohuang",
+    "升级": "Shengji",
+    "幼儿班": "Nursery",
+    "学前班": "Kindergarten",
+    "小学生": "Pupil",
+    "初中生": "Middle schooler",
+    "高中生": "High schooler",
+    "大学生": "Undergraduate",
+    "学士": "Bachelor",
+    "研究生": "Graduate student",
+    "硕士": "Master",
+    "博士生": "PhD student",
+    "助教": "Teaching assistant",
+    "讲师": "Lecturer",
+    "副教授": "Associate professor",
+    "教授": "Professor",
+    "博导": "Doctoral supervisor",
+    "院士": "Academician",
+    "院长": "Dean",
+    "校长": "President",
+    "游戏": "Game",
+    "等级数": "Level",
+    "等级名": "Title",
+    "积分门槛": "Points threshold",
+    "等级称号": "Level title",
+    "用户": "User",
+    "游戏积分": "Game points",
+    "更新时间": "Updated",
+    "玩家积分": "Player standing",
+    "积分变化": "Points change",
+    "牌局": "Hand",
+    "原因": "Reason",
+    "时间": "Time",
+    "积分记录": "Points entry",
+    "牌局结算": "Hand result",
+    "黑桃A被抓": "Ace of spades caught",
+    "进贡折算": "Tribute settled in points",
+    "管理员调整": "Admin adjustment",
+    # settings
+    "简体中文": "Simplified Chinese",
+    "繁體中文": "Traditional Chinese",
+    "English": "English",
+    # account templates
+    "语言": "Language",
+    "切换": "Switch",
+    "退出登录": "Log out",
+    "登录": "Log in",
+    "注册": "Sign up",
+    "暂时无法登录": "Log-in temporarily locked",
+    "连续 %(limit)s 次登录失败，为保护账户，登录已被暂时锁定。": (
+        "After %(limit)s failed log-in attempt, log-in has been locked for a while to protect the account.",
+        "After %(limit)s failed log-in attempts in a row, log-in has been locked for a while to protect the account.",
+    ),
+    "请 %(wait)s 分钟后再试。": "Please try again in %(wait)s minutes.",
+    "如果忘记了密码，请联系管理员。": "If you have forgotten your password, please contact an administrator.",
+    "返回大厅": "Back to the lobby",
+    "%(name)s 的资料": "%(name)s's profile",
+    "积分": "Points",
+    "距「%(next)s」还差 %(need)s 分": "%(need)s points to “%(next)s”",
+    "已达最高称号": "Highest title reached",
+    "正在进行": "Playing now",
+    "最近比赛": "Recent matches",
+    "局数": "Hands",
+    "还没有比赛记录。": "No matches yet.",
+    "最近积分变化": "Recent points changes",
+    "修改密码": "Change password",
+    "牌室": "Card room",
+    "大厅": "Lobby",
+    "还没有账户？": "No account yet?",
+    "密码已修改": "Password changed",
+    "返回个人资料": "Back to your profile",
+    "注册新账户": "Create an account",
+    "已有账户？": "Already have an account?",
+    "回放": "Replay",
+    # games models
+    "随机": "Random",
+    "启发式": "Heuristic",
+    "倍数": "Multiplier",
+    "默认": "Default",
+    "房间倍数": "Room multiplier",
+    "等待中": "Waiting",
+    "进行中": "Playing",
+    "已关闭": "Closed",
+    "房间名": "Room name",
+    "房主": "Host",
+    "每步时限（秒）": "Time per move (seconds)",
+    "机器人延迟（毫秒）": "Bot delay (milliseconds)",
+    "选项": "Options",
+    "状态": "Status",
+    "版本": "Version",
+    "截止时间": "Deadline",
+    "最后变更": "Last change",
+    "创建时间": "Created",
+    "房间": "Room",
+    "座位": "Seat",
+    "机器人": "Bot",
+    "准备": "Ready",
+    "托管": "Auto-play",
+    "编号": "Number",
+    "开局": "Start state",
+    "结束时间": "Finished",
+    "比赛": "Match",
+    "种子": "Seed",
+    "发牌": "Deal",
+    "玩家": "Players",
+    "结果": "Result",
+    "已完成": "Complete",
+    "序号": "Sequence",
+    "动作": "Action",
+    "执行者": "Actor",
+    "进贡座位": "Paying seat",
+    "受贡座位": "Receiving seat",
+    "牌": "Card",
+    "进贡记录": "Tribute record",
+    # games services
+    "未知的游戏": "Unknown game",
+    "不允许的房间倍数": "That room multiplier is not allowed",
+    "每步时限须在 5 到 600 秒之间": "The time per move must be between 5 and 600 seconds",
+    "机器人延迟须在 0 到 10000 毫秒之间": "The bot delay must be between 0 and 10000 milliseconds",
+    "选项无效：%(err)s": "Invalid options: %(err)s",
+    "%(user)s 的房间": "%(user)s's room",
+    "房间已关闭": "The room is closed",
+    "没有这个座位": "There is no such seat",
+    "你已经坐在这张桌上": "You are already seated at this table",
+    "房间已满": "The room is full",
+    "这个座位已经有人": "This seat is taken",
+    "你没有坐在这张桌上": "You are not seated at this table",
+    "未知的机器人类型": "Unknown bot type",
+    "只有房主可以添加机器人": "Only the host can add bots",
+    "没有空座位": "There is no empty seat",
+    "只有房主可以关闭房间": "Only the host can close the room",
+    "上一局还没有结束": "The previous hand has not finished",
+    "这一局还没有结束": "This hand has not finished",
+    "还有空座位或玩家没有准备": "A seat is empty or a player is not ready",
+    "无效的动作": "Invalid action",
+    "不能替别的座位出牌": "You cannot play for another seat",
+    "无效的动作：%(err)s": "Invalid action: %(err)s",
+    "现在没有进行中的牌局": "No hand is in progress",
+    "还没轮到你": "It is not your turn yet",
+    # games forms, tables, views, templates
+    "其他选项（JSON）": "Other options (JSON)",
+    "选项必须是 JSON 对象": "Options must be a JSON object",
+    "出牌": "Play",
+    "让": "Hold",
+    "过": "Pass",
+    "当皇帝": "Take the crown",
+    "不当皇帝": "Decline the crown",
+    "明独": "Open solo",
+    "暗独": "Secret solo",
+    "明保": "Open guard",
+    "暗保": "Secret guard",
+    "头科": "First",
+    "二科": "Second",
+    "三科": "Third",
+    "二落": "Fourth",
+    "大落": "Last",
+    "选皇帝": "Choosing the emperor",
+    "宣布": "Announce",
+    "本局结束": "Hand over",
+    "本局作废": "Hand void",
+    "皇帝方胜": "The emperor's side wins",
+    "反贼方胜": "The rebels win",
+    "平局": "Draw",
+    "请先选择要出的牌": "Select the cards to play first",
+    "未知的动作": "Unknown action",
+    "空座": "Empty seat",
+    "大王": "Big joker",
+    "小王": "Small joker",
+    "请先登录": "Please log in first",
+    "缺少版本号": "The version number is missing",
+    "牌桌已经变化，请按最新状态再操作": "The table has changed; please act on its latest state",
+    "轮到你了": "Your turn",
+    "还没有房间。": "No rooms yet.",
+    "皇帝": "Emperor",
+    "%(n)s 张": "%(n)s cards",
+    "已准备": "Ready",
+    "未准备": "Not ready",
+    "本场积分": "Match points",
+    "坐下": "Sit down",
+    "取消准备": "Cancel ready",
+    "取消托管": "Stop auto-play",
+    "离座": "Leave the seat",
+    "用机器人补满空座": "Fill empty seats with bots",
+    "启发式机器人": "Heuristic bot",
+    "随机机器人": "Random bot",
+    "添加机器人": "Add a bot",
+    "所有座位坐满并准备后自动开始。": "The hand starts once every seat is taken and ready.",
+    "积分表": "Score sheet",
+    "局": "Hand",
+    "合计": "Total",
+    "等待 %(name)s": "Waiting for %(name)s",
+    "等待宣布": "Waiting for the announcement",
+    "下一局": "Next hand",
+    "剩余时间": "Time left",
+    "%(name)s 持特殊大王": "%(name)s holds the marked big joker",
+    "附带 %(n)s 张 2": "with %(n)s twos",
+    "已放弃": "Declined",
+    "买3": "Buying 3s",
+    "%(buyer)s 向 %(seller)s 买3": "%(buyer)s buys a 3 from %(seller)s",
+    "免费": "free",
+    "进贡": "Tribute",
+    "%(name)s 出": "%(name)s plays",
+    "新一轮": "New round",
+    "%(name)s 先出": "%(name)s leads",
+    "我的牌": "My cards",
+    "本局结果": "Result of the hand",
+    "五家都不当皇帝，本局作废，重新发牌。": "All five declined the crown: the hand is void and will be dealt again.",
+    "皇帝方得分 %(s)s": "Emperor's side score: %(s)s",
+    "名次": "Place",
+    "下载牌谱": "Download the hand record",
+    "下一局即将开始": "The next hand starts soon",
+    "创建房间": "Create a room",
+    "登录后即可创建或加入房间。": "Log in to create or join a room.",
+    "%(n)s 个房间": ("%(n)s room", "%(n)s rooms"),
+    "第 %(m)s 场 第 %(h)s 局": "Match %(m)s, hand %(h)s",
+    "上一步": "Previous",
+    "下一步": "Next",
+    "开始": "Start",
+    "结束": "End",
+    "桌面": "Table",
+    "返回房间": "Back to the room",
+    "关闭房间": "Close the room",
+    "创建": "Create",
+}
+
+
+def _needs(entry: polib.POEntry) -> bool:
+    if entry.obsolete:
+        return False
+    if "fuzzy" in entry.flags:
+        return True
+    if entry.msgid_plural:
+        return not any(entry.msgstr_plural.values())
+    return not entry.msgstr
+
+
+def _settle(entry: polib.POEntry) -> None:
+    if "fuzzy" in entry.flags:
+        entry.flags.remove("fuzzy")
+    entry.previous_msgid = entry.previous_msgid_plural = entry.previous_msgctxt = None
+
+
+def _header(po: polib.POFile) -> None:
+    po.metadata_is_fuzzy = False
+    po.metadata["Project-Id-Version"] = "cardroom"
+    po.metadata["Language-Team"] = "cardroom"
+    po.metadata["Last-Translator"] = "cardroom accounts (locale/translate.py)"
+    po.metadata["PO-Revision-Date"] = po.metadata.get("POT-Creation-Date", "")
+    po.header = "Cardroom UI translations; source language zh-Hans.  Filled by locale/translate.py."
+
+
+def to_hant(text: str, cc=opencc.OpenCC("s2twp")) -> str:
+    """zh-Hans → zh-Hant (Taiwan) with the project's fixes."""
+    if text in ZH_HANT_FIXES:
+        return ZH_HANT_FIXES[text]
+    out = cc.convert(text)
+    for old, new in ZH_HANT_TERMS:
+        out = out.replace(old, new)
+    return out
+
+
+def fill_hant(path: Path) -> int:
+    po = polib.pofile(str(path))
+    count = 0
+    for entry in po:
+        if not _needs(entry):
+            continue
+        if entry.msgid_plural:
+            entry.msgstr_plural = {0: to_hant(entry.msgid)}  # nplurals=1
+        else:
+            entry.msgstr = to_hant(entry.msgid)
+        _settle(entry)
+        count += 1
+    _header(po)
+    po.metadata["Plural-Forms"] = "nplurals=1; plural=0;"
+    po.metadata["Language"] = "zh_Hant"
+    po.save()
+    return count
+
+
+def fill_en(path: Path) -> tuple[int, list[str]]:
+    po = polib.pofile(str(path))
+    count, missing = 0, []
+    for entry in po:
+        if not _needs(entry):
+            continue
+        text = EN.get(entry.msgid)
+        if text is None:
+            missing.append(entry.msgid)
+            entry.msgstr = ""
+            if entry.msgid_plural:
+                entry.msgstr_plural = {0: "", 1: ""}
+            _settle(entry)  # empty, not fuzzy: Django shows the source text
+            continue
+        if entry.msgid_plural:
+            one, other = text if isinstance(text, tuple) else (text, text)
+            entry.msgstr_plural = {0: one, 1: other}
+        else:
+            entry.msgstr = text
+        _settle(entry)
+        count += 1
+    _header(po)
+    po.metadata["Plural-Forms"] = "nplurals=2; plural=(n != 1);"
+    po.metadata["Language"] = "en"
+    po.save()
+    return count, missing
+
+
+def main() -> int:
+    hant = fill_hant(ROOT / "zh_Hant" / "LC_MESSAGES" / "django.po")
+    en, missing = fill_en(ROOT / "en" / "LC_MESSAGES" / "django.po")
+    print(f"zh_Hant: filled {hant}; en: filled {en}, missing {len(missing)}")
+    for msgid in missing:
+        print(f"  en missing: {msgid!r}", file=sys.stderr)
+    return 1 if missing else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,133 @@
+"""Hand records of shengji through games.engine.records.replay_record and manage.py replay."""
+
+import copy
+import json
+import random
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from games.engine.base import RecordError
+from games.engine.records import replay_record
+from games.engine.shengji import RULES
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def _bot_record(n_hands=1, seed=1, policies=("heuristic", "random") * 2, stop_at=None):
+    """A record of ``n_hands`` seeded bot hands (the last cut after ``stop_at``
+    actions if given) and the summaries the engine produced."""
+    rng = random.Random(seed)
+    match = RULES.new_match()
+    record = {"format": "hand-record/1", "game": "shengji", **RULES.match_to_json(match),
+              "players": ["甲", "乙", "丙", "丁"], "hands": []}
+    summaries = []
+    for h in range(n_hands):
+        deal = RULES.deal(match, rng.getrandbits(63))
+        s = RULES.start_hand(match, deal)
+        while not RULES.is_complete(s):
+            if stop_at is not None and h == n_hands - 1 and len(RULES.actions(s)) >= stop_at:
+                break
+            seat = RULES.to_act(s)
+            s = RULES.apply(s, RULES.bot_action(s, seat, policies[seat], rng))
+        hand = RULES.deal_to_record(deal)
+        hand["actions"] = [a.to_record() for a in RULES.actions(s)]
+        record["hands"].append(hand)
+        summaries.append(RULES.summary(s))
+        if RULES.is_complete(s):
+            match = RULES.next_match(match, s)
+    return record, summaries
+
+
+def test_a_bot_record_replays_to_the_same_summary():
+    record, summaries = _bot_record(n_hands=2, seed=3)
+    out, status = replay_record(json.loads(json.dumps(record)))
+    assert status == 0 and "error" not in out
+    assert out["hands"] == json.loads(json.dumps(summaries))
+    h0 = out["hands"][0]
+    assert h0["complete"] is True
+    assert sum(t["points"] for t in h0["tricks"]) + h0["kitty_points"] == 400
+    for key in ("opener", "auction_winner", "trump", "level", "dealer", "tricks",
+                "attackers_points", "kitty_points", "kitty_multiplier", "levels_after",
+                "next_dealer", "game_points", "match_winner", "levels_gained"):
+        assert key in h0
+    # the second hand continues the match: its dealer opens
+    assert out["hands"][1]["opener"] == h0["next_dealer"] == out["hands"][1]["dealer"]
+
+
+def test_an_unfinished_hand_reports_phase_and_seat():
+    record, _ = _bot_record(seed=4, stop_at=9)
+    out, status = replay_record(record)
+    assert status == 0
+    h = out["hands"][0]
+    assert h["complete"] is False and h["phase"] in {"auction", "trump", "give", "bury", "play"}
+    assert h["to_act"] in range(4)
+
+
+def test_an_illegal_action_stops_with_its_hand_and_index():
+    record, _ = _bot_record(n_hands=2, seed=5)
+    actions = record["hands"][1]["actions"]
+    k = next(i for i, a in enumerate(actions) if "play" in a and i > 20)
+    bad = copy.deepcopy(actions[k])
+    actions[k] = {"seat": (bad["seat"] + 1) % 4, "play": bad["play"]}  # out of turn
+    out, status = replay_record(record)
+    assert status == 1
+    assert out["error"]["hand"] == 1 and out["error"]["action"] == k
+    assert "turn" in out["error"]["message"]
+    assert len(out["hands"]) == 2 and out["hands"][1]["complete"] is False
+
+
+def test_a_bid_that_does_not_exceed_is_reported():
+    record, _ = _bot_record(seed=6)
+    hand = record["hands"][0]
+    opener = hand["opener"]
+    hand["actions"] = [{"seat": opener, "pass": True},
+                       {"seat": (opener + 1) % 4, "bid": []}]
+    out, status = replay_record(record)
+    assert status == 1 and out["error"] == {
+        "hand": 0, "action": 1, "message": out["error"]["message"]}
+    assert "S13" in out["error"]["message"]
+
+
+def test_a_bad_deck_is_a_record_error():
+    record, _ = _bot_record(seed=7)
+    record["hands"][0]["deal"]["0"][0] = record["hands"][0]["deal"]["1"][0] = "BJ"
+    record["hands"][0]["deal"]["0"][1] = "BJ"
+    record["hands"][0]["deal"]["2"][1] = "BJ"
+    record["hands"][0]["deal"]["3"][1] = "BJ"
+    with pytest.raises(RecordError, match="hand 0"):
+        replay_record(record)
+
+
+def test_a_first_hand_without_opener_is_a_record_error():
+    record, _ = _bot_record(seed=8)
+    del record["hands"][0]["opener"]
+    with pytest.raises(RecordError, match="opener"):
+        replay_record(record)
+
+
+def _run(tmp_path, record):
+    path = tmp_path / "rec.json"
+    path.write_text(json.dumps(record) if not isinstance(record, str) else record)
+    return subprocess.run([sys.executable, "manage.py", "replay", str(path)], cwd=ROOT,
+                          capture_output=True, text=True, timeout=120)
+
+
+def test_manage_py_replay_exit_codes(tmp_path):
+    record, summaries = _bot_record(seed=9)
+    done = _run(tmp_path, record)
+    assert done.returncode == 0, done.stderr
+    assert json.loads(done.stdout)["hands"][0]["game_points"] == summaries[0]["game_points"]
+
+    bad = copy.deepcopy(record)
+    bad["hands"][0]["actions"][-1]["seat"] = (bad["hands"][0]["actions"][-1]["seat"] + 1) % 4
+    done = _run(tmp_path, bad)
+    assert done.returncode == 1
+    assert json.loads(done.stdout)["error"]["action"] == len(record["hands"][0]["actions"]) - 1
+
+    broken = copy.deepcopy(record)
+    broken["hands"][0]["kitty"] = broken["hands"][0]["kitty"][:7]
+    done = _run(tmp_path, broken)
+    assert done.returncode == 2 and "kitty" in done.stderr

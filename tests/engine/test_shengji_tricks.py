@@ -1,0 +1,81 @@
+"""Shengji trick winner for units and tractors (rulings S4, S7, S10)."""
+
+import pytest
+
+from games.engine.cards import parse_cards
+from games.engine.shengji.tricks import trick_winner
+from games.engine.shengji.trumps import TrumpContext
+
+L7H = TrumpContext("7", "H")
+
+
+def p(text):
+    return parse_cards(text.split())
+
+
+def winner(ctx, *plays, first=0):
+    return trick_winner([((first + i) % 4, p(t)) for i, t in enumerate(plays)], ctx)
+
+
+def test_equal_off_suit_level_cards_first_played_wins():
+    assert winner(L7H, "7C", "7D", "7S", "4H") == 0
+    assert winner(L7H, "4H", "7D", "7C", "7S") == 1
+    assert winner(L7H, "4H", "7D", "7C", "7H") == 3           # L of T is higher
+    assert winner(L7H, "7S 7S", "7D 7D", "7C 7C", "6H 6H", first=2) == 2
+
+
+def test_side_suit_single():
+    assert winner(L7H, "KC", "AC", "AD", "9C") == 1           # off-suit ♦A cannot win
+    assert winner(L7H, "KC", "AC", "2H", "9C") == 2           # any trump beats
+    assert winner(L7H, "KC", "AC", "2H", "3D") == 3           # 副參謀 > ♥2
+    assert winner(L7H, "KS", "QS", "AS", "BJ") == 2           # ♠A is the top trump
+
+
+def test_side_suit_ace_of_spades_is_trump_so_king_is_top():
+    assert winner(L7H, "QS", "KS", "JS", "2S") == 1
+
+
+def test_pairs():
+    assert winner(L7H, "KC KC", "AC AC", "9C 9C", "4C 4C") == 1
+    assert winner(L7H, "KC KC", "AC QC", "2H 4H", "4C 4C") == 0   # not pairs
+    assert winner(L7H, "KC KC", "AC AC", "2H 2H", "4C 4C") == 2   # trump pair
+    assert winner(L7H, "KC KC", "7C 7D", "9C 9C", "4C 4C") == 0   # 7C 7D: not a pair (S5)
+    assert winner(L7H, "KC KC", "AC AC", "2H 2H", "BJ BJ") == 3
+
+
+def test_identical_trump_pairs_tie_to_the_earlier():
+    assert winner(L7H, "KC KC", "2H 2H", "2H 2H", "4C 4C") == 1
+
+
+def test_tractors_and_bombs():
+    assert winner(L7H, "6C 6C 8C 8C", "9C 9C TC TC", "4C 4C 5C 5C", "JC QC KC AC") == 1
+    # same-suit bomb beats the tractor (S7); a trump tractor beats both; a trump
+    # bomb beats the trump tractor
+    assert winner(L7H, "6C 6C 8C 8C", "3C 3C 3C 3C", "KC KC AC AC", "2D 2D 4D 4D") == 1
+    assert winner(L7H, "6C 6C 8C 8C", "3C 3C 3C 3C", "8H 8H 9H 9H", "2D 2D 4D 4D") == 2
+    assert winner(L7H, "6C 6C 8C 8C", "3C 3C 3C 3C", "8H 8H 9H 9H", "2H 2H 2H 2H") == 3
+    # two trump pairs that are not a tractor do not win
+    assert winner(L7H, "6C 6C 8C 8C", "9C 9C QC QC", "8H 8H JH JH", "2D 3D 4D 6D") == 0
+
+
+@pytest.mark.parametrize("lead,follow", [
+    ("6C 6C 7C 7C".replace("7C", "8C"), "4C 4C 4C 4C"),                       # 4444 > 6688
+    ("QC QC KC KC AC AC", "6C 6C 6C 8C 8C 8C"),                               # triple > pair tr.
+    ("JC JC QC QC KC KC AC AC", "4C 4C 4C 4C 5C 5C 5C 5C"),                   # quad tr. of 8
+    ("JC JC JC QC QC QC KC KC KC AC AC AC",
+     "5C 5C 5C 5C 6C 6C 6C 6C 8C 8C 8C 8C"),                                  # quad tr. of 12
+])
+def test_s7_examples_as_tricks(lead, follow):
+    assert winner(L7H, lead, follow) == 1
+    assert winner(L7H, follow, lead) == 0
+
+
+def test_trump_lead_only_trumps_win():
+    assert winner(L7H, "4H", "AC", "6H", "AH") == 3
+    assert winner(L7H, "4H 4H", "AC AC", "2H 2H", "7S 7S") == 3
+    assert winner(L7H, "4H 4H 6H 6H", "8H 8H 9H 9H", "AC AC KC KC", "BJ BJ SJ SJ") == 1
+
+
+def test_failed_throw_single_is_an_ordinary_single():
+    # after a failed throw only its lowest card is led: a normal single trick
+    assert winner(L7H, "KC", "AC", "AC", "QC") == 1

@@ -1,0 +1,174 @@
+"""Database-side steps of the integration tests, run as a separate process.
+
+``python -m tests.integration.ops OP '{"json": "params"}'`` with the stack's
+environment (``LiveStack.ops``) sets Django up against the stack's own
+database, does one thing through ``games.services`` (as another machine of the
+site would) and prints one JSON line.  Keeping this out of the pytest process
+means the test process never needs the stack's database.
+
+Operations:
+
+* ``bot_room``: ``{game, humans, bot_delay_ms, turn_seconds, autoplay, ready,
+  prefix}`` → ``{room_id, version, users: [{username, seat, cookie}]}``: users
+  seated from seat 0, the other seats filled with heuristic bots; when
+  ``ready`` the humans say ready, which deals the first hand.
+* ``ready``: ``{room_id, username}`` → ``{version}``: that user says ready.
+* ``cookie``: ``{username}`` → ``{cookie}``: a logged-in session.
+* ``hand_log``: ``{room_id}`` → the room's version/status and, per hand, its
+  actions (seq, seat, actor, payload), ``complete``, and the engine's verdict
+  when the stored log is replayed from the stored deal (``rebuild``).
+* ``legal``: ``{room_id, seat}`` → ``{version, actions}``: the engine's legal
+  actions (record form) for ``seat`` in the hand in play.
+* ``close``: ``{room_id}`` → ``{version}``: the owner closes the room.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import sys
+
+
+def _setup() -> None:
+    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
+    import django
+
+    django.setup()
+
+
+def login_cookie(user) -> str:
+    """A session cookie value for ``user`` (Django's own login machinery)."""
+    from django.test import Client
+
+    client = Client()
+    client.force_login(user, backend="django.contrib.auth.backends.ModelBackend")
+    from django.conf import settings
+
+    return client.cookies[settings.SESSION_COOKIE_NAME].value
+
+
+def bot_room(game="baohuang", humans=1, bot_delay_ms=100, turn_seconds=30, autoplay=True,
+             ready=False, prefix="it") -> dict:
+    import secrets
+
+    from django.contrib.auth import get_user_model
+
+    from games import services
+
+    User = get_user_model()
+    tag = secrets.token_hex(3)
+    users = [User.objects.create_user(f"{prefix}{tag}u{i}", password=None) for i in range(humans)]
+    room = services.create_room(users[0], game, f"{prefix}-{tag}", turn_seconds=turn_seconds,
+                                bot_delay_ms=bot_delay_ms)
+    for i, user in enumerate(users[1:], start=1):
+        services.take_seat(room, user, i)
+    if autoplay:
+        for user in users:
+            services.set_autoplay(room, user, True)
+    if humans < services.get_rules(game).seats:
+        services.fill_bots(room, users[0])
+    if ready:
+        for user in users:
+            services.set_ready(room, user, True)
+    room.refresh_from_db()
+    return {
+        "room_id": room.pk,
+        "version": room.version,
+        "status": room.status,
+        "users": [
+            {"username": u.get_username(), "seat": i, "cookie": login_cookie(u)}
+            for i, u in enumerate(users)
+        ],
+    }
+
+
+def ready(room_id, username) -> dict:
+    from django.contrib.auth import get_user_model
+
+    from games import services
+
+    user = get_user_model().objects.get(username=username)
+    outcome = services.set_ready(room_id, user, True)
+    return {"version": outcome.version, "applied": outcome.applied}
+
+
+def cookie(username) -> dict:
+    from django.contrib.auth import get_user_model
+
+    return {"cookie": login_cookie(get_user_model().objects.get(username=username))}
+
+
+def hand_log(room_id) -> dict:
+    from games.engine import get_rules
+    from games.engine.base import Action, IllegalAction, RecordError, rebuild
+    from games.models import Hand, Room
+
+    room = Room.objects.get(pk=room_id)
+    rules = get_rules(room.game)
+    hands = []
+    for hand in Hand.objects.filter(match__room=room).order_by("match__number", "number"):
+        rows = list(hand.actions.order_by("seq").values("seq", "seat", "actor", "payload"))
+        verdict = {"ok": True, "complete": None, "error": None, "summary_matches": None}
+        try:
+            match = rules.new_match(**hand.start)
+            deal = rules.deal_from_record(match, hand.deal)
+            state = rebuild(rules, match, deal,
+                            [Action.from_record(r["payload"], rules.seats) for r in rows])
+            verdict["complete"] = rules.is_complete(state)
+            if hand.complete:
+                verdict["summary_matches"] = (
+                    json.loads(json.dumps(rules.summary(state))) == hand.summary
+                )
+        except (IllegalAction, RecordError) as exc:
+            verdict.update(ok=False, error=str(exc))
+        hands.append({
+            "id": hand.pk,
+            "number": hand.number,
+            "complete": hand.complete,
+            "actions": rows,
+            "rebuild": verdict,
+        })
+    return {"room_id": room.pk, "version": room.version, "status": room.status,
+            "deadline": room.deadline.isoformat() if room.deadline else None, "hands": hands}
+
+
+def legal(room_id, seat) -> dict:
+    from games import services
+    from games.engine import get_rules
+    from games.models import Room
+
+    room = Room.objects.get(pk=room_id)
+    hand = services.current_hand(room)
+    if hand is None or hand.complete:
+        return {"version": room.version, "actions": []}
+    rules = get_rules(room.game)
+    state = services.hand_state(hand)
+    return {"version": room.version,
+            "actions": [a.to_record() for a in rules.legal_actions(state, seat)]}
+
+
+def close(room_id) -> dict:
+    from games import services
+    from games.models import Room
+
+    room = Room.objects.select_related("owner").get(pk=room_id)
+    return {"version": services.close_room(room, room.owner).version}
+
+
+OPS = {"bot_room": bot_room, "ready": ready, "cookie": cookie, "hand_log": hand_log,
+       "legal": legal, "close": close}
+
+
+def main(argv: list[str]) -> int:
+    if len(argv) not in (1, 2) or argv[0] not in OPS:
+        print(f"usage: python -m tests.integration.ops {{{'|'.join(OPS)}}} [JSON]", file=sys.stderr)
+        return 2
+    params = json.loads(argv[1]) if len(argv) == 2 else {}
+    _setup()
+    result = OPS[argv[0]](**params)
+    sys.stdout.write(json.dumps(result, default=str) + "\n")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))

@@ -1,0 +1,356 @@
+"""Real, separate processes of either topology, for integration tests and benchmarks.
+
+:class:`LiveStack` owns one site: its own database (a fresh PostgreSQL database
+``cardroom_it_<random>``, or a temporary SQLite file for the embedded topology),
+migrated by a ``manage.py migrate`` subprocess, then
+
+* one or more ``daphne`` processes on free loopback ports,
+* in the production topology a ``celery -A config worker`` and exactly one
+  ``celery -A config beat`` against Redis,
+
+each in its own process group with its output in a log file under ``workdir``.
+Every wait is bounded; :meth:`LiveStack.close` stops everything (SIGTERM, then
+SIGKILL) and drops the database.  Nothing here imports Django: the processes
+are configured only through the environment, as in production::
+
+    stack = LiveStack.production(tmp_path)   # or LiveStack.embedded(tmp_path)
+    try:
+        stack.start()
+        ... stack.web_url, stack.ws_url("ws/rooms/1/"), stack.ops("seed_room", ...)
+    finally:
+        stack.close()
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import secrets
+import signal
+import socket
+import subprocess
+import sys
+import time
+import urllib.error
+import urllib.request
+from dataclasses import dataclass, field
+from pathlib import Path
+from urllib.parse import urlsplit, urlunsplit
+
+REPO = Path(__file__).resolve().parents[2]
+#: Where CREATE/DROP DATABASE are issued (trust auth on the CI machine).
+PG_ADMIN_URL = os.environ.get("PG_ADMIN_URL", "postgresql://postgres@127.0.0.1:5432/postgres")
+PG_BASE_URL = os.environ.get("PG_BASE_URL", "postgres://postgres@127.0.0.1:5432")
+DEFAULT_REDIS = "redis://127.0.0.1:6379/9"
+#: Variables of the parent that must not leak into a stack's processes.
+TOPOLOGY_VARS = ("DATABASE_URL", "REDIS_URL", "CELERY_BROKER_URL", "DJANGO_DEBUG",
+                 "DJANGO_ALLOWED_HOSTS", "DJANGO_SECRET_KEY", "PYTEST_CURRENT_TEST",
+                 "PYTEST_XDIST_WORKER", "PYTEST_ADDOPTS")
+
+
+class StackError(RuntimeError):
+    """A process of the stack failed to start, become ready or stop in time."""
+
+
+def free_port() -> int:
+    """A TCP port free on 127.0.0.1 right now."""
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return sock.getsockname()[1]
+
+
+def stack_redis_url(parent: str | None) -> str:
+    """The Redis URL for a stack started from a process using ``parent``:
+    same server, database index + 8 (mod 16), so that tasks queued by the test
+    process's own (in-process) tests never reach the stack's worker."""
+    if not parent:
+        return DEFAULT_REDIS
+    parts = urlsplit(parent)
+    try:
+        index = int(parts.path.strip("/") or 0)
+    except ValueError:
+        index = 0
+    return urlunsplit(parts._replace(path=f"/{(index + 8) % 16}"))
+
+
+def wait_until(predicate, timeout: float, what: str, interval: float = 0.2, check=None):
+    """Call ``predicate()`` until it returns a truthy value (returned) or
+    ``timeout`` seconds pass (:class:`StackError`).  ``check()`` runs before
+    each try and may raise to fail fast (e.g. a process that died)."""
+    deadline = time.monotonic() + timeout
+    while True:
+        if check is not None:
+            check()
+        value = predicate()
+        if value:
+            return value
+        if time.monotonic() >= deadline:
+            raise StackError(f"timed out after {timeout:.0f}s waiting for {what}")
+        time.sleep(interval)
+
+
+@dataclass
+class Proc:
+    """One long-running child process with its log file."""
+
+    name: str
+    args: list[str]
+    env: dict
+    log_path: Path
+    popen: subprocess.Popen | None = None
+    starts: int = 0
+
+    def start(self) -> None:
+        self.starts += 1
+        with open(self.log_path, "ab") as log:
+            log.write(f"\n===== start #{self.starts}: {' '.join(self.args)}\n".encode())
+            log.flush()
+            self.popen = subprocess.Popen(
+                self.args, cwd=REPO, env=self.env, stdin=subprocess.DEVNULL,
+                stdout=log, stderr=subprocess.STDOUT, start_new_session=True,
+            )
+
+    @property
+    def alive(self) -> bool:
+        return self.popen is not None and self.popen.poll() is None
+
+    def ensure_alive(self) -> None:
+        if self.popen is not None and self.popen.poll() is not None:
+            raise StackError(
+                f"{self.name} exited with status {self.popen.returncode}:\n{self.tail(60)}"
+            )
+
+    def send(self, sig: int) -> None:
+        if self.alive:
+            try:
+                os.killpg(self.popen.pid, sig)
+            except ProcessLookupError:
+                pass
+
+    def stop(self, sig: int = signal.SIGTERM, timeout: float = 20.0) -> int | None:
+        """Send ``sig`` to the process group, wait up to ``timeout`` s, then SIGKILL."""
+        if self.popen is None:
+            return None
+        self.send(sig)
+        try:
+            self.popen.wait(timeout=timeout)
+        except subprocess.TimeoutExpired:
+            self.send(signal.SIGKILL)
+            self.popen.wait(timeout=10)
+        return self.popen.returncode
+
+    def log_text(self) -> str:
+        try:
+            return self.log_path.read_text(errors="replace")
+        except FileNotFoundError:
+            return ""
+
+    def tail(self, lines: int = 80) -> str:
+        return "\n".join(self.log_text().splitlines()[-lines:])
+
+
+@dataclass
+class LiveStack:
+    """A whole site in separate processes; see the module docstring.
+
+    ``database_url`` None means "create a fresh PostgreSQL database";
+    ``redis_url`` None means the embedded topology (no worker, no beat: the
+    web process runs bot turns and deadlines on in-process timers).
+    """
+
+    workdir: Path
+    database_url: str | None = None
+    redis_url: str | None = None
+    webs: int = 1
+    worker_args: tuple[str, ...] = ("--pool=solo",)
+    extra_env: dict = field(default_factory=dict)
+    debug: bool = False
+    procs: dict[str, Proc] = field(default_factory=dict)
+    ports: list[int] = field(default_factory=list)
+    created_db: str | None = None
+    #: One secret for every process of the stack (sessions must verify everywhere).
+    secret_key: str = field(default_factory=lambda: "integration-" + secrets.token_hex(16))
+
+    # --- construction -------------------------------------------------
+    @classmethod
+    def production(cls, workdir: Path, **kw) -> "LiveStack":
+        """PostgreSQL (fresh database) + Redis + daphne + Celery worker + beat."""
+        kw.setdefault("redis_url", stack_redis_url(os.environ.get("REDIS_URL")))
+        return cls(Path(workdir), **kw)
+
+    @classmethod
+    def embedded(cls, workdir: Path, **kw) -> "LiveStack":
+        """A temporary SQLite file, in-memory channel layer, in-process timers:
+        one daphne and nothing else (several web processes cannot share an
+        in-memory channel layer)."""
+        workdir = Path(workdir)
+        kw.setdefault("database_url", f"sqlite:///{workdir / 'site.sqlite3'}")
+        kw.setdefault("debug", True)  # static files from the app folders, as runserver
+        return cls(workdir, redis_url=None, webs=1, **kw)
+
+    @property
+    def production_topology(self) -> bool:
+        return self.redis_url is not None
+
+    @property
+    def env(self) -> dict:
+        """The environment of every process of this stack."""
+        env = {k: v for k, v in os.environ.items() if k not in TOPOLOGY_VARS}
+        env.update(
+            DJANGO_SETTINGS_MODULE="config.settings",
+            DATABASE_URL=self.database_url or "",
+            DJANGO_SECRET_KEY=self.secret_key,
+            DJANGO_ALLOWED_HOSTS="127.0.0.1,localhost",
+            DJANGO_DEBUG="1" if self.debug else "0",
+            PYTHONUNBUFFERED="1",
+            PYTHONPATH=str(REPO),
+        )
+        if self.production_topology:
+            env["REDIS_URL"] = self.redis_url
+        env.update(self.extra_env)
+        return env
+
+    # --- database -----------------------------------------------------
+    def create_database(self) -> None:
+        """CREATE DATABASE cardroom_it_<random> on the local PostgreSQL."""
+        import psycopg
+
+        name = f"cardroom_it_{secrets.token_hex(5)}"
+        with psycopg.connect(PG_ADMIN_URL, autocommit=True, connect_timeout=10) as conn:
+            conn.execute(f'CREATE DATABASE "{name}"')
+        self.created_db = name
+        self.database_url = f"{PG_BASE_URL}/{name}"
+
+    def drop_database(self) -> None:
+        if not self.created_db:
+            return
+        import psycopg
+
+        with psycopg.connect(PG_ADMIN_URL, autocommit=True, connect_timeout=10) as conn:
+            conn.execute(f'DROP DATABASE IF EXISTS "{self.created_db}" WITH (FORCE)')
+        self.created_db = None
+
+    def manage(self, *args: str, timeout: float = 300, input: str | None = None,
+               env: dict | None = None) -> subprocess.CompletedProcess:
+        """``manage.py ARGS`` with this stack's environment; raises on failure."""
+        result = subprocess.run(
+            [sys.executable, "manage.py", *args], cwd=REPO, env={**self.env, **(env or {})},
+            capture_output=True, text=True, timeout=timeout, input=input,
+        )
+        if result.returncode != 0:
+            raise StackError(
+                f"manage.py {' '.join(args)} exited {result.returncode}:\n"
+                f"{result.stdout[-3000:]}\n{result.stderr[-5000:]}"
+            )
+        return result
+
+    def ops(self, op: str, timeout: float = 120, **params) -> dict:
+        """Run ``tests.integration.ops`` operation ``op`` in a subprocess against
+        this stack's database (as another machine of the site would) and return
+        its JSON answer."""
+        result = subprocess.run(
+            [sys.executable, "-m", "tests.integration.ops", op, json.dumps(params)],
+            cwd=REPO, env=self.env, capture_output=True, text=True, timeout=timeout,
+        )
+        if result.returncode != 0:
+            raise StackError(f"ops {op} exited {result.returncode}:\n{result.stderr[-5000:]}")
+        return json.loads(result.stdout.strip().splitlines()[-1])
+
+    # --- processes ----------------------------------------------------
+    def _proc(self, name: str, args: list[str]) -> Proc:
+        proc = Proc(name, args, self.env, self.workdir / f"{name}.log")
+        self.procs[name] = proc
+        return proc
+
+    def add_processes(self) -> None:
+        py = sys.executable
+        self.ports = [free_port() for _ in range(self.webs)]
+        for i, port in enumerate(self.ports):
+            self._proc(f"web{i}", [py, "-m", "daphne", "-b", "127.0.0.1", "-p", str(port),
+                                   "config.asgi:application"])
+        if self.production_topology:
+            self._proc("worker", [py, "-m", "celery", "-A", "config", "worker",
+                                  "--loglevel=INFO", "--without-gossip", "--without-mingle",
+                                  "-n", f"it-{secrets.token_hex(3)}@%h", *self.worker_args])
+            self._proc("beat", [py, "-m", "celery", "-A", "config", "beat", "--loglevel=INFO",
+                                "-s", str(self.workdir / "beat-schedule")])
+
+    def start(self, timeout: float = 120) -> "LiveStack":
+        """Create and migrate the database, start every process, wait until ready."""
+        self.workdir.mkdir(parents=True, exist_ok=True)
+        if self.database_url is None:
+            self.create_database()
+        self.manage("migrate", "--noinput", timeout=timeout)
+        if not self.debug:
+            self.manage("collectstatic", "--noinput", "-v", "0", timeout=timeout)
+        if not self.procs:
+            self.add_processes()
+        for name in self.procs:
+            self.procs[name].start()
+        for name in self.procs:
+            self.wait_ready(name, timeout)
+        return self
+
+    def wait_ready(self, name: str, timeout: float = 120) -> None:
+        """Bounded wait until process ``name`` serves (web), or logs that it is
+        ready (worker: ``ready.``; beat: ``beat: Starting``)."""
+        proc = self.procs[name]
+        if name.startswith("web"):
+            url = self.web_url_of(int(name[3:])) + "/"
+
+            def answers():
+                try:
+                    with urllib.request.urlopen(url, timeout=5) as resp:
+                        return resp.status < 500
+                except urllib.error.HTTPError as exc:
+                    return exc.code < 500
+                except OSError:
+                    return False
+
+            wait_until(answers, timeout, f"{name} to answer {url}", check=proc.ensure_alive)
+        else:
+            marker = " ready." if name == "worker" else "beat: Starting"
+            start_line = f"===== start #{proc.starts}:"
+
+            def logged():
+                text = proc.log_text()
+                return marker in text[text.rfind(start_line):]
+
+            wait_until(logged, timeout, f"{name} to log {marker!r}", check=proc.ensure_alive)
+
+    def restart(self, name: str, sig: int = signal.SIGTERM, timeout: float = 120) -> None:
+        """Stop ``name`` with ``sig`` and start it again, waiting until ready."""
+        self.procs[name].stop(sig)
+        self.procs[name].start()
+        self.wait_ready(name, timeout)
+
+    def close(self) -> None:
+        """Stop every process (TERM then KILL) and drop the created database."""
+        for proc in self.procs.values():
+            try:
+                proc.stop(signal.SIGTERM, timeout=15)
+            except Exception:  # keep stopping the others
+                pass
+        self.drop_database()
+
+    # --- addresses ----------------------------------------------------
+    def web_url_of(self, index: int = 0) -> str:
+        return f"http://127.0.0.1:{self.ports[index]}"
+
+    @property
+    def web_url(self) -> str:
+        return self.web_url_of(0)
+
+    def ws_url(self, path: str, index: int = 0) -> str:
+        return f"ws://127.0.0.1:{self.ports[index]}/{path.lstrip('/')}"
+
+    @property
+    def origin(self) -> str:
+        return self.web_url
+
+    def logs(self, lines: int = 120) -> str:
+        """The last ``lines`` lines of every log, for a failure report."""
+        return "\n".join(
+            f"----- {name} ({proc.log_path}) -----\n{proc.tail(lines)}"
+            for name, proc in self.procs.items()
+        )

@@ -1,0 +1,53 @@
+"""Admin pages of the games app load; multipliers editable with one default."""
+
+import pytest
+
+from games import services
+from games.models import Hand, HandAction, Match, RoomMultiplier
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture
+def admin_client_with_data(admin_client, bot_room, driver):
+    driver(bot_room, lambda r: services.current_hand(r).actions.count() >= 5)
+    return admin_client
+
+
+@pytest.mark.parametrize(
+    "model", ["roommultiplier", "room", "match", "hand", "handaction", "tributerecord"]
+)
+def test_changelists_load(admin_client_with_data, model):
+    assert admin_client_with_data.get(f"/admin/games/{model}/").status_code == 200
+
+
+def test_change_pages_load(admin_client_with_data, bot_room):
+    hand = Hand.objects.first()
+    for url in [
+        f"/admin/games/room/{bot_room.pk}/change/",
+        f"/admin/games/match/{Match.objects.first().pk}/change/",
+        f"/admin/games/hand/{hand.pk}/change/",
+        f"/admin/games/handaction/{HandAction.objects.first().pk}/change/",
+        f"/admin/games/roommultiplier/{RoomMultiplier.objects.first().pk}/change/",
+    ]:
+        assert admin_client_with_data.get(url).status_code == 200, url
+
+
+def test_hand_records_are_read_only(admin_client_with_data):
+    assert admin_client_with_data.get("/admin/games/handaction/add/").status_code == 403
+    assert admin_client_with_data.get("/admin/games/tributerecord/add/").status_code == 403
+    action = HandAction.objects.order_by("seq").first()
+    before = (action.seat, action.payload)
+    response = admin_client_with_data.post(
+        f"/admin/games/handaction/{action.pk}/change/", {"seat": (action.seat + 1) % 5, "payload": "{}"}
+    )
+    assert response.status_code == 403
+    action.refresh_from_db()
+    assert (action.seat, action.payload) == before
+
+
+def test_new_default_multiplier_replaces_old(admin_client):
+    response = admin_client.post("/admin/games/roommultiplier/add/", {"value": 20, "is_default": "on"})
+    assert response.status_code == 302
+    assert list(RoomMultiplier.objects.filter(is_default=True).values_list("value", flat=True)) == [20]
+    assert RoomMultiplier.default_value() == 20

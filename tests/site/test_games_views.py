@@ -1,0 +1,259 @@
+"""Pages and POST endpoints: the table, forged posts, CSRF, lobby, create form."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+from django.test import Client
+
+from games import services
+from games.engine import get_rules
+from games.models import HandAction, Room, Seat
+
+pytestmark = pytest.mark.django_db
+
+RULES = get_rules("baohuang")
+
+
+def _client(user, csrf=False):
+    client = Client(enforce_csrf_checks=csrf)
+    client.force_login(user)
+    return client
+
+
+def _state(room):
+    room.refresh_from_db()
+    hand = services.current_hand(room)
+    return (
+        room.version,
+        list(HandAction.objects.filter(hand=hand).values_list("seq", "payload")),
+        list(Seat.objects.filter(room=room).values_list("index", "user", "bot_policy", "ready", "autoplay")),
+    )
+
+
+def _to_act(room):
+    hand = services.current_hand(room)
+    return RULES.to_act(services.hand_state(hand)), hand
+
+
+def _url(room):
+    return f"/rooms/{room.pk}/act"
+
+
+def test_room_page_shows_own_hand_sorted_and_hooks(bot_room, alice):
+    response = _client(alice).get(f"/rooms/{bot_room.pk}/")
+    assert response.status_code == 200
+    html = response.content.decode()
+    hand = services.current_hand(bot_room)
+    mine = RULES.view(services.hand_state(hand), 0)["hand"]
+    assert re.findall(r'data-card="([^"]+)"', html) == mine  # engine order: high to low (B2)
+    assert f'data-version="{bot_room.version}"' in html
+    assert 'data-committed-at="' in html
+    assert 'id="turn-indicator"' in html and 'id="countdown"' in html
+    assert f'ws-connect="/ws/rooms/{bot_room.pk}/"' in html
+    for other in range(1, 5):  # nobody else's cards
+        for code in set(RULES.view(services.hand_state(hand), other)["hand"]) - set(mine):
+            assert f'data-card="{code}"' not in html
+
+
+def test_legal_buttons_only_for_the_seat_to_act(five_humans):
+    room, users = five_humans
+    seat, _hand = _to_act(room)
+    html = _client(users[seat]).get(f"/rooms/{room.pk}/").content.decode()
+    assert 'data-action="crown-accept"' in html and 'data-action="crown-pass"' in html
+    assert 'data-action="play"' not in html
+    other = users[(seat + 1) % 5]
+    html = _client(other).get(f"/rooms/{room.pk}/").content.decode()
+    assert 'data-action="crown-accept"' not in html
+
+
+def test_post_action_applies_and_returns_table(five_humans):
+    room, users = five_humans
+    seat, hand = _to_act(room)
+    response = _client(users[seat]).post(
+        _url(room), {"verb": "crown-accept", "version": room.version}, HTTP_HX_REQUEST="true"
+    )
+    assert response.status_code == 200
+    assert HandAction.objects.get(hand=hand, seq=0).payload == {"seat": seat, "crown": "accept"}
+    assert HandAction.objects.get(hand=hand, seq=0).actor == "user"
+    room.refresh_from_db()
+    assert f'data-version="{room.version}"' in response.content.decode()
+
+
+def test_forged_post_for_another_seat_refused(five_humans):
+    room, users = five_humans
+    seat, _hand = _to_act(room)
+    other = (seat + 1) % 5
+    before = _state(room)
+    # a user who is not to act
+    r1 = _client(users[other]).post(_url(room), {"verb": "crown-accept", "version": room.version})
+    assert r1.status_code == 403
+    # a user naming someone else's seat
+    r2 = _client(users[other]).post(
+        _url(room), {"verb": "crown-accept", "version": room.version, "seat": seat}
+    )
+    assert r2.status_code == 403
+    assert "act-msg" in r2.content.decode()
+    assert _state(room) == before
+
+
+def test_non_player_post_refused(five_humans, make_user):
+    room, _users = five_humans
+    before = _state(room)
+    response = _client(make_user("stranger")).post(_url(room), {"verb": "crown-accept", "version": room.version})
+    assert response.status_code == 403
+    assert _state(room) == before
+    anonymous = Client().post(_url(room), {"verb": "crown-accept", "version": room.version})
+    assert anonymous.status_code == 403
+    assert _state(room) == before
+
+
+def test_cards_not_held_refused(bot_room, alice, driver):
+    # let bots (and alice, timed out) run until alice must lead or follow in play
+    def alice_to_play(r):
+        seat, hand = _to_act(r)
+        return seat == 0 and "play" in RULES.legal_verbs(services.hand_state(hand), 0)
+
+    driver(bot_room, alice_to_play)
+    services.set_autoplay(bot_room, alice, False)
+    bot_room.refresh_from_db()
+    _seat, hand = _to_act(bot_room)
+    mine = RULES.view(services.hand_state(hand), 0)["hand"]
+    missing = next(c for c in ("AS", "AH", "AD", "AC", "KS", "KH", "KD", "KC", "QS") if c not in mine)
+    before = _state(bot_room)
+    response = _client(alice).post(
+        _url(bot_room), {"verb": "play", "cards": missing, "version": bot_room.version}
+    )
+    assert response.status_code == 400
+    assert _state(bot_room) == before
+
+
+def test_stale_version_refused_with_409(five_humans):
+    room, users = five_humans
+    seat, _hand = _to_act(room)
+    before = _state(room)
+    response = _client(users[seat]).post(_url(room), {"verb": "crown-accept", "version": room.version - 1})
+    assert response.status_code == 409
+    assert response["HX-Retarget"] == "#act-msg"
+    assert _state(room) == before
+
+
+@pytest.mark.parametrize(
+    "data",
+    [
+        {},
+        {"verb": "crown-accept"},
+        {"verb": "crown-accept", "version": "abc"},
+        {"verb": "fly", "version": "{v}"},
+        {"verb": "crown-maybe", "version": "{v}"},
+        {"verb": "play", "cards": "", "version": "{v}"},
+        {"verb": "play", "cards": "XX 11S", "version": "{v}"},
+        {"verb": "x" * 100, "version": "{v}"},
+    ],
+)
+def test_garbage_payload_refused(five_humans, data):
+    room, users = five_humans
+    seat, _hand = _to_act(room)
+    data = {k: v.replace("{v}", str(room.version)) for k, v in data.items()}
+    before = _state(room)
+    response = _client(users[seat]).post(_url(room), data)
+    assert response.status_code == 400
+    assert _state(room) == before
+
+
+def test_joining_a_full_room_refused(five_humans, make_user):
+    room, _users = five_humans
+    before = _state(room)
+    response = _client(make_user("late")).post(f"/rooms/{room.pk}/seat", {"index": 2})
+    assert response.status_code == 409
+    assert _state(room) == before
+
+
+def test_csrf_enforced(five_humans):
+    room, users = five_humans
+    seat, _hand = _to_act(room)
+    client = _client(users[seat], csrf=True)
+    before = _state(room)
+    response = client.post(_url(room), {"verb": "crown-accept", "version": room.version})
+    assert response.status_code == 403
+    assert _state(room) == before
+    # with the token from the page (as htmx sends it) it works
+    page = client.get(f"/rooms/{room.pk}/").content.decode()
+    token = re.search(r'"X-CSRFToken": "([^"]+)"', page).group(1)
+    response = client.post(
+        _url(room), {"verb": "crown-accept", "version": room.version}, HTTP_X_CSRFTOKEN=token
+    )
+    assert response.status_code in (200, 302)
+    assert _state(room) != before
+
+
+def test_seat_ready_fill_bots_flow(alice):
+    client = _client(alice)
+    response = client.post(
+        "/rooms/new/",
+        {"game": "baohuang", "name": "桌一", "multiplier": 1, "turn_seconds": 20, "bot_delay_ms": 500, "options": "{}"},
+    )
+    assert response.status_code == 302
+    room = Room.objects.get(name="桌一")
+    page = client.get(response["Location"]).content.decode()
+    assert 'id="fill-bots"' in page and 'data-action="ready"' in page
+    r = client.post(f"/rooms/{room.pk}/fill-bots", {"policy": "random"}, HTTP_HX_REQUEST="true")
+    assert r.status_code == 200 and 'id="fill-bots"' not in r.content.decode()
+    r = client.post(f"/rooms/{room.pk}/ready", {"ready": "1"}, HTTP_HX_REQUEST="true")
+    assert r.status_code == 200
+    room.refresh_from_db()
+    assert room.status == Room.Status.PLAYING
+    assert "data-card=" in r.content.decode()
+
+
+def test_take_seat_button_for_spectator(bh_room, bob):
+    page = _client(bob).get(f"/rooms/{bh_room.pk}/").content.decode()
+    assert 'data-seat-take="1"' in page and 'data-seat-take="0"' not in page
+    r = _client(bob).post(f"/rooms/{bh_room.pk}/seat", {"index": 1}, HTTP_HX_REQUEST="true")
+    assert r.status_code == 200
+    assert bh_room.seats.get(index=1).user == bob
+
+
+def test_create_form_lists_multipliers_with_default(alice):
+    html = _client(alice).get("/rooms/new/?game=baohuang").content.decode()
+    options = re.findall(r'<option value="(\d+)"( selected)?>×\d+</option>', html)
+    assert [v for v, _s in options] == ["1", "2", "5", "10"]
+    assert [v for v, s in options if s] == ["1"]
+
+
+def test_lobby_pages(bot_room, alice):
+    client = _client(alice)
+    assert client.get("/").status_code == 200
+    html = client.get("/g/baohuang/").content.decode()
+    assert bot_room.name in html and "×2" in html and "5/5" in html
+    assert 'ws-connect="/ws/lobby/baohuang/"' in html
+    assert client.get("/g/chess/").status_code == 404
+
+
+def test_phone_layout_meta(alice):
+    html = _client(alice).get("/").content.decode()
+    assert 'name="viewport"' in html and "width=device-width" in html
+    assert "set_language" in html or "/i18n/setlang/" in html
+
+
+def test_result_panel_after_hand(bot_room, alice, driver):
+    driver(bot_room, lambda r: services.current_hand(r).complete)
+    html = _client(alice).get(f"/rooms/{bot_room.pk}/").content.decode()
+    hand = services.current_hand(bot_room)
+    points = services._by_seat(hand.summary["game_points"], 5)
+    assert 'id="result-panel"' in html
+    assert re.findall(r'data-game-points="(-?\d+)"', html) == [str(p) for p in points]
+    assert f"/hands/{hand.pk}/record.json" in html
+
+
+def test_previous_result_stays_available_during_next_hand(bot_room, alice, driver):
+    first = services.current_hand(bot_room)
+    driver(bot_room, lambda r: services.current_hand(r).pk != first.pk)
+    first.refresh_from_db()
+    html = _client(alice).get(f"/rooms/{bot_room.pk}/").content.decode()
+    assert 'id="result-panel"' not in html
+    panel = re.search(r'<details[^>]*id="last-result".*?</details>', html, re.S).group(0)
+    points = services._by_seat(first.summary["game_points"], 5)
+    assert re.findall(r'data-game-points="(-?\d+)"', panel) == [str(p) for p in points]
+    assert f"/hands/{first.pk}/replay/" in panel

@@ -1,0 +1,214 @@
+"""The 升级 table page and the act endpoint: per-seat hooks (data-card,
+data-bid for 比牌, data-kitty while burying, data-block while giving back),
+the buttons of each phase (bid/pass, trump-S…, give, bury, play), the POSTs
+of every verb, refusals (400 with the engine's message, 403, 409) that change
+nothing, the last trick toggle and the result panel."""
+
+from __future__ import annotations
+
+import json
+import re
+
+import pytest
+from django.test import Client
+
+from games import services
+from games.engine.cards import Card
+from games.engine.shengji.trumps import bid_points, card_points
+
+from .shengji_fixtures import (  # noqa: F401 (fixtures)
+    RULES,
+    auction_with_give,
+    auto,
+    sj_bot_room,
+    sj_humans,
+    snapshot,
+    state_of,
+    to_phase,
+)
+
+pytestmark = pytest.mark.django_db
+
+
+def client(user):
+    c = Client()
+    c.force_login(user)
+    return c
+
+
+def page(room, user) -> str:
+    response = client(user).get(f"/rooms/{room.pk}/")
+    assert response.status_code == 200
+    return response.content.decode()
+
+
+def actions(html) -> list[str]:
+    block = re.search(r'<div class="actions" id="actions">(.*?)</div>', html, re.S)
+    return re.findall(r'data-action="([^"]+)"', block.group(1)) if block else []
+
+
+def cards(html) -> list[str]:
+    return re.findall(r'data-card="([^"]+)"', html)
+
+
+def post(room, user, data, htmx=True):
+    room.refresh_from_db()
+    data = {"version": room.version, **data}
+    extra = {"HTTP_HX_REQUEST": "true"} if htmx else {}
+    return client(user).post(f"/rooms/{room.pk}/act", data, **extra)
+
+
+def test_auction_page_marks_bipai_and_offers_bid_pass(sj_humans):
+    room, users = sj_humans
+    state = state_of(room)
+    seat = RULES.to_act(state)
+    html = page(room, users[seat])
+    mine = RULES.view(state, seat)["hand"]
+    assert cards(html) == mine  # 比牌 first, then S H D C (engine order)
+    marked = re.findall(r'data-card="([^"]+)" data-bid="(\d+)"', html)
+    assert marked and all(bid_points(Card.parse(c), state.level) == int(p) for c, p in marked)
+    assert len(marked) == sum(1 for c in state.hands[seat] if bid_points(c, state.level))
+    assert actions(html)[:1] == ["hint"] and {"bid", "pass"} <= set(actions(html))
+    assert 'id="turn-indicator"' in html and 'id="countdown"' in html
+    assert 'href="/static/games/shengji.css"' in html and "games/shengji.js" in html
+    other = users[(seat + 1) % 4]
+    assert actions(page(room, other)) == []
+    # nobody else's cards on the page
+    for s in range(4):
+        if s != seat:
+            for code in set(RULES.view(state, s)["hand"]) - set(mine):
+                assert f'data-card="{code}"' not in html
+
+
+def test_post_bid_pass_trump_bury_play(sj_humans):
+    room, users = sj_humans
+    state = state_of(room)
+    seat = RULES.to_act(state)
+    hint = re.search(r'data-hint="([^"]*)"', page(room, users[seat])).group(1).split()
+    response = post(room, users[seat], {"verb": "bid", "cards": " ".join(hint)})
+    assert response.status_code == 200 and 'id="table"' in response.content.decode()
+    assert [c.code for c in state_of(room).piles[seat]] == hint
+    html = response.content.decode()
+    assert f'data-pile-seat="{seat}" data-pile-points="{state_of(room).highest}"' in html
+    for _ in range(3):
+        s = RULES.to_act(state_of(room))
+        assert post(room, users[s], {"verb": "pass"}).status_code == 200
+    state = state_of(room)
+    assert RULES.phase(state) == "trump" and state.auction_winner == seat
+    html = page(room, users[seat])
+    assert [a for a in actions(html) if a.startswith("trump-")] == ["trump-S", "trump-H", "trump-D", "trump-C"]
+    assert post(room, users[seat], {"verb": "trump-D"}).status_code == 200
+    state = state_of(room)
+    assert state.trump == "D" and RULES.phase(state) == "bury"
+    dealer = state.dealer
+    html = page(room, users[dealer])
+    kitty = re.findall(r'data-card="([^"]+)"[^>]*data-kitty="1"', html)
+    assert sorted(kitty) == sorted(c.code for c in state.deal.kitty)  # the 8 kitty cards marked
+    assert "bury" in actions(html)
+    assert 'data-kitty' not in page(room, users[(dealer + 1) % 4])
+    bury = re.search(r'data-hint="([^"]*)"', html).group(1)
+    assert post(room, users[dealer], {"verb": "bury", "cards": bury}).status_code == 200
+    state = state_of(room)
+    assert RULES.phase(state) == "play"
+    html = page(room, users[dealer])
+    assert "play" in actions(html)
+    lead = re.search(r'data-hint="([^"]*)"', html).group(1)
+    assert post(room, users[dealer], {"verb": "play", "cards": lead}).status_code == 200
+    state = state_of(room)
+    assert state.plays and [c.code for c in state.plays[0][1]] == lead.split()
+    follower = RULES.to_act(state)
+    html = page(room, users[follower])
+    assert 'id="follow-hint"' in html  # what S9 requires of this follower
+    assert f'data-play-seat="{dealer}"' in html
+
+
+def test_give_page_blocks_cards_and_posts_give_fields(sj_humans):
+    room, users = sj_humans
+    winner = auction_with_give(room, users)
+    post(room, users[winner], {"verb": "trump-C"})
+    state = state_of(room)
+    assert RULES.phase(state) == "give"
+    html = page(room, users[winner])
+    assert 'class="sj-hand give-mode"' in html and "give" in actions(html)
+    owed = state.owed
+    for loser, n in owed.items():
+        assert f'data-give-to="{loser}" data-give-need="{n}"' in html
+        assert f'name="give_{loser}"' in html
+    blocked = set(re.findall(r'data-card="([^"]+)"[^>]*data-block="[^"]+"', html))
+    points = {c.code for c in state.hands[winner] if card_points(c)}
+    assert points and points <= blocked  # S14: no 5, 10, K (computed by the engine helper)
+    # the losers see who gives, not the cards
+    loser = next(iter(owed))
+    other_html = page(room, users[loser])
+    assert "give-mode" not in other_html and "give" not in actions(other_html)
+    # a point card is refused with the S14 message; nothing changes
+    before = snapshot(room)
+    bad = sorted(points)[: owed[loser]]
+    response = post(room, users[winner], {"verb": "give", f"give_{loser}": " ".join(bad)})
+    assert response.status_code == 400 and "S14" in response.content.decode()
+    assert response["HX-Retarget"] == "#act-msg"
+    assert snapshot(room) == before
+    # no fields at all
+    assert post(room, users[winner], {"verb": "give"}).status_code == 400
+    assert post(room, users[winner], {"verb": "give", "give_x": "2C"}).status_code == 400
+    # the hint mapping is legal
+    hint = re.search(r'data-give-hint="([^"]*)"', html).group(1).replace("&quot;", '"')
+    mapping = json.loads(hint)
+    data = {"verb": "give", **{f"give_{s}": " ".join(c) for s, c in mapping.items()}}
+    assert post(room, users[winner], data).status_code == 200
+    assert RULES.phase(state_of(room)) == "bury"
+    assert services.current_hand(room).actions.last().payload == {"seat": winner, "give": mapping}
+
+
+def test_refusals_over_http_change_nothing(sj_humans):
+    room, users = sj_humans
+    to_phase(room, users, "play")
+    auto(room, users)  # the lead
+    state = state_of(room)
+    follower = RULES.to_act(state)
+    ctx = state.ctx
+    led = ctx.suit_of(state.plays[0][1][0])
+    hand = state.hands[follower]
+    before = snapshot(room)
+    if any(ctx.suit_of(c) == led for c in hand):
+        off = next((c for c in hand if ctx.suit_of(c) != led), None)
+        if off is not None:
+            r = post(room, users[follower], {"verb": "play", "cards": off.code})
+            assert r.status_code == 400 and "S9" in r.content.decode()
+    r = post(room, users[follower], {"verb": "play", "cards": "ZZ"})
+    assert r.status_code == 400
+    r = post(room, users[follower], {"verb": "trump-X"})
+    assert r.status_code == 400
+    other = (follower + 1) % 4
+    r = post(room, users[other], {"verb": "play", "cards": state.hands[other][0].code})
+    assert r.status_code == 403
+    r = post(room, users[follower], {"verb": "play", "cards": hand[0].code, "seat": str(other)})
+    assert r.status_code == 403
+    room.refresh_from_db()
+    r = client(users[follower]).post(f"/rooms/{room.pk}/act", {
+        "verb": "play", "cards": hand[0].code, "version": room.version - 1}, HTTP_HX_REQUEST="true")
+    assert r.status_code == 409
+    assert snapshot(room) == before
+
+
+def test_last_trick_toggle_and_result_panel(sj_bot_room, alice, driver):
+    room = sj_bot_room
+    driver(room, lambda r: len(state_of(r).tricks) >= 1 or services.current_hand(r).complete)
+    html = page(room, alice)
+    assert 'data-action="last-trick"' in html and 'id="last-trick"' in html
+    driver(room, lambda r: services.current_hand(r).complete)
+    html = page(room, alice)
+    hand = services.current_hand(room)
+    summary = hand.summary
+    panel = re.search(r'<section id="result-panel".*?</section>', html, re.S).group(0)
+    assert f'data-attackers-points="{summary["attackers_points"]}"' in panel
+    assert f'data-kitty-points="{summary["kitty_points"]}"' in panel
+    assert f'data-kitty-multiplier="{summary["kitty_multiplier"]}"' in panel
+    assert sorted(re.findall(r'data-c="([^"]+)"', re.search(r'class="sj-kitty".*?</p>', panel, re.S).group(0))) \
+        == sorted(summary["kitty"])
+    for seat in range(4):
+        assert re.search(rf'data-result-seat="{seat}".*?data-penalty="{summary["penalties"][str(seat)]}".*?'
+                         rf'data-game-points="{summary["game_points"][str(seat)]}"', panel, re.S)
+    for team in "01":
+        assert f'data-levels-gained="{summary["levels_gained"][team]}"' in panel
+    assert f'/hands/{hand.pk}/replay/' in panel and f'/hands/{hand.pk}/record.json' in panel
