@@ -18,7 +18,7 @@ with the same visibility rules:
 from __future__ import annotations
 
 from .crown import declaring_verb
-from .order import KINDS, RANK_KINDS, TWO
+from .order import KINDS
 from .sets import can_beat
 from .state import HandState
 
@@ -176,5 +176,3 @@ def knowledge(st: HandState, seat: int) -> Knowledge:
     kn.h4_played = st.h4_played  # public: 4H* has been played
     return kn
 
-
-assert RANK_KINDS[TWO]
