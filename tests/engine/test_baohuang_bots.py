@@ -113,3 +113,14 @@ def test_heuristic_rebels_in_an_open_solo_do_not_beat_each_other():
     for s in (3, 4):
         st2 = act(st2, s, "pass")
     assert RULES.bot_action(st2, 0, "heuristic", random.Random(1)).to_record()["play"] == ["9S", "9H"]
+
+
+def test_hint_suggests_the_smallest_beating_set():
+    st = play_state({0: ["5S", "5H", "3S"], 1: ["6S", "6H", "9S", "9H", "9D", "SJ", "3H"], 2: ["3D"],
+                     3: ["3C"], 4: ["3S"]})
+    assert RULES.hint(st, 0).to_record() == {"seat": 0, "play": ["5S"]}
+    assert RULES.hint(st, 1) is None  # not his turn
+    st = act(st, 0, "play", ["5S", "5H"])
+    assert RULES.hint(st, 1).to_record() == {"seat": 1, "play": ["6S", "6H"]}
+    st = act(st, 1, "play", ["SJ", "9S"])
+    assert RULES.hint(st, 2) is None  # only a 3: nothing can beat

@@ -204,6 +204,20 @@ class BaohuangRules:
         best = min(shapes, key=lambda sh: (len(sh), sh[0], sh))
         return Action(seat, "play", shape_to_cards(state.hands[seat], best))
 
+    def hint(self, state: HandState, seat: int) -> Action | None:
+        """A play to suggest (提示) to ``seat``: when leading the C5 smallest set,
+        when following the smallest set that beats the top (fewest jokers and
+        4H*, then the lowest rank); None when no play is legal now."""
+        if state.phase != "play" or state.to_act != seat:
+            return None
+        if state.top is None:
+            return self.auto_action(state, seat)
+        shapes = beating_shapes(state.rcs[seat], state.top[2])
+        if not shapes:
+            return None
+        best = min(shapes, key=lambda sh: (sum(r >= 13 for r in sh), sh[0], sh[::-1]))
+        return Action(seat, "play", shape_to_cards(state.hands[seat], best))
+
     def bot_action(self, state: HandState, seat: int, policy: str, rng: Any = None) -> Action:
         """``random``: uniform over :meth:`legal_actions`; ``heuristic``: see
         :mod:`.bots`.  Both decide from the seat's own knowledge only."""
