@@ -110,3 +110,26 @@ def test_multi_hand_sequence_carries_tribute(seed, pol):
             total.update({k: v for k, v in summ["game_points"].items()})
         assert RULES.new_match(**RULES.match_to_json(match)) == match
     assert sum(total.values()) == 0
+
+
+@settings(max_examples=20, deadline=None)
+@given(seeds, st.integers(0, 400))
+def test_every_listed_action_is_legal_and_verbs_match(seed, stop):
+    rng = random.Random(seed)
+    state = RULES.start_hand(RULES.new_match(), RULES.deal(RULES.new_match(), seed))
+    for _ in range(stop):
+        if RULES.is_complete(state):
+            return
+        state = RULES.apply(state, RULES.bot_action(state, RULES.to_act(state), "random", rng))
+    if RULES.is_complete(state):
+        return
+    seat = RULES.to_act(state)
+    legal = RULES.legal_actions(state, seat)
+    assert {a.verb for a in legal} == RULES.legal_verbs(state, seat)
+    assert len(set(legal)) == len(legal)
+    for a in rng.sample(legal, min(len(legal), 25)):
+        RULES.apply(state, a)  # never raises
+    for other in range(5):
+        if other != seat:
+            assert RULES.legal_actions(state, other) == []
+            assert RULES.legal_verbs(state, other) == frozenset()
