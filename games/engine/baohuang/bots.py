@@ -14,7 +14,8 @@ the same visibility as :func:`.view.view`) plus the legal actions.
   - following: beats an opponent with the cheapest set (cost: attached jokers,
     high ranks, split groups); spends jokers only when the hand is nearly done
     or the player on top is close to finishing; never beats a known partner
-    unless it empties the hand; declines with 讓 first, then 過.
+    unless it empties the hand; declines with 讓 while it holds a set that beats
+    the top (it may want it later in the round), else with 過.
 
 The numbers in :data:`PARAMS` were chosen by paired self-play (the same deals
 played with and without a change at one seat, rotating seats; /tmp scripts,
@@ -125,7 +126,9 @@ def _follow(kn, p):
         return decline  # never beat a known partner unless it empties the hand
     options = beating_shapes(rc, tshape)
     if not options:
-        return decline
+        # Whatever beats the top later also beats it now (B4 is transitive and
+        # the size is fixed for the round): nothing to wait for, so 過.
+        return ("pass", True)
     top_left = kn.sizes[top_seat]
     best, best_cost = None, 1e9
     for sh in options:
