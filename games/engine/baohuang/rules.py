@@ -44,8 +44,6 @@ def shape_to_cards(hand, shape, by_rank=None) -> tuple:
     to low): within a rank the engine takes cards in the C6 order (plain BJ
     before BJ*).  ``by_rank`` (from :func:`_by_rank`) may be passed to reuse work.
     Raises ``ValueError`` if the hand cannot supply the shape."""
-    if by_rank is None:
-        by_rank = _by_rank(hand)
     out: list = []
     i, n = 0, len(shape)
     while i < n:
@@ -53,10 +51,21 @@ def shape_to_cards(hand, shape, by_rank=None) -> tuple:
         j = i + 1
         while j < n and shape[j] == r:
             j += 1
-        cards = by_rank[r]
+        if by_rank is not None:
+            cards = by_rank[r][: j - i]
+        else:
+            cards = []
+            need = j - i
+            for k in RANK_KINDS[r]:
+                take = min(hand[k], need)
+                if take:
+                    cards += [KINDS[k]] * take
+                    need -= take
+                    if not need:
+                        break
         if len(cards) < j - i:
             raise ValueError(f"hand cannot supply {shape}")
-        out.extend(cards[: j - i])
+        out.extend(cards)
         i = j
     return tuple(out)
 
