@@ -1,5 +1,6 @@
 """Bots.  They decide from the seat's own knowledge only (:func:`.view.knowledge`,
-the same visibility as :func:`.view.view`) plus the legal actions.
+a fast equivalent of the seat's JSON view: tests check that it always equals
+:func:`.view.knowledge_from_view` of ``view(state, seat)``) plus the legal actions.
 
 * ``random``: uniform over the legal actions (in :mod:`.rules`).
 * ``heuristic``: plays like a sensible human:
