@@ -211,3 +211,65 @@ def test_follow_hint_texts():
     assert "全部" in follow_hint(p("9C KS 4H"), p("6C 6C"), CTX)
     assert "主牌" in follow_hint(p("KS 4H"), p("6C 6C"), CTX)
     assert "拖拉机" not in follow_hint(hand, p("6C 6C 7C 7C"), CTX, "suit")
+
+
+# ---------------------------------------------------------------- audit (S6 + S9)
+
+L7H = TrumpContext("7", "H")
+LKH = TrumpContext("K", "H")
+
+
+def legal_in(ctx, hand, lead, play, follow="format"):
+    try:
+        check_follow(p(hand), p(lead), p(play), ctx, follow)
+    except IllegalAction as exc:
+        assert exc.rule == "S9"
+        return False
+    return True
+
+
+def test_tractor_held_across_a_skipped_rank_must_be_played():
+    # level 7: ♣66 ♣88 is a tractor; holding it, a 2-pair tractor lead asks for it
+    hand = "6C 6C 8C 8C QC QC 2S"
+    assert legal_in(L7H, hand, "9C 9C TC TC", "6C 6C 8C 8C")
+    assert not legal_in(L7H, hand, "9C 9C TC TC", "6C 6C QC QC")
+    # level K: ♣QQ ♣AA is a tractor (♣K is a trump)
+    assert not legal_in(LKH, "QC QC AC AC 4C 4C 2S", "5C 5C 6C 6C", "QC QC 4C 4C")
+    assert legal_in(LKH, "QC QC AC AC 4C 4C 2S", "5C 5C 6C 6C", "QC QC AC AC")
+
+
+def test_trump_tractor_led_across_canmou_and_bipai_gaps():
+    # level 7 hearts: ♥2 ♥4 ♥6 are consecutive ordinary trumps (♥3 正參謀, ♥5 比牌)
+    hand = "2H 2H 4H 4H 9H 9H AS 2C"
+    assert legal_in(L7H, hand, "JH JH QH QH", "2H 2H 4H 4H")
+    assert not legal_in(L7H, hand, "JH JH QH QH", "2H 2H 9H 9H")
+
+
+def test_trump_lead_pairs_of_level_cards_are_pairs_only_when_identical():
+    # a trump pair led: ♠7♠7 is a pair; ♠7♦7 is not
+    assert not legal_in(L7H, "7S 7S 7D 9H 2C", "QH QH", "7S 7D")
+    assert legal_in(L7H, "7S 7S 7D 9H 2C", "QH QH", "7S 7S")
+    assert legal_in(L7H, "7S 7D 9H 2C", "QH QH", "7S 9H")          # no pair held
+
+
+def test_stronger_shape_in_trumps_a_bomb_of_level_cards_on_a_pair_tractor():
+    hand = "2H 2H 4H 4H 7S 7S 7S 7S 9H 2C"
+    assert legal_in(L7H, hand, "JH JH QH QH", "7S 7S 7S 7S")
+    assert legal_in(L7H, hand, "JH JH QH QH", "2H 2H 4H 4H")
+    assert not legal_in(L7H, hand, "JH JH QH QH", "7S 7S 2H 2H")
+
+
+def test_stronger_shape_quad_tractor_on_an_eight_card_pair_tractor():
+    hand = "9C 9C 9C 9C TC TC TC TC 2C 2C 4C 4C 6C 6C 8C 8C KS"
+    lead = "JC JC QC QC KC KC AC AC"
+    assert legal_in(L7H, hand, lead, "9C 9C 9C 9C TC TC TC TC")     # S7 stronger shape
+    # else the 4-pair tractor ♣66 88 99 10 10 (♣7 is a trump) is owed
+    assert legal_in(L7H, hand, lead, "6C 6C 8C 8C 9C 9C TC TC")
+    assert not legal_in(L7H, hand, lead, "2C 2C 4C 4C 6C 6C 8C 8C")  # ♣2 ♣4: ♣3 between
+    assert not legal_in(L7H, hand, lead, "9C 9C 9C TC TC TC 2C 4C")
+
+
+def test_suit_only_option_drops_the_format_but_not_the_suit_rule():
+    hand = "9C 9C JC KC 2S"
+    assert legal_in(L7H, hand, "6C 6C", "JC KC", follow="suit")
+    assert not legal_in(L7H, hand, "6C 6C", "JC 2S", follow="suit")

@@ -147,3 +147,24 @@ def test_give_can_complete_is_offered_by_the_rules_object(give_state):
     assert RULES.give_can_complete(give_state, {"0": ["4C"]}) == (True, None)
     ok, why = RULES.give_can_complete(give_state, {"0": ["KC"]})
     assert not ok and "S14" in why
+
+
+# ---------------------------------------------------------------- audit (S14 yielding)
+
+def test_the_suit_constraint_yields_only_as_far_as_needed():
+    """S14: three cards owed; keeping every suit allows only two (one spare
+    diamond, one spare spade), so one suit must be given up, and only one."""
+    hand = "4D 6D 3S 4S 2C"          # hearts trump at level 2: ♣2 is a trump
+    assert give_mode(cards(hand), 3, CTX) == NO_POINTS
+    _check(hand, {1: 3}, {1: "4D 3S 2C"})           # gives up trumps only
+    _check(hand, {1: 3}, {1: "4D 6D 3S"})           # gives up diamonds only
+    with pytest.raises(IllegalAction, match="only 1 suit"):
+        _check(hand, {1: 3}, {1: "4D 6D 2C"})       # diamonds and trumps: two suits
+    ok, why = can_complete(cards(hand), {1: 3}, {1: cards("4D 6D")}, CTX)
+    assert ok                                        # + ♠3
+    ok, why = can_complete(cards(hand), {1: 3}, {1: cards("6D 2C")}, CTX)
+    assert ok                                        # + ♠3 (♦ kept: ♦4)
+    ok, why = can_complete(cards(hand), {1: 3}, {1: cards("4D 6D 2C")}, CTX)
+    assert not ok and "S14" in why
+    give = choose_give(cards(hand), {1: 3}, CTX)
+    _check(hand, {1: 3}, {1: " ".join(c.code for c in give[1])})

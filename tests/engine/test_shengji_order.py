@@ -134,3 +134,50 @@ def test_context_pickles_as_level_and_trump():
     assert again == ctx and again.order(C("7S")) == ctx.order(C("7S"))
     assert len(pickle.dumps(ctx)) < 200
     assert copy.deepcopy(ctx) == ctx
+
+
+# ---------------------------------------------------------------- audit (S3, S4)
+
+ALL_LEVELS = ("2", "4", "6", "7", "8", "9", "T", "J", "Q", "K")
+MATE = {"H": "D", "D": "H", "S": "C", "C": "S"}
+
+
+@pytest.mark.parametrize("level", ALL_LEVELS)
+@pytest.mark.parametrize("trump", "SHDC")
+def test_s4_full_trump_order_for_every_level_and_trump(level, trump):
+    """S4 at every level and trump: 比牌, 正參謀 > 副參謀 (the colour mate),
+    L of T > L of the other three (equal), then T's remaining cards A..2."""
+    ctx = TrumpContext(level, trump)
+    mate = MATE[trump]
+    head = ["AS", "5H", "5D", "BJ", "SJ", "3" + trump, "3" + mate, level + trump]
+    others = [level + s for s in "SHDC" if s != trump]
+    rest = [r + trump for r in "AKQJT98765432"
+            if r not in (level, "3") and r + trump not in ("AS", "5H", "5D")]
+    got = [c.code for c in trump_order(ctx)]
+    assert got == head + others + rest
+    order = [ctx.order(C(c)) for c in got]
+    assert order == sorted(order, reverse=True)
+    assert len({ctx.order(C(c)) for c in others}) == 1          # equal to each other
+    assert ctx.order(C(level + trump)) > ctx.order(C(others[0])) > ctx.order(C(rest[0]))
+    # the 3s of the other colour are ordinary cards of their suits
+    for s in "SHDC":
+        if s not in (trump, mate):
+            assert not ctx.is_trump(C("3" + s)) and ctx.suit_of(C("3" + s)) == s
+            assert ctx.adjacency_rank(C("3" + s)) is not None
+
+
+@pytest.mark.parametrize("level", ALL_LEVELS)
+def test_s4_spades_side_suit_runs_from_king_without_its_trump_cards(level):
+    # ♠A is always a 比牌; with clubs trump ♠3 is the 副參謀; L of ♠ is a trump
+    ctx = TrumpContext(level, "C")
+    side = [c for c in p(" ".join(r + "S" for r in "AKQJT98765432")) if not ctx.is_trump(c)]
+    expected = [r for r in "KQJT98765432" if r not in (level, "3")]
+    assert [c.rank for c in sorted(side, key=ctx.order, reverse=True)] == expected
+
+
+def test_s4_spade_ace_tops_the_spade_trumps_and_level_k_moves_the_king():
+    ctx = TrumpContext("K", "S")
+    codes = [c.code for c in trump_order(ctx)]
+    assert codes[:12] == ["AS", "5H", "5D", "BJ", "SJ", "3S", "3C", "KS", "KH", "KD",
+                          "KC", "QS"]
+    assert "5S" in codes and ctx.order(C("5S")) < ctx.order(C("6S"))  # ♠5 is ordinary

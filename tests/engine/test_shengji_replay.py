@@ -131,3 +131,69 @@ def test_manage_py_replay_exit_codes(tmp_path):
     broken["hands"][0]["kitty"] = broken["hands"][0]["kitty"][:7]
     done = _run(tmp_path, broken)
     assert done.returncode == 2 and "kitty" in done.stderr
+
+
+# ---------------------------------------------------------------- audit: the spec's example
+
+def _spec_example_record():
+    """The hand-record spec's example shape, on a crafted deal: seat 2 opens with
+    ♠A, seat 3 outbids with ♥5 ♦5, names hearts, gives ♣4 back, buries, and leads
+    the 摔牌 ♣AAKKK."""
+    from games.engine.shengji.deal import deal_to_record
+
+    from .shengji_fixtures import build_deal
+
+    deal = build_deal({2: "AS", 3: "5H 5D AC AC KC KC KC 4C 2C 2C 3C 4D 6D 7D 8S 9S"},
+                      opener=2)
+    hand = deal_to_record(deal)
+    hand["actions"] = [
+        {"seat": 2, "bid": ["AS"]},
+        {"seat": 3, "bid": ["5H", "5D"]},
+        {"seat": 0, "pass": True},
+        {"seat": 1, "pass": True},
+        {"seat": 2, "pass": True},
+        {"seat": 3, "trump": "H"},
+        {"seat": 3, "give": {"2": ["4C"]}},
+        {"seat": 3, "bury": ["2C", "2C", "3C", "4D", "6D", "7D", "8S", "9S"]},
+        {"seat": 3, "play": ["AC", "AC", "KC", "KC", "KC"]},
+    ]
+    return {"format": "hand-record/1", "game": "shengji",
+            "options": {"multiplier": 1, "follow": "format"},
+            "players": ["甲", "乙", "丙", "丁"],
+            "start": {"levels": {"0": "2", "1": "2"}, "dealer": None},
+            "hands": [hand]}
+
+
+def test_the_spec_example_shape_replays():
+    out, status = replay_record(json.loads(json.dumps(_spec_example_record())))
+    assert status == 0 and "error" not in out
+    h = out["hands"][0]
+    assert h["complete"] is False and h["phase"] == "play" and h["to_act"] == 0
+    assert (h["opener"], h["auction_winner"], h["dealer"], h["trump"], h["level"]) == \
+        (2, 3, 3, "H", "2")
+    assert h["tricks"] == []
+
+
+def test_the_spec_example_continued_reports_tricks_with_string_seat_keys():
+    record = _spec_example_record()
+    # finish the hand with the C5 automatic actions, then replay the whole record
+    from games.engine.base import Action
+
+    match = RULES.new_match(record["options"], record["start"])
+    state = RULES.start_hand(match, RULES.deal_from_record(match, record["hands"][0]))
+    for a in record["hands"][0]["actions"]:
+        state = RULES.apply(state, Action.from_record(a, 4))
+    while not RULES.is_complete(state):
+        a = RULES.auto_action(state, RULES.to_act(state))
+        record["hands"][0]["actions"].append(a.to_record())
+        state = RULES.apply(state, a)
+    out, status = replay_record(json.loads(json.dumps(record)))
+    assert status == 0
+    h = out["hands"][0]
+    first = h["tricks"][0]
+    assert set(first) >= {"leader", "winner", "points", "plays", "failed_throw"}
+    assert set(first["plays"]) == {"0", "1", "2", "3"}
+    assert first["plays"]["3"] == ["AC", "AC", "KC", "KC", "KC"] and not first["failed_throw"]
+    assert set(h["levels_after"]) == {"0", "1"} and set(h["game_points"]) == {"0", "1", "2", "3"}
+    assert isinstance(h["next_dealer"], int) and h["match_winner"] is None
+    assert sum(t["points"] for t in h["tricks"]) + h["kitty_points"] == 400

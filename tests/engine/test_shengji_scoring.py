@@ -108,3 +108,65 @@ def test_spade_ace_won_by_the_partner_is_not_penalised():
     assert spade_ace_penalties([(plays, 2)]) == [0, 0, 5, -5]
     plays = ((1, cards("AS")), (2, cards("4C")), (3, cards("AS")), (0, cards("6C")))
     assert spade_ace_penalties([(plays, 1)]) == [0, 0, 0, 0]
+
+
+# ---------------------------------------------------------------- audit (S16-S18)
+
+def test_several_spade_aces_in_one_trick_each_cost_five():
+    # seat 1 leads ♠A♠A and wins (seat 3's equal pair comes later, S4);
+    # seat 3 is his partner: no penalty; seat 2 (an opponent) pays for his ♠A
+    plays = ((1, cards("AS AS")), (2, cards("AS 4C")), (3, cards("AS AS")),
+             (0, cards("6C 7C")))
+    assert spade_ace_penalties([(plays, 1)]) == [0, 5, -5, 0]
+    # the same cards in a trick won by seat 0: seats 1 and 3 pay 10 each
+    assert spade_ace_penalties([(plays, 0)]) == [20, -10, 0, -10]
+
+
+def test_spade_ace_penalty_counts_every_card_and_goes_to_the_winner():
+    plays = ((0, cards("AS AS")), (1, cards("BJ BJ")), (2, cards("AS 3C")),
+             (3, cards("4C 6C")))
+    assert spade_ace_penalties([(plays, 0)]) == [0, 0, 0, 0]     # own team's trick
+    assert spade_ace_penalties([(plays, 3)]) == [-10, 0, -5, 15]
+
+
+def test_spade_ace_in_a_failed_throw_returns_to_the_hand_unpenalised():
+    """A failed trump 甩牌 containing ♠A plays only its lowest card (S12), so the
+    ♠A is not played into that trick (S18)."""
+    match = new_match({}, {"levels": {"0": "2", "1": "2"}, "dealer": 0})
+    hands = {0: "AS 4H 9C", 1: "6H 3C 4C", 2: "5C 6C 7C", 3: "8C 9S TS"}
+    s = play_state(hands, "3S 4S 6S 7S 8S 9S JS QS", dealer=0, trump="H", match=match)
+    s = RULES.apply(s, act(0, "play", "AS 4H"))     # every trump of seat 0; seat 1 has ♥6
+    assert s.plays[0][1] == cards("4H")
+    s = RULES.apply(s, act(1, "play", "6H"))
+    s = RULES.apply(s, act(2, "play", "5C"))
+    s = RULES.apply(s, act(3, "play", "8C"))
+    assert s.tricks[-1].winner == 1 and s.tricks[-1].failed_throw
+    assert cards("AS")[0] in s.hands[0]
+
+
+@pytest.mark.parametrize("x, next_dealer_offset, swap", [
+    (155, 2, False), (160, 1, True), (0, 2, False), (400, 1, True)])
+def test_role_swap_moves_the_deal_to_the_next_seat(x, next_dealer_offset, swap):
+    match = new_match({}, {"levels": {"0": "4", "1": "9"}, "dealer": 1})
+    r = hand_result(match, 1, x, (), last_winner=1, last_play_all_trumps=False,
+                    penalties=[0, 0, 0, 0])
+    assert r.next_dealer == (1 + next_dealer_offset) % 4
+    assert (r.winners == "attackers") == swap
+    # levels: attackers are team 0 at 4, defenders team 1 at 9
+    expected = {155: ("4", "T"), 160: ("4", "9"), 0: ("4", "K"), 400: ("8", "9")}[x]
+    assert r.levels_after == expected
+
+
+def test_kitty_multiplier_follows_the_winning_play_not_the_lead():
+    """S16: on a side-suit last trick, an attacker's winning trump doubles the
+    kitty (the winning play decides, not the lead)."""
+    match = new_match({}, {"levels": {"0": "2", "1": "2"}, "dealer": 0})
+    hands = {0: "9C", 1: "4H", 2: "JC", 3: "QC"}
+    s = play_state(hands, "KS KS 5C 3S 4S 6S 7S 8S", dealer=0, trump="H",
+                   tricks=[earlier_trick(0, 200), earlier_trick(1, 100)], match=match)
+    for seat in range(4):
+        s = RULES.apply(s, act(seat, "play", hands[seat]))
+    out = RULES.summary(s)
+    assert out["tricks"][-1]["winner"] == 1
+    assert out["kitty_points"] == 25 and out["kitty_multiplier"] == 2
+    assert out["attackers_points"] == 100 + 50

@@ -135,3 +135,45 @@ def test_structural_enumeration():
     assert sorted(len(t) for t in tractors_in(counts, L7H, 2)) == [4, 4, 4, 6]
     assert [t for t in tractors_in(counts, L7H, 3)] == [tuple(p("8C 8C 8C 6C 6C 6C"))]
     assert len(units_in(counts, 2)) == 5 and len(units_in(counts, 3)) == 2
+
+
+# ---------------------------------------------------------------- audit (S5, S6)
+
+@pytest.mark.parametrize("level, trump, cards, kind", [
+    # level K: the king is a trump, so ♣Q and ♣A are adjacent (top end)
+    ("K", "H", "QC QC AC AC", "tractor"),
+    ("K", "H", "QC QC AC AC AC", "throw"),
+    # spades: ♠A is a trump and level K removes ♠K: ♠QQJJ is the top tractor
+    ("K", "H", "QS QS JS JS", "tractor"),
+    ("K", "H", "QS QS AS AS", "mixed"),
+    # bottom end: spades trump makes ♣3 the 副參謀, level 4 removes ♣4: ♣2 is next to ♣5
+    ("4", "S", "2C 2C 5C 5C", "tractor"),
+    ("4", "S", "2H 2H 3H 3H", "tractor"),          # the other colour's 3 is ordinary
+    ("4", "S", "3H 3H 5H 5H", "mixed"),            # ♥5 is a 比牌, so a trump
+    # trump suit's ordinary cards: level 4, spades: ♠2 ♠5 adjacent (♠3 正參謀, ♠4 L)
+    ("4", "S", "2S 2S 5S 5S", "tractor"),
+    ("4", "S", "KS KS QS QS", "tractor"),
+    ("4", "S", "AS AS KS KS", "throw"),             # ♠A never joins a tractor
+    # hearts trump: ♥5 and ♥3 gone, ♥2 ♥4 ♥6 adjacent in trumps
+    ("7", "H", "2H 2H 4H 4H 6H 6H", "tractor"),
+    # diamonds side suit under hearts trump: ♦3 (副參謀) and ♦5 gone
+    ("7", "H", "2D 2D 4D 4D 6D 6D", "tractor"),
+    # never across level cards or 參謀 of another suit
+    ("7", "H", "7C 7C 8C 8C", "mixed"),            # ♣7 is a trump
+    ("7", "H", "6C 6C 8C 8C", "tractor"),
+    ("7", "H", "7S 7S 7H 7H", "throw"),            # pairs of L, not a tractor
+    ("7", "H", "3H 3H 3D 3D", "throw"),            # 參謀 never form a tractor
+    ("7", "H", "SJ SJ BJ BJ", "throw"),            # jokers never form a tractor
+    ("7", "H", "5D 5D 5H 5H", "throw"),
+    ("7", "H", "AH AH 7H 7H", "throw"),            # L of T is not next to ♥A
+])
+def test_s6_tractor_adjacency_at_both_ends(level, trump, cards, kind):
+    ctx = TrumpContext(level, trump)
+    assert classify(p(cards), ctx) == kind, cards
+
+
+def test_s5_a_pair_of_level_cards_needs_the_same_suit():
+    ctx = TrumpContext("7", "H")
+    assert [c.shape for c in decompose(p("7S 7S"), ctx)] == [(2, 1)]
+    assert sorted(c.shape for c in decompose(p("7S 7D"), ctx)) == [(1, 1), (1, 1)]
+    assert [c.shape for c in decompose(p("7S 7S 7S 7S"), ctx)] == [(4, 1)]   # a bomb of L

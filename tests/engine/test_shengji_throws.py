@@ -128,3 +128,56 @@ def test_side_suit_plays_never_beat_a_standing_throw():
 
 def test_mixed_trump_and_side_play_cannot_kill():
     assert w(L4H, THROW, "7H 8H 9H JH QH QH QH QC") == 0
+
+
+# ---------------------------------------------------------------- audit (S10-S12)
+
+def test_level_k_shuaipai_uses_ace_and_queen_and_spades_queen_and_jack():
+    lk = TrumpContext("K", "H")
+    lead = check_lead(p("AC AC QC QC QC 4C"), p("AC AC QC QC QC"), lk)
+    assert lead.kind == "throw" and "S11" in lead.throw_rules
+    assert check_lead(p("AC AC QC QC 4C"), p("AC AC QC QC"), lk).kind == "tractor"
+    lead = check_lead(p("QS QS QS JS JS 4S"), p("QS QS QS JS JS"), lk)
+    assert "S11" in lead.throw_rules
+    stands, played = resolve(lk, "QS QS QS JS JS 4S", "QS QS QS JS JS", "QS", "JS JS JS", "KS")
+    assert stands                            # ♠K is a trump at level K
+    stands, played = resolve(lk, "QS JS JS 4S", "QS JS JS", "QS QS", "TS", "KS")
+    assert not stands and played == p("JS")  # a pair of ♠Q beats the pair of ♠J
+
+
+def test_shuaipai_ignores_trumps_held_by_the_others():
+    # nobody holds a higher club unit; trumps (even a bomb) do not stop a 摔牌
+    stands, _ = resolve(L2H, "AC KC KC KC 9C", "AC KC KC KC", "2H 2H 2H 2H", "BJ BJ", "4C")
+    assert stands
+
+
+def test_a_throw_made_of_one_unit_or_one_tractor_is_not_a_throw():
+    lead = check_lead(p("AC AC AC KC KC KC 4C"), p("AC AC AC KC KC KC"), L2H)
+    assert lead.kind == "tractor" and not lead.is_throw
+    lead = check_lead(p("9D 9D"), p("9D 9D"), L2H)   # whole suit, one unit: not a 甩牌
+    assert lead.kind == "unit"
+
+
+def test_failed_throw_plays_the_lowest_by_s4_then_c6():
+    # a trump 甩牌 of ♠7 ♥7? (level 7 hearts: ♥7 is L of T, above ♠7): lowest ♠7
+    stands, played = resolve(L7H, "7H 7S BJ 4C", "7H 7S BJ", "2H", "KS", "QC")
+    assert not stands and played == p("7S")
+    # equal L of three side suits: ♠ first (C6 S, H, D, C)
+    stands, played = resolve(L7H, "7C 7S 7D 4C", "7C 7S 7D", "2H", "KS", "QC")
+    assert not stands and played == p("7S")
+
+
+def test_a_trump_pair_does_not_kill_a_throw_of_two_singles():
+    """S10 (text: 最大的一個牌型…相一致): the killer's largest unit must have the
+    throw's shape; a throw of singles is killed by two different trumps only."""
+    assert w(L4H, "AC KC", "2H 2H") == 0
+    assert w(L4H, "AC KC", "2H 6H") == 1
+    assert w(L4H, "AC KC", "2H 6H", "BJ SJ") == 2
+
+
+def test_shuaipai_killed_by_a_trump_triple():
+    # ♣AAKKK: the largest unit is the triple of K; a trump triple (+ a pair) kills,
+    # the higher trump triple wins
+    assert w(L4H, "AC AC KC KC KC", "2H 2H 2H 6H 7H") == 1
+    assert w(L4H, "AC AC KC KC KC", "2H 2H 2H 6H 7H", "QH QH QH 9H 9H") == 2
+    assert w(L4H, "AC AC KC KC KC", "2H 2H 6H 6H 7H") == 0        # two pairs: no

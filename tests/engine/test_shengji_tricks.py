@@ -79,3 +79,32 @@ def test_trump_lead_only_trumps_win():
 def test_failed_throw_single_is_an_ordinary_single():
     # after a failed throw only its lowest card is led: a normal single trick
     assert winner(L7H, "KC", "AC", "AC", "QC") == 1
+
+
+# ---------------------------------------------------------------- audit (S7, S10)
+
+def test_trump_tractor_beats_a_side_suit_bomb_on_a_tractor_lead():
+    """S10: an all-trump play of the lead's shape (or stronger) beats any side-suit
+    play, even a side-suit bomb that beat the lead by S7."""
+    assert winner(L7H, "6C 6C 8C 8C", "2C 2C 2C 2C", "2H 2H 4H 4H", "9C 9C TC TC") == 2
+    # a trump pair tractor over-trumped by a higher one, then by a trump bomb
+    assert winner(L7H, "6C 6C 8C 8C", "2H 2H 4H 4H", "QH QH KH KH", "4D 4D 6D 6D") == 2
+    assert winner(L7H, "6C 6C 8C 8C", "QH QH KH KH", "2H 2H 2H 2H", "AH AH KH KH") == 2
+
+
+def test_trump_follow_must_match_the_lead_size_to_win():
+    # a pair tractor led: a trump triple + single or two loose trump pairs never win
+    assert winner(L7H, "6C 6C 8C 8C", "2H 2H 2H 4H", "3C 4C 5C 9C") == 0
+    # a triple led: a trump pair + 1 does not win; a trump triple does
+    assert winner(L7H, "9C 9C 9C", "AH AH KH", "2H 2H 2H", "4C 6C 8C") == 2
+
+
+def test_triple_tractor_of_trumps_beats_a_pair_tractor_of_six_trumps():
+    lead = "QC QC KC KC AC AC"
+    assert winner(L7H, lead, "8H 8H 9H 9H TH TH", "2H 2H 2H 4H 4H 4H") == 2
+    assert winner(L7H, lead, "2H 2H 2H 4H 4H 4H", "8H 8H 9H 9H TH TH") == 1
+
+
+def test_equal_off_suit_level_pairs_trumping_tie_to_the_first():
+    assert winner(L7H, "KC KC", "7S 7S", "7D 7D", "7C 7C") == 1
+    assert winner(L7H, "KC KC", "7S 7S", "7H 7H", "7C 7C") == 2

@@ -138,3 +138,14 @@ def test_before_trumps_the_hand_shows_the_bipai_first():
     hand = RULES.view(s, 0)["hand"]
     assert hand[:3] == ["AS", "SJ", "2H"]
     assert hand.index("KS") < hand.index("3C")
+
+
+def test_own_hand_order_is_s4_then_side_suits_s_h_d_c_high_to_low():
+    """Spades trump at level 2: ♠A ♥5 BJ 正參謀♠3 副參謀♣3 ♠2 (L of T) ♥2 = ♣2
+    (C6 order) ♠K ♠4, then hearts, diamonds, clubs high to low."""
+    hand = "4S KH 2C 3C 5H AC 2H KS BJ 3S 4D AS 3H 2S"
+    s = play_state({0: hand, 1: "", 2: "", 3: ""}, "3S 4S 6S 7S 8S 9S JS QS",
+                   dealer=0, trump="S")
+    assert RULES.view(s, 0)["hand"] == [
+        "AS", "5H", "BJ", "3S", "3C", "2S", "2H", "2C", "KS", "4S",
+        "KH", "3H", "4D", "AC"]

@@ -9,9 +9,18 @@ loser seat -> cards.  Two constraints, judged on the winner's hand after taking:
   before.  Suits are the suits of play once trumps are named (S3, S9): the three
   side suits and the trumps (all trumps are one suit), i.e. ``ctx.suit_of``.
 
-If no give satisfies both, the suit constraint yields first (only the point one
-applies); if there are not even enough non-point cards, the point constraint yields
-as little as possible: every non-point card is given, plus the fewest point cards.
+If no give satisfies both, the suit constraint yields first, and only as far as
+needed: no point cards, and at most ``needed - Σ spare`` suits given up (each suit
+whose cards are all non-point can supply one more card, its last); if there are not
+even enough non-point cards, the point constraint yields as little as possible:
+every non-point card is given, plus the fewest point cards.
+
+>>> from ..cards import parse_cards
+>>> from .trumps import TrumpContext
+>>> ctx = TrumpContext("2", "H")
+>>> hand = parse_cards("4D 6D 3S 4S 2C".split())   # ♦ and ♠ spare one each, ♣2 a trump
+>>> give_mode(hand, 3, ctx), max_suits_given_up(hand, 3, ctx)
+('no_points', 1)
 :func:`give_mode` names the constraints that apply; :func:`check_give` refuses a
 give with a message naming S14; :func:`can_complete` tells the UI whether a partial
 selection can still be completed; :func:`choose_give` builds a legal give.
@@ -51,6 +60,24 @@ def _suit_caps(hand, ctx) -> tuple[dict[str, int], int]:
     return caps, sum(nonpoint.values())
 
 
+def _suit_totals(hand, ctx) -> tuple[Counter, Counter]:
+    total: Counter = Counter()
+    nonpoint: Counter = Counter()
+    for c in hand:
+        s = ctx.suit_of(c)
+        total[s] += 1
+        if card_points(c) == 0:
+            nonpoint[s] += 1
+    return total, nonpoint
+
+
+def max_suits_given_up(hand, needed: int, ctx) -> int:
+    """How many suits of play the give may empty (S14): 0 when both constraints
+    can hold, else the fewest that make ``needed`` non-point cards available."""
+    caps, _ = _suit_caps(hand, ctx)
+    return max(needed - sum(caps.values()), 0)
+
+
 def give_mode(hand, needed: int, ctx) -> str:
     """Which S14 constraints apply to giving ``needed`` cards from ``hand``."""
     caps, nonpoint = _suit_caps(hand, ctx)
@@ -85,9 +112,25 @@ def _violation(hand, given: list[Card], needed: int, ctx, partial: bool) -> str 
                 f"give every non-point card before a point card: at most {allowed} "
                 f"point card(s) (S14)"
             )
+    if mode == NO_POINTS:
+        # the suit constraint yields only as far as needed (S14)
+        caps, _ = _suit_caps(hand, ctx)
+        total, nonpoint = _suit_totals(hand, ctx)
+        used = Counter(ctx.suit_of(c) for c in given)
+        k = max_suits_given_up(hand, needed, ctx)
+        emptied = [s for s, n in used.items() if n >= total[s]]
+        if len(emptied) > k:
+            return (f"you may give up only {k} suit{'s' if k != 1 else ''} to make up the "
+                    f"cards; this give empties {len(emptied)} (S14)")
+        if partial:
+            room = sum(caps[s] - used.get(s, 0) for s in caps if s not in emptied)
+            spare_suits = sum(1 for s in caps if s not in emptied and total[s] == nonpoint[s])
+            room += min(k - len(emptied), spare_suits)
+            if room < needed - len(given):
+                return "this selection cannot be completed without giving up another suit (S14)"
     if mode == STRICT:
         caps, _ = _suit_caps(hand, ctx)
-        used: Counter = Counter(ctx.suit_of(c) for c in given)
+        used = Counter(ctx.suit_of(c) for c in given)
         for s, n in used.items():
             if n > caps.get(s, 0):
                 name = "trumps" if s == "T" else {"S": "spades", "H": "hearts",
@@ -161,7 +204,21 @@ def choose_give(hand, owed: Mapping[int, int], ctx, low_key=None, prefer=None) -
                 used[s] += 1
                 chosen.append(c)
     elif mode == NO_POINTS:
-        chosen = [c for c in pool if not card_points(c)][:needed]
+        # every spare card first (no suit emptied), then the last cards of as few
+        # all-non-point suits as needed (S14: the suit constraint yields only so far)
+        caps, _ = _suit_caps(hand, ctx)
+        used = Counter()
+        rest: list[Card] = []
+        for c in pool:
+            if card_points(c):
+                continue
+            s = ctx.suit_of(c)
+            if used[s] < caps[s]:
+                used[s] += 1
+                chosen.append(c)
+            else:
+                rest.append(c)
+        chosen += rest[: needed - len(chosen)]
     else:
         chosen = [c for c in pool if not card_points(c)]
         chosen += [c for c in pool if card_points(c)][: needed - len(chosen)]
