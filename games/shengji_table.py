@@ -15,7 +15,9 @@ from __future__ import annotations
 
 import json
 from collections import Counter
+from html import escape
 
+from django.utils.safestring import mark_safe
 from django.utils.translation import gettext as _
 
 from .engine.cards import SUIT_SYMBOLS, Card
@@ -66,6 +68,37 @@ def short(code: str) -> str:
     if code in ("BJ", "SJ"):
         return rank + suit
     return suit + rank
+
+
+def hand_html(cards: list[dict]) -> str:
+    """The buttons of the viewer's hand (built here, not in the template: a
+    hand of 52-60 cards is re-rendered for every seat on every change).
+
+    Each is ``<button class="card …" data-card="CODE" [data-bid] [data-kitty]
+    [data-suit-of] [data-block]>`` with the rank over the suit inside.
+    """
+    out = []
+    for c in cards:
+        css = "card"
+        if c["css"]:
+            css += " " + c["css"]
+        attrs = [f'data-card="{c["code"]}"']
+        if c["bid"]:
+            css += " bipai"
+            attrs.append(f'data-bid="{c["bid"]}"')
+        if c["kitty"]:
+            css += " kitty"
+            attrs.append('data-kitty="1"')
+        if c["suit_of"]:
+            attrs.append(f'data-suit-of="{c["suit_of"]}"')
+        if c["block"]:
+            css += " blocked"
+            attrs.append(f'data-block="{escape(c["block"])}"')
+        out.append(
+            f'<button type="button" class="{css}" {" ".join(attrs)}>'
+            f'<span class="r">{escape(c["rank"])}</span><span class="s">{escape(c["suit"])}</span></button>'
+        )
+    return mark_safe("".join(out))
 
 
 def _team_label(team: int, names: list[str]) -> str:
@@ -148,12 +181,14 @@ def shengji_context(ctx: dict, state) -> dict:
     if phase == "give" and me is not None and me == view["to_act"]:
         give = _give_info(rules, state, view["hand"])
     cards = []
+    blocked = (give or {}).get("blocked", {})
+    parse = {code: Card.parse(code) for code in set(view["hand"])}
     for code in view["hand"]:
         rank, suit = face(code)
         is_kitty = kitty_left[code] > 0
         if is_kitty:
             kitty_left[code] -= 1
-        card = Card.parse(code)
+        card = parse[code]
         cards.append(
             {
                 "code": code,
@@ -164,7 +199,7 @@ def shengji_context(ctx: dict, state) -> dict:
                 "kitty": is_kitty,
                 "suit_of": state.ctx.suit_of(card) if state.ctx is not None else "",
                 "points": card_points(card),
-                "block": (give or {}).get("blocked", {}).get(code, "") if give else "",
+                "block": blocked.get(code, ""),
             }
         )
 
@@ -304,6 +339,7 @@ def shengji_context(ctx: dict, state) -> dict:
     out["sj"] = {
         "phase": phase,
         "cards": cards,
+        "hand_html": hand_html(cards),
         "count": len(cards),
         "piles": piles,
         "highest": view["highest"],
