@@ -235,9 +235,13 @@ def shengji_context(ctx: dict, state) -> dict:
 
     trick = None
     if view["trick"] is not None:
+        plays = view["trick"]["plays"]
         trick = {
             "leader": view["trick"]["leader"],
-            "plays": plays_of(view["trick"]["plays"], view["trick"]["leader"]),
+            "plays": plays_of(plays, view["trick"]["leader"]),
+            # the suit of play led (T for trumps): public once the lead is on the table
+            "led_suit": state.ctx.suit_of(Card.parse(plays[0]["cards"][0])) if plays else "",
+            "led_count": len(plays[0]["cards"]) if plays else 0,
         }
     last = None
     if view["last_trick"] is not None:
