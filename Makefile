@@ -32,8 +32,9 @@ ifeq ($(origin REDIS_DB),undefined)
 REDIS_DB := $(shell echo $$(( RANDOM % 6 + 1 )))
 endif
 BENCH_TABLES ?= 10 20 50
-BENCH_HANDS ?= 3
+BENCH_HANDS ?= 1
 BENCH_SECONDS ?= 60
+BENCH_BOT_DELAY_MS ?= 100
 PYTEST_ARGS ?=
 
 export PIP_DISABLE_PIP_VERSION_CHECK := 1
@@ -96,7 +97,8 @@ test-production: $(DEV_DEPS)
 # Starts a production stack (own database, daphne, worker, beat), runs
 # `manage.py bench_live` for each N in BENCH_TABLES, stops the stack.
 bench: $(DEV_DEPS)
-	$(PY) scripts/bench.py --tables $(BENCH_TABLES) --hands $(BENCH_HANDS) --seconds $(BENCH_SECONDS)
+	$(PY) scripts/bench.py --tables $(BENCH_TABLES) --hands $(BENCH_HANDS) \
+	  --seconds $(BENCH_SECONDS) --bot-delay-ms $(BENCH_BOT_DELAY_MS)
 
 lint: $(DEV_DEPS)
 	env -u DATABASE_URL -u REDIS_URL $(PY) manage.py check

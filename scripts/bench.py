@@ -30,7 +30,7 @@ from tests.integration.stack import LiveStack  # noqa: E402
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--tables", type=int, nargs="+", default=[10, 20, 50])
-    parser.add_argument("--hands", type=int, default=3)
+    parser.add_argument("--hands", type=int, default=1)
     parser.add_argument("--seconds", type=float, default=60)
     parser.add_argument("--bot-delay-ms", type=int, default=100)
     parser.add_argument("--webs", type=int, default=2, help="daphne processes")

@@ -110,7 +110,7 @@ class Command(BaseCommand):
 
     def add_arguments(self, parser):
         parser.add_argument("--tables", type=int, default=10, help="number of tables N")
-        parser.add_argument("--hands", type=int, default=2, help="hands per table H")
+        parser.add_argument("--hands", type=int, default=1, help="hands per table H")
         parser.add_argument("--seconds", type=float, default=60.0, help="cap on the run")
         parser.add_argument("--url", default="http://127.0.0.1:8000",
                             help="daphne base URL(s), comma-separated; sockets round-robin")
