@@ -63,6 +63,19 @@ PHASE_NAMES = {
     "give": _("还牌"),
     "bury": _("埋底"),
 }
+#: A Chinese sentence per ruling for refusals; the engine's own message is
+#: shown beside it as the detail.
+RULE_MESSAGES = {
+    "C1": _("无效的牌"),
+    "B3": _("这不是一套牌：一套是同点数的牌，可以挂大小王和保子"),
+    "B4": _("管不上：张数要相同，而且每张都要比上家的大"),
+    "B5": _("现在不能这样出牌"),
+    "B6": _("3 只能在最后一张时单独出"),
+    "B8": _("现在不是选皇帝的时候"),
+    "B9": _("现在不能宣布独"),
+    "B10": _("现在不能宣布保皇"),
+    "B11": _("本局已经结束"),
+}
 WINNER_NAMES = {"emperor": _("皇帝方胜"), "rebels": _("反贼方胜"), "draw": _("平局")}
 
 

@@ -257,3 +257,25 @@ def test_previous_result_stays_available_during_next_hand(bot_room, alice, drive
     points = services._by_seat(first.summary["game_points"], 5)
     assert re.findall(r'data-game-points="(-?\d+)"', panel) == [str(p) for p in points]
     assert f"/hands/{first.pk}/replay/" in panel
+
+
+def test_refusal_explains_the_rule_in_chinese(bot_room, alice, driver):
+    """B6: a 3 alone while other cards remain is refused with the rule's
+    sentence and the engine's message as detail."""
+
+    def alice_leads(r):
+        seat, hand = _to_act(r)
+        state = services.hand_state(hand)
+        return seat == 0 and RULES.view(state, 0)["top"] is None and RULES.phase(state) == "play"
+
+    driver(bot_room, alice_leads)
+    services.set_autoplay(bot_room, alice, False)
+    bot_room.refresh_from_db()
+    _seat, hand = _to_act(bot_room)
+    mine = RULES.view(services.hand_state(hand), 0)["hand"]
+    three = next(c for c in mine if c.startswith("3"))
+    assert len(mine) > 1
+    response = _client(alice).post(_url(bot_room), {"verb": "play", "cards": three, "version": bot_room.version})
+    assert response.status_code == 400
+    html = response.content.decode()
+    assert "3 只能在最后一张时单独出" in html and 'class="detail"' in html
