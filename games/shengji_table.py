@@ -19,13 +19,15 @@ from html import escape
 
 from django.utils.safestring import mark_safe
 from django.utils.translation import gettext as _
+from django.utils.translation import gettext_noop
 
 from .engine.cards import SUIT_SYMBOLS, Card
 from .engine.shengji import auction
 from .engine.shengji.match import team_of
 from .engine.shengji.trumps import bid_points, card_points, trump_order
 
-SUIT_NAMES = {"S": "黑桃", "H": "红桃", "D": "方块", "C": "梅花"}
+SUIT_NAMES = {"S": gettext_noop("黑桃"), "H": gettext_noop("红桃"), "D": gettext_noop("方块"),
+              "C": gettext_noop("梅花")}
 
 
 def level_label(level: str | None) -> str:

@@ -166,6 +166,7 @@ def test_play_a_whole_shengji_hand_by_clicking(site_server, phone_page):
                     page.click('#actions [data-action="play"]')
                     page.wait_for_selector("#act-msg.error")
                     assert "S9" in page.locator("#act-msg").inner_text()
+                    assert "S9" in page.locator("#sj-refusal").inner_text()  # next to the buttons
                     page.wait_for_selector("#follow-hint.flash")
                     assert table_version(page) == before and selected(page) == off[:1]
                     click_cards(page, off[:1])  # deselect
