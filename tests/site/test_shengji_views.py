@@ -73,6 +73,13 @@ def test_auction_page_marks_bipai_and_offers_bid_pass(sj_humans):
     assert 'href="/static/games/shengji.css"' in html and "games/shengji.js" in html
     other = users[(seat + 1) % 4]
     assert actions(page(room, other)) == []
+    # a spectator (not seated) sees the board and the shown piles, no cards in hand
+    from django.contrib.auth import get_user_model
+
+    watcher = get_user_model().objects.create_user("watcher", password="pw-watcher-123")
+    html_watch = page(room, watcher)
+    assert 'class="board sj"' in html_watch and "data-card=" not in html_watch
+    assert 'id="sj-piles"' in html_watch and actions(html_watch) == []
     # nobody else's cards on the page
     for s in range(4):
         if s != seat:
