@@ -247,3 +247,12 @@ def test_failed_throw_is_announced_without_who_stopped_it(sj_humans, monkeypatch
     assert 'id="sj-failed-throw"' not in html
     last = re.search(r'<div id="last-trick".*?</div>\s*</div>', html, re.S).group(0)
     assert "甩牌失败" in last and "sj0 赢得此轮" in last
+
+
+def test_shengji_table_docstring_examples():
+    import doctest
+
+    from games import shengji_table
+
+    result = doctest.testmod(shengji_table)
+    assert result.attempted >= 1 and result.failed == 0
