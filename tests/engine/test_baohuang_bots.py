@@ -95,3 +95,32 @@ def test_unknown_policy():
     st = play_state({0: ["5S", "3S"], 1: ["3H"]})
     with pytest.raises(ValueError):
         RULES.bot_action(st, 0, "genius", random.Random())
+
+
+def test_heuristic_rebels_in_an_open_solo_do_not_beat_each_other():
+    hands = {0: ["5S", "9S", "9H", "KS", "KH", "3S"], 1: ["7S", "7H", "QS", "3H"],
+             2: ["3D", "4S", "BJ*", "4H*"], 3: ["3C", "4D"], 4: ["3S", "4C"]}
+    st = play_state(hands, emperor=2, solo="open", leader=1)
+    st = act(st, 1, "play", ["7S", "7H"])
+    st = act(st, 2, "pass")
+    st = act(st, 3, "pass")
+    st = act(st, 4, "pass")
+    assert RULES.bot_action(st, 0, "heuristic", random.Random(1)).verb in ("yield", "pass")
+    # while the emperor's set is on top, the same rebel beats it
+    st2 = play_state({**hands, 2: ["3D", "7S", "7H", "BJ*", "4H*"], 1: ["QS", "3H"]},
+                     emperor=2, solo="open", leader=2)
+    st2 = act(st2, 2, "play", ["7S", "7H"])
+    for s in (3, 4):
+        st2 = act(st2, s, "pass")
+    assert RULES.bot_action(st2, 0, "heuristic", random.Random(1)).to_record()["play"] == ["9S", "9H"]
+
+
+def test_hint_suggests_the_smallest_beating_set():
+    st = play_state({0: ["5S", "5H", "3S"], 1: ["6S", "6H", "9S", "9H", "9D", "SJ", "3H"], 2: ["3D"],
+                     3: ["3C"], 4: ["3S"]})
+    assert RULES.hint(st, 0).to_record() == {"seat": 0, "play": ["5S"]}
+    assert RULES.hint(st, 1) is None  # not his turn
+    st = act(st, 0, "play", ["5S", "5H"])
+    assert RULES.hint(st, 1).to_record() == {"seat": 1, "play": ["6S", "6H"]}
+    st = act(st, 1, "play", ["SJ", "9S"])
+    assert RULES.hint(st, 2) is None  # only a 3: nothing can beat

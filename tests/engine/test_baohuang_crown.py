@@ -105,7 +105,7 @@ def test_solo_when_emperor_holds_4h():
     assert summ["solo"] == "secret" and summ["guard"] is None and summ["guard_declared"] is None
 
 
-def test_solo_decided_after_receiving_4h_holder_pile_is_not_possible_but_crown_moves_bj():
+def test_4h_holder_accepting_the_passed_crown_plays_solo():
     # the 4H* holder accepting the passed BJ* becomes a solo emperor
     st = start({0: ["3S"], 1: ["3H", "4H*"], 2: ["3D", "BJ*"], 3: ["3C"], 4: ["3S"]})
     st = act(st, 2, "crown", "pass")

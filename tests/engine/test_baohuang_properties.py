@@ -110,3 +110,43 @@ def test_multi_hand_sequence_carries_tribute(seed, pol):
             total.update({k: v for k, v in summ["game_points"].items()})
         assert RULES.new_match(**RULES.match_to_json(match)) == match
     assert sum(total.values()) == 0
+
+
+@settings(max_examples=20, deadline=None)
+@given(seeds, st.integers(0, 400))
+def test_every_listed_action_is_legal_and_verbs_match(seed, stop):
+    rng = random.Random(seed)
+    state = RULES.start_hand(RULES.new_match(), RULES.deal(RULES.new_match(), seed))
+    for _ in range(stop):
+        if RULES.is_complete(state):
+            return
+        state = RULES.apply(state, RULES.bot_action(state, RULES.to_act(state), "random", rng))
+    if RULES.is_complete(state):
+        return
+    seat = RULES.to_act(state)
+    legal = RULES.legal_actions(state, seat)
+    assert {a.verb for a in legal} == RULES.legal_verbs(state, seat)
+    assert len(set(legal)) == len(legal)
+    for a in rng.sample(legal, min(len(legal), 25)):
+        RULES.apply(state, a)  # never raises
+    for other in range(5):
+        if other != seat:
+            assert RULES.legal_actions(state, other) == []
+            assert RULES.legal_verbs(state, other) == frozenset()
+
+
+@settings(max_examples=20, deadline=None)
+@given(seeds, st.integers(0, 300), policies)
+def test_bot_knowledge_is_exactly_what_the_view_shows(seed, stop, pol):
+    from games.engine.baohuang.view import knowledge, knowledge_from_view
+
+    rng = random.Random(seed)
+    match = RULES.new_match()
+    state = RULES.start_hand(match, RULES.deal(match, seed))
+    for i in range(stop + 1):
+        if RULES.is_complete(state):
+            break
+        if i % 7 == 0 or RULES.phase(state) != "play":
+            for seat in range(5):
+                assert knowledge(state, seat) == knowledge_from_view(RULES.view(state, seat))
+        state = RULES.apply(state, RULES.bot_action(state, RULES.to_act(state), pol[RULES.to_act(state)], rng))

@@ -95,3 +95,19 @@ def test_crown_pile_cards_only_to_holder():
     assert RULES.view(st, 0)["crown"]["pile"][0] == "BJ*"
     assert RULES.view(st, 3)["crown"]["pile"] is None
     assert RULES.view(st, 3)["crown"]["twos"] == 1 and RULES.view(st, 3)["to_act"] == 0
+
+
+def test_view_does_not_depend_on_other_seats_cards():
+    # swap one ordinary card between seats 3 and 4: seat 0's view must not change
+    base = RULES.deal_to_record(RULES.deal(RULES.new_match(), 77))["deal"]
+    other = {k: list(v) for k, v in base.items()}
+    plain = lambda c: c[0] in "56789TJQK" and "*" not in c
+    i = next(i for i, c in enumerate(other["3"]) if plain(c))
+    j = next(j for j, c in enumerate(other["4"]) if plain(c) and c != other["3"][i])
+    other["3"][i], other["4"][j] = other["4"][j], other["3"][i]
+    m = RULES.new_match()
+    a = RULES.start_hand(m, RULES.deal_from_record(m, {"deal": base}))
+    b = RULES.start_hand(m, RULES.deal_from_record(m, {"deal": other}))
+    for seat in (0, 1, 2, None):
+        assert RULES.view(a, seat) == RULES.view(b, seat)
+    assert RULES.view(a, 3) != RULES.view(b, 3)

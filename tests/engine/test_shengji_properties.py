@@ -101,3 +101,48 @@ def test_legal_actions_are_never_empty_and_always_legal(seed):
             RULES.apply(s, a)
         auto = RULES.auto_action(s, seat)
         s = RULES.apply(s, auto if rng.random() < 0.5 else rng.choice(acts))
+
+
+def test_states_survive_pickling_mid_hand():
+    """A site may cache states: unpickled cards are equal but not the interned
+    objects, and the hand must go on exactly the same (♠A penalties included)."""
+    import pickle
+
+    def run(through_pickle):
+        rng = random.Random(21)
+        match = RULES.new_match()
+        s = RULES.start_hand(match, RULES.deal(match, 1234))
+        while not RULES.is_complete(s):
+            if through_pickle:
+                s = pickle.loads(pickle.dumps(s))
+            seat = RULES.to_act(s)
+            s = RULES.apply(s, RULES.bot_action(s, seat, "heuristic", rng))
+        return RULES.summary(s)
+
+    assert run(True) == run(False)
+
+
+@SETTINGS
+@given(seed=st.integers(0, 2**63 - 1), cut=st.floats(0, 1), shuffle_seed=st.integers(0, 999))
+def test_a_view_never_depends_on_cards_hidden_from_its_seat(seed, cut, shuffle_seed):
+    """Redeal every card a seat cannot see (the others' hands, and the kitty
+    unless it may see it) at random, keeping counts: its view is unchanged."""
+    from dataclasses import replace
+
+    _match, _deal, _final, states = _random_hand(seed, 0b0101)
+    s = states[int(cut * (len(states) - 1))]
+    rng = random.Random(shuffle_seed)
+    for seat in range(4):
+        sees_kitty = s.phase == "done" or (seat == s.dealer and s.phase in ("bury", "play"))
+        others = [o for o in range(4) if o != seat]
+        pool = [c for o in others for c in s.hands[o]]
+        if not sees_kitty and s.phase != "bury":
+            pool += list(s.kitty)
+        rng.shuffle(pool)
+        hands = list(s.hands)
+        for o in others:
+            hands[o], pool = tuple(pool[: len(s.hands[o])]), pool[len(s.hands[o]):]
+        kitty = tuple(pool) if pool else s.kitty
+        other = replace(s, hands=tuple(hands), kitty=kitty)
+        assert RULES.view(other, seat) == RULES.view(s, seat)
+        assert RULES.view(other, None) == RULES.view(s, None)

@@ -1,5 +1,6 @@
 """Bots.  They decide from the seat's own knowledge only (:func:`.view.knowledge`,
-the same visibility as :func:`.view.view`) plus the legal actions.
+a fast equivalent of the seat's JSON view: tests check that it always equals
+:func:`.view.knowledge_from_view` of ``view(state, seat)``) plus the legal actions.
 
 * ``random``: uniform over the legal actions (in :mod:`.rules`).
 * ``heuristic``: plays like a sensible human:
@@ -14,7 +15,8 @@ the same visibility as :func:`.view.view`) plus the legal actions.
   - following: beats an opponent with the cheapest set (cost: attached jokers,
     high ranks, split groups); spends jokers only when the hand is nearly done
     or the player on top is close to finishing; never beats a known partner
-    unless it empties the hand; declines with 讓 first, then 過.
+    unless it empties the hand; declines with 讓 while it holds a set that beats
+    the top (it may want it later in the round), else with 過.
 
 The numbers in :data:`PARAMS` were chosen by paired self-play (the same deals
 played with and without a change at one seat, rotating seats; /tmp scripts,
@@ -85,8 +87,8 @@ def heuristic(kn, rng, params=None) -> tuple[str, object]:
 def _side(kn, other: int) -> int:
     """+1 known partner, -1 known opponent, 0 unknown."""
     me, emp = kn.seat, kn.emperor
-    if kn.solo is not None:
-        return -1
+    if kn.solo is not None:  # a known solo: the emperor against four
+        return -1 if (me == emp or other == emp) else 1
     if me == emp:
         return 1 if kn.guard == other else (0 if kn.guard is None else -1)
     if kn.i_am_guard:
@@ -125,7 +127,9 @@ def _follow(kn, p):
         return decline  # never beat a known partner unless it empties the hand
     options = beating_shapes(rc, tshape)
     if not options:
-        return decline
+        # Whatever beats the top later also beats it now (B4 is transitive and
+        # the size is fixed for the round): nothing to wait for, so 過.
+        return ("pass", True)
     top_left = kn.sizes[top_seat]
     best, best_cost = None, 1e9
     for sh in options:

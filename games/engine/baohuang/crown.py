@@ -19,7 +19,7 @@ Then the emperor leads.
 from __future__ import annotations
 
 from ..base import IllegalAction
-from .order import KIND_BJ_MARKED, KIND_H4_MARKED, KINDS, TWO_KINDS, rank_counts
+from .order import KIND_BJ_MARKED, KIND_H4_MARKED, KIND_OF, KINDS, TWO_KINDS, rank_counts
 from .state import HandState
 from .tribute import pay_tribute
 
@@ -42,7 +42,7 @@ def apply_crown(st: HandState, seat: int, choice) -> HandState:
     pile = list(st.crown_pile)
     if choice == "accept":
         for c in pile:
-            hands[seat][_kind(c)] += 1
+            hands[seat][KIND_OF[c]] += 1
         return _crowned(st, hands, seat)
     # pass
     if st.crown_second:
@@ -66,11 +66,6 @@ def apply_crown(st: HandState, seat: int, choice) -> HandState:
         sizes=tuple(sum(h) for h in hands), crown_pile=tuple(pile), crown_passed=passed,
         crown_holder=nxt, crown_second=second, to_act=nxt,
     )
-
-
-def _kind(card):
-    from .order import KIND_OF
-    return KIND_OF[card]
 
 
 def _crowned(st: HandState, hands: list[list[int]], emperor: int) -> HandState:

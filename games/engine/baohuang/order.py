@@ -73,11 +73,6 @@ def rank_label(value: int) -> str:
     return _LABELS[value]
 
 
-def rank_key(card: Card) -> tuple[int, int]:
-    """Sort key, high to low by B2 then C6 suit order: ``sorted(cards, key=rank_key)``."""
-    return (KIND_OF[card], 0)
-
-
 def sort_cards(cards) -> list[Card]:
     """``cards`` sorted high to low by B2 (the 3 last), C6 suit order within a rank."""
     return sorted(cards, key=KIND_OF.__getitem__)

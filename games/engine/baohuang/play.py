@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from ..base import IllegalAction
 from ..cards import Card, CardError
-from .order import KIND_H4_MARKED, KIND_OF, KIND_RANK, KINDS, NKINDS
+from .order import KIND_H4_MARKED, KIND_OF, KIND_RANK, KINDS
 from .sets import beats, describe, shape_error, three_error
 from .state import HandState
 
@@ -135,12 +135,5 @@ def _put(t: tuple, i: int, v) -> tuple:
     return t[:i] + (v,) + t[i + 1:]
 
 
-def _card(k: int) -> Card:
-    return KINDS[k]
-
-
 def _code(k: int) -> str:
-    return _card(k).code
-
-
-assert NKINDS == 56
+    return KINDS[k].code

@@ -34,19 +34,39 @@ from .tribute import leave_settlement, match_after_leave
 from .view import knowledge, legal_verbs, view
 
 
-def shape_to_cards(hand, shape) -> tuple:
-    """Concrete cards from a 56-count ``hand`` for a rank ``shape``: within a rank
-    the engine takes cards in the C6 order (plain BJ before BJ*)."""
-    used: dict[int, int] = {}
-    out = []
-    for r in shape:
-        for k in RANK_KINDS[r]:
-            if hand[k] - used.get(k, 0) > 0:
-                used[k] = used.get(k, 0) + 1
-                out.append(KINDS[k])
-                break
+def _by_rank(hand) -> list:
+    """For each rank value, the hand's cards of that rank in pick order (C6)."""
+    return [[KINDS[k] for k in ks for _ in range(hand[k])] for ks in RANK_KINDS]
+
+
+def shape_to_cards(hand, shape, by_rank=None) -> tuple:
+    """Concrete cards from a 56-count ``hand`` for a rank ``shape`` (sorted high
+    to low): within a rank the engine takes cards in the C6 order (plain BJ
+    before BJ*).  ``by_rank`` (from :func:`_by_rank`) may be passed to reuse work.
+    Raises ``ValueError`` if the hand cannot supply the shape."""
+    out: list = []
+    i, n = 0, len(shape)
+    while i < n:
+        r = shape[i]
+        j = i + 1
+        while j < n and shape[j] == r:
+            j += 1
+        if by_rank is not None:
+            cards = by_rank[r][: j - i]
         else:
+            cards = []
+            need = j - i
+            for k in RANK_KINDS[r]:
+                take = min(hand[k], need)
+                if take:
+                    cards += [KINDS[k]] * take
+                    need -= take
+                    if not need:
+                        break
+        if len(cards) < j - i:
             raise ValueError(f"hand cannot supply {shape}")
+        out.extend(cards)
+        i = j
     return tuple(out)
 
 
@@ -168,7 +188,8 @@ class BaohuangRules:
         if ph != "play":
             return []
         hand = state.hands[seat]
-        out = [Action(seat, "play", shape_to_cards(hand, sh))
+        by_rank = _by_rank(hand)
+        out = [Action(seat, "play", shape_to_cards(hand, sh, by_rank))
                for sh in self.legal_shapes(state, seat)]
         if state.top is not None:
             if not state.yielded >> seat & 1:
@@ -190,6 +211,20 @@ class BaohuangRules:
             return Action(seat, "pass", True)
         shapes = lead_shapes(state.rcs[seat])
         best = min(shapes, key=lambda sh: (len(sh), sh[0], sh))
+        return Action(seat, "play", shape_to_cards(state.hands[seat], best))
+
+    def hint(self, state: HandState, seat: int) -> Action | None:
+        """A play to suggest (提示) to ``seat``: when leading the C5 smallest set,
+        when following the smallest set that beats the top (fewest jokers and
+        4H*, then the lowest rank); None when no play is legal now."""
+        if state.phase != "play" or state.to_act != seat:
+            return None
+        if state.top is None:
+            return self.auto_action(state, seat)
+        shapes = beating_shapes(state.rcs[seat], state.top[2])
+        if not shapes:
+            return None
+        best = min(shapes, key=lambda sh: (sum(r >= 13 for r in sh), sh[0], sh[::-1]))
         return Action(seat, "play", shape_to_cards(state.hands[seat], best))
 
     def bot_action(self, state: HandState, seat: int, policy: str, rng: Any = None) -> Action:

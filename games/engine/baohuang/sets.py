@@ -27,7 +27,7 @@ True
 
 from __future__ import annotations
 
-from .order import BJ, H4, NRANKS, SJ, THREE, rank_label
+from .order import BJ, H4, SJ, THREE, rank_label
 
 Shape = tuple[int, ...]
 
@@ -168,5 +168,3 @@ def can_beat(rc, top: Shape) -> bool:
                         return True
     return False
 
-
-assert NRANKS == 16

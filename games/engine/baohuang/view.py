@@ -18,7 +18,7 @@ with the same visibility rules:
 from __future__ import annotations
 
 from .crown import declaring_verb
-from .order import KINDS, RANK_KINDS, TWO
+from .order import KINDS
 from .sets import can_beat
 from .state import HandState
 
@@ -129,6 +129,7 @@ def view(st: HandState, seat: int | None, summary=None) -> dict:
         "trick_log": [{"seat": s, "verb": v, "cards": _codes(c)} for s, v, c in st.trick_log],
         "last_round": [{"seat": s, "verb": v, "cards": _codes(c)} for s, v, c in st.last_round],
         "finished": list(st.finished),
+        "h4_played": st.h4_played,
         "bought_threes": bought,
         "tribute": tribute,
         "legal": legal_verbs(st, seat),
@@ -148,7 +149,16 @@ class Knowledge:
 
     __slots__ = ("seat", "phase", "rc", "size", "sizes", "emperor", "guard", "solo",
                  "guard_declared", "i_am_guard", "top", "yielded", "passed", "finished",
-                 "pile_twos", "pile_size", "legal", "can_yield")
+                 "pile_twos", "pile_size", "legal", "can_yield", "h4_played")
+
+    def as_dict(self) -> dict:
+        return {n: getattr(self, n) for n in self.__slots__}
+
+    def __eq__(self, other):
+        return isinstance(other, Knowledge) and self.as_dict() == other.as_dict()
+
+    def __repr__(self):
+        return f"Knowledge({self.as_dict()!r})"
 
 
 def knowledge(st: HandState, seat: int) -> Knowledge:
@@ -173,7 +183,46 @@ def knowledge(st: HandState, seat: int) -> Knowledge:
     kn.pile_twos = sum(1 for c in st.crown_pile if c.rank == "2") if holder else 0
     kn.pile_size = len(st.crown_pile) if holder else 0
     kn.legal = None
+    kn.h4_played = st.h4_played  # public: 4H* has been played
     return kn
 
 
-assert RANK_KINDS[TWO]
+
+def knowledge_from_view(v: dict) -> Knowledge:
+    """The same :class:`Knowledge` rebuilt from a JSON :func:`view` alone.
+
+    :func:`knowledge` is the fast path the bots use; tests check that it always
+    equals this function of the view, so a bot never knows more than its view.
+    """
+    from ..cards import Card
+    from .order import RANK_OF, rank_counts, KIND_OF
+
+    seat = v["seat"]
+    counts = [0] * len(KINDS)
+    for code in v["hand"]:
+        counts[KIND_OF[Card.parse(code)]] += 1
+    kn = Knowledge()
+    kn.seat = seat
+    kn.phase = v["phase"]
+    kn.rc = rank_counts(counts)
+    kn.size = len(v["hand"])
+    kn.sizes = tuple(v["counts"][str(s)] for s in range(5))
+    kn.emperor = v["emperor"]
+    kn.guard = v["guard"]
+    kn.i_am_guard = v["guard"] == seat and seat is not None
+    kn.solo = v["solo"]
+    kn.guard_declared = v["guard_declared"] if v["guard_declared"] == "open" or kn.i_am_guard else None
+    top = v["top"]
+    kn.top = None if top is None else (
+        top["seat"], tuple(sorted((RANK_OF[Card.parse(c)] for c in top["cards"]), reverse=True)))
+    kn.yielded = sum(1 << s for s in v["round"]["yielded"])
+    kn.passed = sum(1 << s for s in v["round"]["passed"])
+    kn.can_yield = top is not None and seat not in v["round"]["yielded"]
+    kn.finished = tuple(v["finished"])
+    crown = v["crown"]
+    holder = crown is not None and crown["holder"] == seat and v["phase"] == "crown"
+    kn.pile_twos = crown["twos"] if holder else 0
+    kn.pile_size = len(crown["pile"]) if holder else 0
+    kn.legal = None
+    kn.h4_played = v["h4_played"]
+    return kn

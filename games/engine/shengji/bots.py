@@ -62,16 +62,6 @@ def decide(policy: str, view, legal: Callable[[], list[Action]], rng) -> Action:
 # --------------------------------------------------------------------- helpers
 
 
-def _low_key(ctx: TrumpContext):
-    info = ctx._t.info
-
-    def key(c: Card):
-        s, o, _ = info[c]
-        return (s == "T", o)
-
-    return key
-
-
 def void_bury(hand, ctx: TrumpContext) -> tuple[Card, ...]:
     """8 cards to bury that keep control: whole short side suits without points
     or high cards first (voids), then low side singles, then other low side

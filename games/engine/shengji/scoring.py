@@ -88,7 +88,7 @@ def spade_ace_penalties(tricks) -> list[int]:
         for seat, cards in plays:
             if team_of(seat) == team_of(winner):
                 continue
-            n = sum(1 for c in cards if c is SPADE_ACE)
+            n = sum(1 for c in cards if c == SPADE_ACE)
             if n:
                 out[seat] -= SPADE_ACE_PENALTY * n
                 out[winner] += SPADE_ACE_PENALTY * n

@@ -23,7 +23,7 @@ from ..base import Action, IllegalAction
 from ..cards import Card, CardError, holds, parse_cards, remove_cards
 from . import auction, give as give_mod, scoring
 from .deal import Deal
-from .match import Match
+from .match import Match, team_of
 from .trumps import TrumpContext, card_points
 from .tricks import check_follow, check_lead, resolve_throw, trick_winner
 
@@ -345,8 +345,6 @@ def _play(state: HandState, action: Action) -> HandState:
 
 
 def _settle(state: HandState) -> HandState:
-    from .match import team_of
-
     attackers = 1 - team_of(state.dealer)
     x = sum(t.points for t in state.tricks if team_of(t.winner) == attackers)
     last = state.tricks[-1]
