@@ -80,7 +80,7 @@ test-embedded: $(DEV_DEPS)
 	@mkdir -p tmp
 	@echo "=== embedded topology: SQLite + in-memory channel layer + in-process timers ==="
 	env -u DATABASE_URL -u REDIS_URL -u CELERY_BROKER_URL \
-	  $(PY) -m pytest --junitxml=tmp/junit-embedded.xml $(PYTEST_ARGS)
+	  $(PY) -m pytest --durations=15 --junitxml=tmp/junit-embedded.xml $(PYTEST_ARGS)
 
 # The same suite against PostgreSQL + Redis, plus the `production` tests, which
 # start their own daphne, Celery worker and beat processes.  The browser test
@@ -92,7 +92,7 @@ test-production: $(DEV_DEPS)
 	@redis-cli -h 127.0.0.1 ping >/dev/null || { echo "Redis is not answering on 127.0.0.1:6379"; exit 1; }
 	env -u CELERY_BROKER_URL \
 	  DATABASE_URL=$(PG_URL)/cardroom_ci_$(RUN_ID) REDIS_URL=$(REDIS_BASE)/$(REDIS_DB) \
-	  $(PY) -m pytest -m "not browser" --junitxml=tmp/junit-production.xml $(PYTEST_ARGS)
+	  $(PY) -m pytest -m "not browser" --durations=15 --junitxml=tmp/junit-production.xml $(PYTEST_ARGS)
 
 # Starts a production stack (own database, daphne, worker, beat), runs
 # `manage.py bench_live` for each N in BENCH_TABLES, stops the stack.
