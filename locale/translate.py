@@ -326,6 +326,25 @@ EN = {
     "%(who)s 打过 K，赢得本场！": "%(who)s went past K and won the match!",
     "新的一场即将从 2 开始。": "A new match starts soon from 2.",
     "下一局庄家：%(name)s": "Next dealer: %(name)s",
+    # baohuang refusals (games/tables.py)
+    "黑桃": "Spades",
+    "红桃": "Hearts",
+    "方块": "Diamonds",
+    "梅花": "Clubs",
+    "无效的牌": "Invalid cards",
+    "这不是一套牌：一套是同点数的牌，可以挂大小王和保子": (
+        "That is not a set: a set is cards of one rank, with jokers and the marked ♥4 attached if you like"
+    ),
+    "管不上：张数要相同，而且每张都要比上家的大": (
+        "That does not beat it: play the same number of cards, each one higher than the set on top"
+    ),
+    "现在不能这样出牌": "You cannot play that now",
+    "3 只能在最后一张时单独出": "A 3 can only be played alone, as your last card",
+    "现在不是选皇帝的时候": "This is not the time to choose the emperor",
+    "现在不能宣布独": "You cannot announce a solo now",
+    "现在不能宣布保皇": "You cannot announce the guard now",
+    "本局已经结束": "The hand is over",
+    "本轮": "This round",
 }
 
 
