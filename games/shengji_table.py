@@ -341,6 +341,13 @@ def shengji_context(ctx: dict, state) -> dict:
             else "",
         }
 
+    # trump phase: how many cards of each suit the viewer holds (jokers and
+    # level cards aside), shown on the four suit buttons
+    suit_counts = {}
+    if phase == "trump":
+        suit_counts = {f"trump-{x}": sum(1 for c in view["hand"] if c not in ("BJ", "SJ")
+                                          and c[-1] == x and c[:-1] != level) for x in "SHDC"}
+
     points_sofar = view["attackers_points"]
     out["sj"] = {
         "phase": phase,
@@ -355,6 +362,7 @@ def shengji_context(ctx: dict, state) -> dict:
         "trump": trump,
         "trump_name": suit_name(trump),
         "trump_order": order_labels,
+        "suit_counts": suit_counts,
         "level": level_label(level),
         "dealer": dealer,
         "dealer_name": names[dealer] if dealer is not None else "",

@@ -104,6 +104,9 @@ def test_post_bid_pass_trump_bury_play(sj_humans):
     assert RULES.phase(state) == "trump" and state.auction_winner == seat
     html = page(room, users[seat])
     assert [a for a in actions(html) if a.startswith("trump-")] == ["trump-S", "trump-H", "trump-D", "trump-C"]
+    shown = [int(n) for n in re.findall(r'data-suit-count="(\d+)"', html)]
+    hand = state_of(room).hands[seat]
+    assert shown == [sum(1 for c in hand if c.suit == x and c.rank != state.level) for x in "SHDC"]
     assert post(room, users[seat], {"verb": "trump-D"}).status_code == 200
     state = state_of(room)
     assert state.trump == "D" and RULES.phase(state) == "bury"
