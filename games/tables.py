@@ -240,9 +240,12 @@ def table_context(room: Room, user, committed_at: int | None = None) -> dict:
         if me is not None and not hand.complete:
             buttons = action_buttons(rules.legal_verbs(state, me))
             if any(b.needs_cards for b in buttons):
-                # 提示: the C5 move (smallest legal play) from this seat's own cards
-                suggestion = rules.auto_action(state, me)
-                if suggestion.verb in CARD_VERBS:
+                # 提示: the engine's hint where it has one (baohuang: the
+                # smallest set that beats the top), else the C5 move; both
+                # from this seat's own cards only.
+                hinter = getattr(rules, "hint", None)
+                suggestion = hinter(state, me) if hinter else rules.auto_action(state, me)
+                if suggestion is not None and suggestion.verb in CARD_VERBS:
                     hint = " ".join(c.code for c in suggestion.cards)
     rows, totals = score_sheet(room, hand, rules.seats)
     counts = (view or {}).get("counts") or {}

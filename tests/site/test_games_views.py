@@ -279,3 +279,25 @@ def test_refusal_explains_the_rule_in_chinese(bot_room, alice, driver):
     assert response.status_code == 400
     html = response.content.decode()
     assert "3 只能在最后一张时单独出" in html and 'class="detail"' in html
+
+
+def test_hint_offers_a_beating_set_when_following(bot_room, alice, driver):
+    """提示 while following: the engine's smallest set that beats the top
+    (B4), which the server then accepts."""
+
+    def alice_can_beat(r):
+        seat, hand = _to_act(r)
+        state = services.hand_state(hand)
+        return seat == 0 and RULES.view(state, 0)["top"] is not None and "play" in RULES.legal_verbs(state, 0)
+
+    driver(bot_room, alice_can_beat)
+    services.set_autoplay(bot_room, alice, False)
+    bot_room.refresh_from_db()
+    html = _client(alice).get(f"/rooms/{bot_room.pk}/").content.decode()
+    hint = re.search(r'data-action="hint" data-hint="([^"]+)"', html).group(1)
+    response = _client(alice).post(
+        _url(bot_room), {"verb": "play", "cards": hint, "version": bot_room.version}, HTTP_HX_REQUEST="true"
+    )
+    assert response.status_code == 200
+    last = HandAction.objects.filter(hand=services.current_hand(bot_room)).order_by("-seq").first()
+    assert last.payload == {"seat": 0, "play": hint.split()}
