@@ -302,3 +302,18 @@ def test_hint_offers_a_beating_set_when_following(bot_room, alice, driver):
     assert response.status_code == 200
     last = HandAction.objects.filter(hand=services.current_hand(bot_room)).order_by("-seq").first()
     assert last.payload == {"seat": 0, "play": hint.split()}
+
+
+def test_spectator_sees_no_cards_and_no_actions(bot_room, bob):
+    html = _client(bob).get(f"/rooms/{bot_room.pk}/").content.decode()
+    assert "data-card=" not in html and 'data-action="play"' not in html
+    assert "data-my-seat" not in html
+    assert 'data-seat-take="' not in html  # full room, hand in play
+
+
+def test_leave_during_a_hand_hands_the_seat_to_a_bot(bot_room, alice):
+    response = _client(alice).post(f"/rooms/{bot_room.pk}/leave", HTTP_HX_REQUEST="true")
+    assert response.status_code == 200
+    seat = bot_room.seats.get(index=0)
+    assert seat.user is None and seat.bot_policy == "heuristic"
+    assert "data-card=" not in response.content.decode()
