@@ -30,6 +30,14 @@ RULES = get_rules("baohuang")
 APP = URLRouter(websocket_urlpatterns)
 
 
+@pytest.fixture(autouse=True)
+async def _close_thread_connections():
+    """Close the DB connection of the thread that ran the sync parts, so the
+    test database can be dropped (PostgreSQL refuses while it is open)."""
+    yield
+    await database_sync_to_async(connections.close_all)()
+
+
 def communicator(path, user):
     comm = WebsocketCommunicator(APP, path)
     comm.scope["user"] = user
