@@ -32,8 +32,9 @@ ifeq ($(origin REDIS_DB),undefined)
 REDIS_DB := $(shell echo $$(( RANDOM % 6 + 1 )))
 endif
 BENCH_TABLES ?= 10 20 50
-BENCH_HANDS ?= 3
+BENCH_HANDS ?= 1
 BENCH_SECONDS ?= 60
+BENCH_BOT_DELAY_MS ?= 100
 PYTEST_ARGS ?=
 
 export PIP_DISABLE_PIP_VERSION_CHECK := 1
@@ -79,7 +80,7 @@ test-embedded: $(DEV_DEPS)
 	@mkdir -p tmp
 	@echo "=== embedded topology: SQLite + in-memory channel layer + in-process timers ==="
 	env -u DATABASE_URL -u REDIS_URL -u CELERY_BROKER_URL \
-	  $(PY) -m pytest --junitxml=tmp/junit-embedded.xml $(PYTEST_ARGS)
+	  $(PY) -m pytest --durations=15 --junitxml=tmp/junit-embedded.xml $(PYTEST_ARGS)
 
 # The same suite against PostgreSQL + Redis, plus the `production` tests, which
 # start their own daphne, Celery worker and beat processes.  The browser test
@@ -91,12 +92,13 @@ test-production: $(DEV_DEPS)
 	@redis-cli -h 127.0.0.1 ping >/dev/null || { echo "Redis is not answering on 127.0.0.1:6379"; exit 1; }
 	env -u CELERY_BROKER_URL \
 	  DATABASE_URL=$(PG_URL)/cardroom_ci_$(RUN_ID) REDIS_URL=$(REDIS_BASE)/$(REDIS_DB) \
-	  $(PY) -m pytest -m "not browser" --junitxml=tmp/junit-production.xml $(PYTEST_ARGS)
+	  $(PY) -m pytest -m "not browser" --durations=15 --junitxml=tmp/junit-production.xml $(PYTEST_ARGS)
 
 # Starts a production stack (own database, daphne, worker, beat), runs
 # `manage.py bench_live` for each N in BENCH_TABLES, stops the stack.
 bench: $(DEV_DEPS)
-	$(PY) scripts/bench.py --tables $(BENCH_TABLES) --hands $(BENCH_HANDS) --seconds $(BENCH_SECONDS)
+	$(PY) scripts/bench.py --tables $(BENCH_TABLES) --hands $(BENCH_HANDS) \
+	  --seconds $(BENCH_SECONDS) --bot-delay-ms $(BENCH_BOT_DELAY_MS)
 
 lint: $(DEV_DEPS)
 	env -u DATABASE_URL -u REDIS_URL $(PY) manage.py check

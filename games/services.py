@@ -348,9 +348,10 @@ def create_room(
 
 
 def take_seat(room: Room | int, user, index: int, expected_version: int | None = None) -> Outcome:
-    """Seat ``user`` at seat ``index``.  Raises :class:`Conflict` when the seat
-    is taken, the user already sits at this table, or the room is closed;
-    :class:`InvalidRequest` for a seat number out of range."""
+    """Seat ``user`` at seat ``index`` (an empty seat, or a bot's while the
+    room is waiting: the human replaces the bot).  Raises :class:`Conflict`
+    when the seat is taken, the user already sits at this table, or the room
+    is closed; :class:`InvalidRequest` for a seat number out of range."""
     with transaction.atomic():
         rid = _room_id(room)
         room = _lock(rid, expected_version)
@@ -364,14 +365,16 @@ def take_seat(room: Room | int, user, index: int, expected_version: int | None =
         if any(s.user_id == user.pk for s in seats):
             raise Conflict(_("你已经坐在这张桌上"))
         seat = seats[index]
-        if not seat.is_empty:
+        replaces_bot = seat.is_bot and room.status == Room.Status.WAITING
+        if not seat.is_empty and not replaces_bot:
             if all(not s.is_empty for s in seats):
                 raise Conflict(_("房间已满"))
             raise Conflict(_("这个座位已经有人"))
+        seat.bot_policy = None
         seat.user = user
         seat.ready = False
         seat.autoplay = False
-        seat.save(update_fields=["user", "ready", "autoplay"])
+        seat.save(update_fields=["user", "bot_policy", "ready", "autoplay"])
         room.save(update_fields=["deadline", "status"])
         _after_commit(room)
         return Outcome(True, room.version)

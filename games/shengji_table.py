@@ -15,15 +15,19 @@ from __future__ import annotations
 
 import json
 from collections import Counter
+from html import escape
 
+from django.utils.safestring import mark_safe
 from django.utils.translation import gettext as _
+from django.utils.translation import gettext_noop
 
 from .engine.cards import SUIT_SYMBOLS, Card
 from .engine.shengji import auction
 from .engine.shengji.match import team_of
 from .engine.shengji.trumps import bid_points, card_points, trump_order
 
-SUIT_NAMES = {"S": "黑桃", "H": "红桃", "D": "方块", "C": "梅花"}
+SUIT_NAMES = {"S": gettext_noop("黑桃"), "H": gettext_noop("红桃"), "D": gettext_noop("方块"),
+              "C": gettext_noop("梅花")}
 
 
 def level_label(level: str | None) -> str:
@@ -66,6 +70,37 @@ def short(code: str) -> str:
     if code in ("BJ", "SJ"):
         return rank + suit
     return suit + rank
+
+
+def hand_html(cards: list[dict]) -> str:
+    """The buttons of the viewer's hand (built here, not in the template: a
+    hand of 52-60 cards is re-rendered for every seat on every change).
+
+    Each is ``<button class="card …" data-card="CODE" [data-bid] [data-kitty]
+    [data-suit-of] [data-block]>`` with the rank over the suit inside.
+    """
+    out = []
+    for c in cards:
+        css = "card"
+        if c["css"]:
+            css += " " + c["css"]
+        attrs = [f'data-card="{c["code"]}"']
+        if c["bid"]:
+            css += " bipai"
+            attrs.append(f'data-bid="{c["bid"]}"')
+        if c["kitty"]:
+            css += " kitty"
+            attrs.append('data-kitty="1"')
+        if c["suit_of"]:
+            attrs.append(f'data-suit-of="{c["suit_of"]}"')
+        if c["block"]:
+            css += " blocked"
+            attrs.append(f'data-block="{escape(c["block"])}"')
+        out.append(
+            f'<button type="button" class="{css}" {" ".join(attrs)}>'
+            f'<span class="r">{escape(c["rank"])}</span><span class="s">{escape(c["suit"])}</span></button>'
+        )
+    return mark_safe("".join(out))
 
 
 def _team_label(team: int, names: list[str]) -> str:
@@ -148,12 +183,14 @@ def shengji_context(ctx: dict, state) -> dict:
     if phase == "give" and me is not None and me == view["to_act"]:
         give = _give_info(rules, state, view["hand"])
     cards = []
+    blocked = (give or {}).get("blocked", {})
+    parse = {code: Card.parse(code) for code in set(view["hand"])}
     for code in view["hand"]:
         rank, suit = face(code)
         is_kitty = kitty_left[code] > 0
         if is_kitty:
             kitty_left[code] -= 1
-        card = Card.parse(code)
+        card = parse[code]
         cards.append(
             {
                 "code": code,
@@ -164,7 +201,7 @@ def shengji_context(ctx: dict, state) -> dict:
                 "kitty": is_kitty,
                 "suit_of": state.ctx.suit_of(card) if state.ctx is not None else "",
                 "points": card_points(card),
-                "block": (give or {}).get("blocked", {}).get(code, "") if give else "",
+                "block": blocked.get(code, ""),
             }
         )
 
@@ -200,9 +237,13 @@ def shengji_context(ctx: dict, state) -> dict:
 
     trick = None
     if view["trick"] is not None:
+        plays = view["trick"]["plays"]
         trick = {
             "leader": view["trick"]["leader"],
-            "plays": plays_of(view["trick"]["plays"], view["trick"]["leader"]),
+            "plays": plays_of(plays, view["trick"]["leader"]),
+            # the suit of play led (T for trumps): public once the lead is on the table
+            "led_suit": state.ctx.suit_of(Card.parse(plays[0]["cards"][0])) if plays else "",
+            "led_count": len(plays[0]["cards"]) if plays else 0,
         }
     last = None
     if view["last_trick"] is not None:
@@ -300,10 +341,18 @@ def shengji_context(ctx: dict, state) -> dict:
             else "",
         }
 
+    # trump phase: how many cards of each suit the viewer holds (jokers and
+    # level cards aside), shown on the four suit buttons
+    suit_counts = {}
+    if phase == "trump":
+        suit_counts = {f"trump-{x}": sum(1 for c in view["hand"] if c not in ("BJ", "SJ")
+                                          and c[-1] == x and c[:-1] != level) for x in "SHDC"}
+
     points_sofar = view["attackers_points"]
     out["sj"] = {
         "phase": phase,
         "cards": cards,
+        "hand_html": hand_html(cards),
         "count": len(cards),
         "piles": piles,
         "highest": view["highest"],
@@ -313,6 +362,7 @@ def shengji_context(ctx: dict, state) -> dict:
         "trump": trump,
         "trump_name": suit_name(trump),
         "trump_order": order_labels,
+        "suit_counts": suit_counts,
         "level": level_label(level),
         "dealer": dealer,
         "dealer_name": names[dealer] if dealer is not None else "",

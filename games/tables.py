@@ -63,6 +63,19 @@ PHASE_NAMES = {
     "give": _("还牌"),
     "bury": _("埋底"),
 }
+#: A Chinese sentence per ruling for refusals; the engine's own message is
+#: shown beside it as the detail.
+RULE_MESSAGES = {
+    "C1": _("无效的牌"),
+    "B3": _("这不是一套牌：一套是同点数的牌，可以挂大小王和保子"),
+    "B4": _("管不上：张数要相同，而且每张都要比上家的大"),
+    "B5": _("现在不能这样出牌"),
+    "B6": _("3 只能在最后一张时单独出"),
+    "B8": _("现在不是选皇帝的时候"),
+    "B9": _("现在不能宣布独"),
+    "B10": _("现在不能宣布保皇"),
+    "B11": _("本局已经结束"),
+}
 WINNER_NAMES = {"emperor": _("皇帝方胜"), "rebels": _("反贼方胜"), "draw": _("平局")}
 
 
@@ -227,9 +240,12 @@ def table_context(room: Room, user, committed_at: int | None = None) -> dict:
         if me is not None and not hand.complete:
             buttons = action_buttons(rules.legal_verbs(state, me))
             if any(b.needs_cards for b in buttons):
-                # 提示: the C5 move (smallest legal play) from this seat's own cards
-                suggestion = rules.auto_action(state, me)
-                if suggestion.verb in CARD_VERBS:
+                # 提示: the engine's hint where it has one (baohuang: the
+                # smallest set that beats the top), else the C5 move; both
+                # from this seat's own cards only.
+                hinter = getattr(rules, "hint", None)
+                suggestion = hinter(state, me) if hinter else rules.auto_action(state, me)
+                if suggestion is not None and suggestion.verb in CARD_VERBS:
                     hint = " ".join(c.code for c in suggestion.cards)
     rows, totals = score_sheet(room, hand, rules.seats)
     counts = (view or {}).get("counts") or {}

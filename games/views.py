@@ -25,10 +25,14 @@ GAME_NAMES = dict(GAME_CHOICES)
 # --------------------------------------------------------------------------- helpers
 
 
-def refuse(request, message: str, status: int) -> HttpResponse:
+def refuse(request, message: str, status: int, detail: str = "") -> HttpResponse:
     """A refusal: the message fragment with ``status``, retargeted by htmx."""
     response = HttpResponse(
-        render_to_string("games/_message.html", {"message": message, "error": True}, request=request),
+        render_to_string(
+            "games/_message.html",
+            {"message": message, "detail": detail, "error": True},
+            request=request,
+        ),
         status=status,
     )
     response["HX-Retarget"] = "#act-msg"
@@ -164,6 +168,11 @@ def act(request, room_id: int):
         outcome = services.do_action(
             room.pk, seat.index, record, version, actor=HandAction.Actor.USER, user=request.user
         )
+    except services.IllegalMove as exc:
+        explained = tables.RULE_MESSAGES.get(exc.rule)
+        if explained:
+            return refuse(request, str(explained), exc.status, detail=exc.message)
+        return refuse(request, exc.message, exc.status)
     except services.ServiceError as exc:
         return refuse(request, exc.message, exc.status)
     if not outcome.applied:

@@ -30,8 +30,9 @@ from tests.integration.stack import LiveStack  # noqa: E402
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--tables", type=int, nargs="+", default=[10, 20, 50])
-    parser.add_argument("--hands", type=int, default=3)
+    parser.add_argument("--hands", type=int, default=1)
     parser.add_argument("--seconds", type=float, default=60)
+    parser.add_argument("--game", default="baohuang", help="baohuang or shengji")
     parser.add_argument("--bot-delay-ms", type=int, default=100)
     parser.add_argument("--webs", type=int, default=2, help="daphne processes")
     parser.add_argument("--worker-pool", default="threads")
@@ -55,7 +56,7 @@ def main() -> int:
         print(f"daphne: {urls}; worker {args.worker_pool}×{args.concurrency}; beat; "
               f"db {stack.created_db}; redis {stack.redis_url}", flush=True)
         for n in args.tables:
-            cmd = [sys.executable, "manage.py", "bench_live", "--tables", str(n),
+            cmd = [sys.executable, "manage.py", "bench_live", "--game", args.game, "--tables", str(n),
                    "--hands", str(args.hands), "--seconds", str(args.seconds),
                    "--bot-delay-ms", str(args.bot_delay_ms), "--url", urls, "--json"]
             result = subprocess.run(cmd, cwd=REPO, env=stack.env, capture_output=True,

@@ -169,10 +169,14 @@
     updateCount();
   }
 
-  // A refused play: show the follow requirement prominently.
+  // A refusal: repeat the server's message next to the buttons (#act-msg is
+  // at the top of the page, off screen on a phone) and, for a play, flash the
+  // follow requirement.
   document.addEventListener("htmx:afterRequest", function (ev) {
     var el = ev.detail.elt, xhr = ev.detail.xhr;
     if (!el || !xhr || xhr.status < 400) return;
+    var near = $("#sj-refusal"), msg = $("#act-msg");
+    if (near && msg) near.textContent = msg.textContent.trim();
     var fh = $("#follow-hint");
     if (fh && el.getAttribute("data-action") === "play") {
       fh.classList.remove("flash");

@@ -153,6 +153,25 @@ def test_play_a_whole_shengji_hand_by_clicking(site_server, phone_page):
         elif phase == "play":
             codes = hint(page)
             assert codes
+            trick = page.locator("#sj-trick")
+            led = trick.get_attribute("data-led-suit")
+            if led and not done["refused"] and trick.get_attribute("data-led-count") == "1":
+                suits = page.locator("#my-hand [data-card]").evaluate_all(
+                    "els => els.map(e => [e.dataset.card, e.dataset.suitOf])")
+                off = [c for c, s in suits if s != led]
+                if off and any(s == led for _c, s in suits):
+                    # S9: holding the led suit, another suit is refused with the
+                    # engine's message; the follow requirement lights up; nothing moves
+                    click_cards(page, off[:1])
+                    page.click('#actions [data-action="play"]')
+                    page.wait_for_selector("#act-msg.error")
+                    assert "S9" in page.locator("#act-msg").inner_text()
+                    assert "S9" in page.locator("#sj-refusal").inner_text()  # next to the buttons
+                    page.wait_for_selector("#follow-hint.flash")
+                    assert table_version(page) == before and selected(page) == off[:1]
+                    click_cards(page, off[:1])  # deselect
+                    assert not selected(page)
+                    done["refused"] += 1
             click_cards(page, codes)
             assert sorted(selected(page)) == sorted(codes)
             page.click('#actions [data-action="play"]')

@@ -111,3 +111,25 @@ def test_view_does_not_depend_on_other_seats_cards():
     for seat in (0, 1, 2, None):
         assert RULES.view(a, seat) == RULES.view(b, seat)
     assert RULES.view(a, 3) != RULES.view(b, 3)
+
+
+def test_declare_refusal_to_another_seat_does_not_reveal_solo_or_guard():
+    """B9/B10: during the declaration, a refusal to a non-deciding seat is the same
+    (message and rule id) whether the emperor declares a solo or the guard declares."""
+    from games.engine.base import Action, IllegalAction
+    import pytest
+
+    solo_spec = {0: ["3S", "3S"], 1: ["3H"], 2: ["3D", "BJ*", "4H*"], 3: ["3C"], 4: []}
+    guard_spec = {0: ["3S", "3S"], 1: ["3H", "4H*"], 2: ["3D", "BJ*"], 3: ["3C"], 4: []}
+    answers = []
+    for spec in (solo_spec, guard_spec):
+        st = act(start(spec=spec), 2, "crown", "accept")
+        got = []
+        for seat in (0, 3, 4):
+            for verb in ("solo", "guard", "play", "yield", "pass", "crown"):
+                arg = () if verb == "play" else "open" if verb in ("solo", "guard") else True
+                with pytest.raises(IllegalAction) as e:
+                    RULES.apply(st, Action(seat, verb, arg))
+                got.append((seat, verb, e.value.message, e.value.rule))
+        answers.append(got)
+    assert answers[0] == answers[1]

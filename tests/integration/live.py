@@ -10,6 +10,7 @@ from __future__ import annotations
 import asyncio
 import secrets
 import time
+import urllib.error
 import urllib.parse
 import urllib.request
 
@@ -17,7 +18,7 @@ from websockets.asyncio.client import connect
 
 from games.management.commands.bench_live import fragment_stamp, ws_connect_kwargs
 
-from .stack import LiveStack
+from .stack import HTTP, LiveStack
 
 
 def table_socket(stack: LiveStack, room_id: int, cookie: str | None, origin: str | None = None,
@@ -76,7 +77,7 @@ def post_form(stack: LiveStack, path: str, cookie: str, data: dict, timeout: flo
         method="POST",
     )
     try:
-        with urllib.request.urlopen(request, timeout=timeout) as response:
+        with HTTP.open(request, timeout=timeout) as response:
             return response.status
     except urllib.error.HTTPError as exc:
         return exc.code

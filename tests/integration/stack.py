@@ -48,6 +48,10 @@ TOPOLOGY_VARS = ("DATABASE_URL", "REDIS_URL", "CELERY_BROKER_URL", "DJANGO_DEBUG
                  "PYTEST_XDIST_WORKER", "PYTEST_ADDOPTS")
 
 
+#: HTTP to the stack goes straight to loopback, whatever *_proxy variables say.
+HTTP = urllib.request.build_opener(urllib.request.ProxyHandler({}))
+
+
 class StackError(RuntimeError):
     """A process of the stack failed to start, become ready or stop in time."""
 
@@ -300,7 +304,7 @@ class LiveStack:
 
             def answers():
                 try:
-                    with urllib.request.urlopen(url, timeout=5) as resp:
+                    with HTTP.open(url, timeout=5) as resp:
                         return resp.status < 500
                 except urllib.error.HTTPError as exc:
                     return exc.code < 500

@@ -7,6 +7,8 @@ user put in the scope (what ``AuthMiddlewareStack`` does in ``config/asgi.py``).
 from __future__ import annotations
 
 import re
+import threading
+import time
 from collections import Counter
 
 import pytest
@@ -14,6 +16,7 @@ from channels.db import database_sync_to_async
 from channels.routing import URLRouter
 from channels.testing import WebsocketCommunicator
 from django.contrib.auth.models import AnonymousUser
+from django.db import connections
 
 from games import services
 from games.engine import get_rules
@@ -25,6 +28,14 @@ pytestmark = pytest.mark.django_db(transaction=True)
 
 RULES = get_rules("baohuang")
 APP = URLRouter(websocket_urlpatterns)
+
+
+@pytest.fixture(autouse=True)
+async def _close_thread_connections():
+    """Close the DB connection of the thread that ran the sync parts, so the
+    test database can be dropped (PostgreSQL refuses while it is open)."""
+    yield
+    await database_sync_to_async(connections.close_all)()
 
 
 def communicator(path, user):
@@ -164,3 +175,27 @@ async def test_hidden_information_through_a_whole_bot_hand(bot_room, alice):
         # the stored deal of other seats never appears
         checked += 1
     assert checked > 50
+
+
+async def test_change_made_in_a_timer_thread_reaches_the_socket(bot_room, alice):
+    """Embedded topology: bots move on ``threading.Timer`` threads; their
+    notification is handed to the server's loop (in-memory channel layer)."""
+    comm = communicator(f"/ws/rooms/{bot_room.pk}/", alice)
+    await comm.connect()
+    await comm.receive_from(timeout=5)
+
+    def in_thread():
+        try:
+            _step(bot_room.pk)
+        finally:
+            connections.close_all()
+
+    # Nothing else wakes this loop: the notification itself must (a future
+    # completed from a foreign thread without call_soon_threadsafe would sit
+    # until the receive timeout).
+    started = time.monotonic()
+    threading.Thread(target=in_thread, daemon=True).start()
+    html = await comm.receive_from(timeout=8)
+    assert time.monotonic() - started < 4
+    assert int(attr(html, "data-version")) == bot_room.version + 1
+    await comm.disconnect()

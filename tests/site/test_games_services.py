@@ -6,6 +6,7 @@ import pytest
 
 from games import services
 from games.engine import get_rules
+from games.engine.cards import standard_deck
 from games.models import Hand, HandAction, Room, Seat, TributeRecord
 from tests.conftest import drive
 
@@ -140,7 +141,7 @@ def test_cards_not_held_refused(five_humans):
         room.refresh_from_db()
     seat, hand = _seat_to_act(room)
     mine = set(RULES.view(services.hand_state(hand), seat)["hand"])
-    missing = next(c for c in ("AS", "AH", "AD", "AC", "KS", "KH", "KD", "KC") if c not in mine)
+    missing = next(c.code for c in standard_deck() if c.code not in mine)  # a code held 0 times
     before = _snapshot(room)
     with pytest.raises(services.IllegalMove):
         services.do_action(room, seat, {"play": [missing]}, room.version)
@@ -197,3 +198,16 @@ def test_state_cache_matches_rebuild(bot_room):
     for seat in [None, 0, 1, 2, 3, 4]:
         assert RULES.view(rebuilt, seat) == RULES.view(cached, seat)
     assert RULES.actions(rebuilt) == RULES.actions(cached)
+
+
+def test_human_replaces_a_bot_only_while_waiting(bh_room, alice, bob, make_user):
+    services.fill_bots(bh_room, alice, "random")
+    services.take_seat(bh_room, bob, 2)
+    seat = bh_room.seats.get(index=2)
+    assert seat.user == bob and seat.bot_policy is None and not seat.ready
+    services.set_ready(bh_room, bob, True)
+    services.set_ready(bh_room, alice, True)
+    bh_room.refresh_from_db()
+    assert bh_room.status == Room.Status.PLAYING
+    with pytest.raises(services.Conflict):
+        services.take_seat(bh_room, make_user("carol"), 3)  # a bot in a hand in play

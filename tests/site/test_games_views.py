@@ -9,6 +9,7 @@ from django.test import Client
 
 from games import services
 from games.engine import get_rules
+from games.engine.cards import standard_deck
 from games.models import HandAction, Room, Seat
 
 pytestmark = pytest.mark.django_db
@@ -120,7 +121,7 @@ def test_cards_not_held_refused(bot_room, alice, driver):
     bot_room.refresh_from_db()
     _seat, hand = _to_act(bot_room)
     mine = RULES.view(services.hand_state(hand), 0)["hand"]
-    missing = next(c for c in ("AS", "AH", "AD", "AC", "KS", "KH", "KD", "KC", "QS") if c not in mine)
+    missing = next(c.code for c in standard_deck() if c.code not in mine)  # a code held 0 times
     before = _state(bot_room)
     response = _client(alice).post(
         _url(bot_room), {"verb": "play", "cards": missing, "version": bot_room.version}
@@ -257,3 +258,62 @@ def test_previous_result_stays_available_during_next_hand(bot_room, alice, drive
     points = services._by_seat(first.summary["game_points"], 5)
     assert re.findall(r'data-game-points="(-?\d+)"', panel) == [str(p) for p in points]
     assert f"/hands/{first.pk}/replay/" in panel
+
+
+def test_refusal_explains_the_rule_in_chinese(bot_room, alice, driver):
+    """B6: a 3 alone while other cards remain is refused with the rule's
+    sentence and the engine's message as detail."""
+
+    def alice_leads(r):
+        seat, hand = _to_act(r)
+        state = services.hand_state(hand)
+        return seat == 0 and RULES.view(state, 0)["top"] is None and RULES.phase(state) == "play"
+
+    driver(bot_room, alice_leads)
+    services.set_autoplay(bot_room, alice, False)
+    bot_room.refresh_from_db()
+    _seat, hand = _to_act(bot_room)
+    mine = RULES.view(services.hand_state(hand), 0)["hand"]
+    three = next(c for c in mine if c.startswith("3"))
+    assert len(mine) > 1
+    response = _client(alice).post(_url(bot_room), {"verb": "play", "cards": three, "version": bot_room.version})
+    assert response.status_code == 400
+    html = response.content.decode()
+    assert "3 只能在最后一张时单独出" in html and 'class="detail"' in html
+
+
+def test_hint_offers_a_beating_set_when_following(bot_room, alice, driver):
+    """提示 while following: the engine's smallest set that beats the top
+    (B4), which the server then accepts."""
+
+    def alice_can_beat(r):
+        seat, hand = _to_act(r)
+        state = services.hand_state(hand)
+        return seat == 0 and RULES.view(state, 0)["top"] is not None and "play" in RULES.legal_verbs(state, 0)
+
+    driver(bot_room, alice_can_beat)
+    services.set_autoplay(bot_room, alice, False)
+    bot_room.refresh_from_db()
+    html = _client(alice).get(f"/rooms/{bot_room.pk}/").content.decode()
+    hint = re.search(r'data-action="hint" data-hint="([^"]+)"', html).group(1)
+    response = _client(alice).post(
+        _url(bot_room), {"verb": "play", "cards": hint, "version": bot_room.version}, HTTP_HX_REQUEST="true"
+    )
+    assert response.status_code == 200
+    last = HandAction.objects.filter(hand=services.current_hand(bot_room)).order_by("-seq").first()
+    assert last.payload == {"seat": 0, "play": hint.split()}
+
+
+def test_spectator_sees_no_cards_and_no_actions(bot_room, bob):
+    html = _client(bob).get(f"/rooms/{bot_room.pk}/").content.decode()
+    assert "data-card=" not in html and 'data-action="play"' not in html
+    assert "data-my-seat" not in html
+    assert 'data-seat-take="' not in html  # full room, hand in play
+
+
+def test_leave_during_a_hand_hands_the_seat_to_a_bot(bot_room, alice):
+    response = _client(alice).post(f"/rooms/{bot_room.pk}/leave", HTTP_HX_REQUEST="true")
+    assert response.status_code == 200
+    seat = bot_room.seats.get(index=0)
+    assert seat.user is None and seat.bot_policy == "heuristic"
+    assert "data-card=" not in response.content.decode()

@@ -84,3 +84,10 @@ def test_replay_page_steps_through_a_shengji_hand(two_hands, alice):
         assert len(RULES.view(state, seat)["hand"]) == 52
     last = client.get(f"/hands/{first.pk}/replay/?step={total}").content.decode()
     assert f'data-step="{total}"' in last and 'data-action="replay-next"' not in last
+    # the public part: trump, the last trick and (the hand is over) the kitty
+    public = re.search(r'id="sj-replay-public".*?</div>', last, re.S).group(0)
+    assert f'data-trump="{first.summary["trump"]}"' in public
+    kitty = re.search(r"底牌.*?</p>", public, re.S).group(0)
+    assert sorted(re.findall(r'data-c="([^"]+)"', kitty)) == sorted(first.summary["kitty"])
+    mid = client.get(f"/hands/{first.pk}/replay/?step=1").content.decode()
+    assert 'data-phase="auction"' in mid or 'data-phase="trump"' in mid

@@ -73,6 +73,13 @@ def test_auction_page_marks_bipai_and_offers_bid_pass(sj_humans):
     assert 'href="/static/games/shengji.css"' in html and "games/shengji.js" in html
     other = users[(seat + 1) % 4]
     assert actions(page(room, other)) == []
+    # a spectator (not seated) sees the board and the shown piles, no cards in hand
+    from django.contrib.auth import get_user_model
+
+    watcher = get_user_model().objects.create_user("watcher", password="pw-watcher-123")
+    html_watch = page(room, watcher)
+    assert 'class="board sj"' in html_watch and "data-card=" not in html_watch
+    assert 'id="sj-piles"' in html_watch and actions(html_watch) == []
     # nobody else's cards on the page
     for s in range(4):
         if s != seat:
@@ -97,6 +104,9 @@ def test_post_bid_pass_trump_bury_play(sj_humans):
     assert RULES.phase(state) == "trump" and state.auction_winner == seat
     html = page(room, users[seat])
     assert [a for a in actions(html) if a.startswith("trump-")] == ["trump-S", "trump-H", "trump-D", "trump-C"]
+    shown = [int(n) for n in re.findall(r'data-suit-count="(\d+)"', html)]
+    hand = state_of(room).hands[seat]
+    assert shown == [sum(1 for c in hand if c.suit == x and c.rank != state.level) for x in "SHDC"]
     assert post(room, users[seat], {"verb": "trump-D"}).status_code == 200
     state = state_of(room)
     assert state.trump == "D" and RULES.phase(state) == "bury"
@@ -212,3 +222,40 @@ def test_last_trick_toggle_and_result_panel(sj_bot_room, alice, driver):
     for team in "01":
         assert f'data-levels-gained="{summary["levels_gained"][team]}"' in panel
     assert f'/hands/{hand.pk}/replay/' in panel and f'/hands/{hand.pk}/record.json' in panel
+
+
+def test_failed_throw_is_announced_without_who_stopped_it(sj_humans, monkeypatch):
+    """S11: hearts trump, level 2, seat 0 throws ♣AAK; seat 1's ♣A stops it, so
+    only ♣K is played.  Every seat's page says seat 0's throw failed (what was
+    tried, what was played) and never names seat 1 in that announcement."""
+    from tests.engine.shengji_fixtures import act as eact
+    from tests.engine.shengji_fixtures import play_state
+
+    room, users = sj_humans
+    hands = {0: "AC AC KC 6D", 1: "AC 4C 6C 7D", 2: "3C 8C 9C 8D", 3: "QC JC 9C 9D"}
+    state = play_state(hands, "3S 4S 6S 7S 8S 9S JS QS", dealer=0, trump="H")
+    state = RULES.apply(state, eact(0, "play", "AC AC KC"))
+    monkeypatch.setattr(services, "hand_state", lambda hand, *args, **kwargs: state)
+    for seat in range(4):
+        html = page(room, users[seat])
+        failed = re.search(r'<p class="sj-failed" id="sj-failed-throw">(.*?)</p>', html, re.S).group(1)
+        assert failed.startswith("sj0 ") and "♣A ♣A ♣K → ♣K" in failed
+        assert not any(f"sj{s}" in failed for s in (1, 2, 3))
+        assert re.findall(r'data-play-seat="(\d)"', html) == ["0"]
+    # seat 1 follows: the page tells it what S9 requires
+    assert 'id="follow-hint"' in page(room, users[1])
+    for seat, c in ((1, "4C"), (2, "3C"), (3, "QC")):
+        state = RULES.apply(state, eact(seat, "play", c))
+    html = page(room, users[2])
+    assert 'id="sj-failed-throw"' not in html
+    last = re.search(r'<div id="last-trick".*?</div>\s*</div>', html, re.S).group(0)
+    assert "甩牌失败" in last and "sj0 赢得此轮" in last
+
+
+def test_shengji_table_docstring_examples():
+    import doctest
+
+    from games import shengji_table
+
+    result = doctest.testmod(shengji_table)
+    assert result.attempted >= 1 and result.failed == 0

@@ -86,13 +86,19 @@ def declaring_verb(st: HandState) -> str:
 
 
 def apply_declaration(st: HandState, seat: int, verb: str, choice) -> HandState:
-    """明獨/暗獨 (B9) or 明保/暗保 (B10) by the seat holding 4H*."""
+    """明獨/暗獨 (B9) or 明保/暗保 (B10) by the seat holding 4H*.
+
+    A refusal to any other seat says only "it is not your turn to declare", with
+    the rule id of the verb that seat sent: neither reveals the decider or a solo.
+    """
     if st.phase != "declare":
         raise IllegalAction(f"there is no {verb} declaration to make now", "B9" if verb == "solo" else "B10")
+    if seat != st.to_act:
+        # B10/B9: the refusal must not tell who declares nor whether it is a solo,
+        # so its rule id follows the verb sent, never the declaration expected.
+        raise IllegalAction("it is not your turn to declare", "B9" if verb == "solo" else "B10")
     expected = declaring_verb(st)
     rule = "B9" if expected == "solo" else "B10"
-    if seat != st.to_act:
-        raise IllegalAction("it is not your turn to declare", rule)
     if verb != expected:
         raise IllegalAction(f"you declare {expected} now, not {verb} ({rule})", rule)
     if choice not in ("open", "secret"):

@@ -43,6 +43,8 @@ from django.db.models import Count, Q
 VERSION_RE = re.compile(r'data-version="(\d+)"')
 COMMITTED_RE = re.compile(r'data-committed-at="(\d+)"')
 MAX_TABLES = 200
+#: Sockets opened together before waiting for them (no thundering herd).
+CONNECT_BATCH = 25
 
 
 def fragment_stamp(html: str) -> tuple[int | None, int | None]:
@@ -110,7 +112,7 @@ class Command(BaseCommand):
 
     def add_arguments(self, parser):
         parser.add_argument("--tables", type=int, default=10, help="number of tables N")
-        parser.add_argument("--hands", type=int, default=2, help="hands per table H")
+        parser.add_argument("--hands", type=int, default=1, help="hands per table H")
         parser.add_argument("--seconds", type=float, default=60.0, help="cap on the run")
         parser.add_argument("--url", default="http://127.0.0.1:8000",
                             help="daphne base URL(s), comma-separated; sockets round-robin")
@@ -209,6 +211,16 @@ class Command(BaseCommand):
                 errors.append(f"room {table.room_id} seat {seat}: {exc!r}")
                 connected.set()
 
+        lags: list[float] = []
+
+        async def loop_lag():
+            """How late this process's own event loop wakes up (client-side
+            delay included in every sample)."""
+            while not stop.is_set():
+                before = time.monotonic()
+                await asyncio.sleep(0.05)
+                lags.append((time.monotonic() - before - 0.05) * 1000)
+
         tasks, events = [], []
         i = 0
         for table in tables:
@@ -217,10 +229,13 @@ class Command(BaseCommand):
                 events.append(ev)
                 tasks.append(asyncio.create_task(socket(table, seat, urls[i % len(urls)], ev)))
                 i += 1
+                if i % CONNECT_BATCH == 0:  # browsers arrive over time, not in one burst
+                    await asyncio.wait_for(asyncio.gather(*(e.wait() for e in events)), 60)
         try:
             await asyncio.wait_for(asyncio.gather(*(e.wait() for e in events)), 60)
         except asyncio.TimeoutError:
             errors.append("not every socket connected within 60 s")
+        lag_task = asyncio.create_task(loop_lag())
         start = time.monotonic()
         start_actions = await asyncio.to_thread(self.action_count, tables)
         await asyncio.to_thread(self.say_ready, tables)
@@ -236,7 +251,7 @@ class Command(BaseCommand):
         versions = await asyncio.to_thread(self.versions, tables)
         await asyncio.sleep(0.5)  # let the last fragments arrive
         stop.set()
-        await asyncio.wait(tasks, timeout=15)
+        await asyncio.wait(tasks + [lag_task], timeout=15)
         expected = sum(max(0, versions[t.room_id] - initial.get((t.room_id, s), 0))
                        for t in tables for s in range(len(t.users)))
         return {
@@ -247,6 +262,7 @@ class Command(BaseCommand):
             "hands": hands_done,
             "expected_pairs": expected,
             "seen_pairs": sum(len(v) for v in seen.values()),
+            "loop_lag": sorted(lags),
         }
 
     # DB helpers (run in a thread: the ORM is synchronous)
@@ -300,12 +316,14 @@ class Command(BaseCommand):
             "seconds": round(elapsed, 1),
             "bot_delay_ms": opts["bot_delay_ms"],
             "socket_errors": len(result["errors"]),
+            "client_lag_p95_ms": round(percentile(result["loop_lag"], 0.95), 1),
         }
         self.stdout.write(
             "N={tables:<3} samples={samples} p50={p50_ms}ms p95={p95_ms}ms p99={p99_ms}ms "
             "max={max_ms}ms | pairs seen/expected={pairs_seen}/{pairs_expected} | "
             "actions={actions} ({actions_per_s}/s) hands={hands_completed} in {seconds}s "
-            "| bot delay {bot_delay_ms}ms | socket errors={socket_errors}".format(**figures)
+            "| bot delay {bot_delay_ms}ms | socket errors={socket_errors} "
+            "| client loop lag p95={client_lag_p95_ms}ms".format(**figures)
         )
         for err in result["errors"][:5]:
             self.stderr.write(f"  {err}")
