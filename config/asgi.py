@@ -16,6 +16,12 @@ from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
 from channels.security.websocket import AllowedHostsOriginValidator  # noqa: E402
 
 from games.routing import websocket_urlpatterns  # noqa: E402
+from games.scheduling import ensure_sweeper  # noqa: E402
+
+# Embedded topology: the deadline sweep runs inside this process; start it with
+# the server so an overdue table resumes after a restart without a visitor.
+# (In the production topology this returns at once: Celery beat sweeps.)
+ensure_sweeper()
 
 application = ProtocolTypeRouter(
     {
