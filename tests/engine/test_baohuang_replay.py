@@ -143,3 +143,17 @@ def test_hand_crafted_record_voided_deal_then_redeal_with_tribute_from_start_pre
                 "voided", "phase", "to_act"):
         assert key in h1
 
+
+@pytest.mark.parametrize("bad", [
+    {"finish_order": [0, True, 2, 3, 4]},     # a boolean is not a seat
+    {"finish_order": [0, 1.0, 2, 3, 4]},      # nor is a float
+    {"guard_declared": None},                 # 明保 or 暗保 must be known (B13 doubling)
+])
+def test_malformed_start_previous_is_a_record_error(bad):
+    from games.engine.baohuang import RULES
+
+    good = {"emperor": 0, "guard": 1, "solo": None, "guard_declared": "secret",
+            "finish_order": [0, 1, 2, 3, 4]}
+    RULES.new_match(None, {"previous": good})
+    with pytest.raises(RecordError):
+        RULES.new_match(None, {"previous": {**good, **bad}})
