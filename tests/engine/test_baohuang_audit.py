@@ -8,7 +8,7 @@ import pytest
 
 from games.engine.base import Action, IllegalAction
 from games.engine.baohuang import RULES
-from games.engine.baohuang.order import THREE_KINDS
+from games.engine.baohuang.order import KIND_H4_MARKED, THREE_KINDS
 from games.engine.baohuang.state import Match
 from tests.engine.baohuang_helpers import act, make_deal, play_state, prev
 
@@ -236,7 +236,7 @@ def test_b6_three_never_playable_while_other_cards_remain_even_when_leading():
 
 
 @pytest.mark.parametrize("seed", [1, 2, 3, 4, 5, 6, 7, 8])
-def test_b6_b7_exactly_one_3_each_after_buy_crown_and_tribute(seed):
+def test_b6_b7_b9_one_3_each_and_4h_unmoved_after_buy_crown_and_tribute(seed):
     rng = random.Random(seed)
     p = prev(rng.randrange(5), None, rng.sample(range(5), 5), solo="open") if seed % 2 else None
     if p is None:
@@ -250,6 +250,11 @@ def test_b6_b7_exactly_one_3_each_after_buy_crown_and_tribute(seed):
         st = RULES.apply(st, RULES.bot_action(st, RULES.to_act(st), "heuristic", rng))
     if RULES.phase(st) != "voided":
         assert threes(st) == [1] * 5
+        # B9: 4H* never moves (not a 買3 payment, not in the crown pile, never tribute),
+        # so a solo happens exactly when the emperor was dealt it
+        h4 = [s for s, h in enumerate(RULES.deal_to_record(st.deal)["deal"].values()) if "4H*" in h]
+        assert st.hands[h4[0]][KIND_H4_MARKED] == 1
+        assert (st.guard is None) == (st.emperor == h4[0])
 
 
 # -- B7 -----------------------------------------------------------------------
