@@ -157,3 +157,41 @@ def test_malformed_start_previous_is_a_record_error(bad):
     RULES.new_match(None, {"previous": good})
     with pytest.raises(RecordError):
         RULES.new_match(None, {"previous": {**good, **bad}})
+
+
+@pytest.mark.parametrize("solo", ["open", "secret"])
+def test_complete_solo_hand_replays_to_the_same_summary(solo):
+    """B9 through a record: a whole solo hand (crafted deal: seat 3 holds BJ* and
+    4H*) exported and replayed gives the engine's summary, then the next hand's
+    tribute is 2s only (B13)."""
+    import random
+
+    from games.engine.base import Action
+    from games.engine.baohuang import RULES
+    from tests.engine.baohuang_helpers import make_deal
+
+    deal = make_deal({0: ["3S"], 1: ["3H"], 2: ["3D"], 3: ["3C", "BJ*", "4H*"], 4: ["3S"]})
+    rng = random.Random(5)
+    m = RULES.new_match()
+    st = RULES.start_hand(m, deal)
+    st = RULES.apply(st, Action(3, "crown", "accept"))
+    st = RULES.apply(st, Action(3, "solo", solo))
+    while not RULES.is_complete(st):
+        st = RULES.apply(st, RULES.bot_action(st, RULES.to_act(st), "heuristic", rng))
+    summ = RULES.summary(st)
+    assert summ["solo"] == solo and summ["guard"] is None and summ["guard_declared"] is None
+    hand = RULES.deal_to_record(deal)
+    hand["actions"] = [a.to_record() for a in RULES.actions(st)]
+    second = RULES.deal_to_record(RULES.deal(m, 99))
+    record = {"format": "hand-record/1", "game": "baohuang",
+              "hands": [hand, {**second, "actions": []}]}
+    out, status = replay_record(json.loads(json.dumps(record)))
+    assert status == 0 and out["hands"][0] == summ
+    assert out["hands"][1]["complete"] is False and out["hands"][1]["phase"] == "crown"
+    holder = out["hands"][1]["to_act"]
+    record["hands"][1]["actions"] = [{"seat": holder, "crown": "accept"}]
+    out, status = replay_record(record)
+    tribute = out["hands"][1]["tribute"]
+    assert status == 0 and tribute and all(t["card"][0] == "2" for t in tribute)
+    won = summ["winner"] == "emperor"
+    assert all((t["to"] if won else t["from"]) == 3 for t in tribute)
