@@ -8,7 +8,7 @@ import pytest
 
 from games.engine.base import Action, IllegalAction
 from games.engine.baohuang import RULES
-from games.engine.baohuang.order import THREE_KINDS
+from games.engine.baohuang.order import KIND_H4_MARKED, THREE_KINDS
 from games.engine.baohuang.state import Match
 from tests.engine.baohuang_helpers import act, make_deal, play_state, prev
 
@@ -236,7 +236,7 @@ def test_b6_three_never_playable_while_other_cards_remain_even_when_leading():
 
 
 @pytest.mark.parametrize("seed", [1, 2, 3, 4, 5, 6, 7, 8])
-def test_b6_b7_exactly_one_3_each_after_buy_crown_and_tribute(seed):
+def test_b6_b7_b9_one_3_each_and_4h_unmoved_after_buy_crown_and_tribute(seed):
     rng = random.Random(seed)
     p = prev(rng.randrange(5), None, rng.sample(range(5), 5), solo="open") if seed % 2 else None
     if p is None:
@@ -250,6 +250,11 @@ def test_b6_b7_exactly_one_3_each_after_buy_crown_and_tribute(seed):
         st = RULES.apply(st, RULES.bot_action(st, RULES.to_act(st), "heuristic", rng))
     if RULES.phase(st) != "voided":
         assert threes(st) == [1] * 5
+        # B9: 4H* never moves (not a 買3 payment, not in the crown pile, never tribute),
+        # so a solo happens exactly when the emperor was dealt it
+        h4 = [s for s, h in enumerate(RULES.deal_to_record(st.deal)["deal"].values()) if "4H*" in h]
+        assert st.hands[h4[0]][KIND_H4_MARKED] == 1
+        assert (st.guard is None) == (st.emperor == h4[0])
 
 
 # -- B7 -----------------------------------------------------------------------
@@ -312,7 +317,8 @@ def _holder(deal, code):
     return [s for s, h in enumerate(deal.hands) if any(c.code == code for c in h)]
 
 
-def _same_views_until_4h(deal_a, deal_b, seat_map, watchers, seed, previous=None):
+def _same_views_until_4h(deal_a, deal_b, seat_map, watchers, seed, previous=None,
+                         policy="heuristic"):
     """Play deal A with bots; apply the same actions (declaration seat mapped) to
     deal B; every watcher's view must be identical until 4H* is played (or a swapped plain
     ♥4 cannot be) or the hand ends.  Returns the number of actions compared."""
@@ -324,7 +330,14 @@ def _same_views_until_4h(deal_a, deal_b, seat_map, watchers, seed, previous=None
     while not RULES.is_complete(a):
         for w in watchers:
             assert RULES.view(a, w) == RULES.view(b, w), (n, w)
-        act_a = RULES.bot_action(a, RULES.to_act(a), "heuristic", rng)
+        if RULES.phase(a) == "crown":  # the BJ* holder is the emperor in both deals
+            act_a = Action(RULES.to_act(a), "crown", "accept")
+        elif policy == "random":  # random, but keeping 4H* back while it can
+            legal = [x for x in RULES.legal_actions(a, RULES.to_act(a))
+                     if not any(c.code == "4H*" for c in x.cards)]
+            act_a = rng.choice(legal) if legal else RULES.legal_actions(a, RULES.to_act(a))[0]
+        else:
+            act_a = RULES.bot_action(a, RULES.to_act(a), policy, rng)
         if act_a.verb == "play" and any(c.code == "4H*" for c in act_a.arg):
             break
         if act_a.verb in ("solo", "guard"):
@@ -341,8 +354,9 @@ def _same_views_until_4h(deal_a, deal_b, seat_map, watchers, seed, previous=None
     return n
 
 
+@pytest.mark.parametrize("policy", ["heuristic", "random"])
 @pytest.mark.parametrize("seed", [3, 5, 8, 13])
-def test_views_identical_whoever_is_the_secret_guard(seed):
+def test_views_identical_whoever_is_the_secret_guard(seed, policy):
     """B10: swap 4H* and a plain ♥4 between two seats other than the emperor: every
     other seat (and a spectator) sees exactly the same views until 4H* is played."""
     deal = RULES.deal(RULES.new_match(), seed)
@@ -356,12 +370,13 @@ def test_views_identical_whoever_is_the_secret_guard(seed):
     watchers = [s for s in range(5) if s not in (g, o)] + [None]
     # the BJ* holder must accept at once so that he is the emperor in both deals
     n = _same_views_until_4h(deal, deal_b, {g: o}, watchers, seed,
-                             prev(e, (e + 2) % 5, [0, 1, 2, 3, 4]))
+                             prev(e, (e + 2) % 5, [0, 1, 2, 3, 4]), policy)
     assert n > 3
 
 
+@pytest.mark.parametrize("policy", ["heuristic", "random"])
 @pytest.mark.parametrize("seed", [3, 4, 8, 13, 18])
-def test_views_identical_secret_solo_or_secret_guard(seed):
+def test_views_identical_secret_solo_or_secret_guard(seed, policy):
     """B9/B10: the emperor holding 4H* (暗獨) or another seat holding it (暗保) look
     the same to the three remaining seats and a spectator until 4H* is played."""
     deal = RULES.deal(RULES.new_match(), seed)
@@ -373,5 +388,5 @@ def test_views_identical_secret_solo_or_secret_guard(seed):
         pytest.skip("the emperor holds no plain ♥4")
     solo_deal = _swap(deal, g, e, "4H*", "4H")  # the emperor now holds 4H*
     watchers = [s for s in range(5) if s not in (g, e)] + [None]
-    n = _same_views_until_4h(solo_deal, deal, {e: g}, watchers, seed)
+    n = _same_views_until_4h(solo_deal, deal, {e: g}, watchers, seed, None, policy)
     assert n > 3

@@ -150,3 +150,54 @@ def test_bot_knowledge_is_exactly_what_the_view_shows(seed, stop, pol):
             for seat in range(5):
                 assert knowledge(state, seat) == knowledge_from_view(RULES.view(state, seat))
         state = RULES.apply(state, RULES.bot_action(state, RULES.to_act(state), pol[RULES.to_act(state)], rng))
+
+
+@settings(max_examples=25, deadline=None)
+@given(seeds, seeds, policies)
+def test_turn_order_follows_b5_by_an_independent_model(seed, rseed, pol):
+    """B5/B6/B11 re-derived from the action log alone: who acts next, when a round
+    ends, who leads (the top player, else 接風), 讓 once per round, leader never
+    讓/過, every finish by leading the 3 (each seat keeps exactly one 3, B6)."""
+    rng = random.Random(rseed)
+    match = RULES.new_match()
+    state = RULES.start_hand(match, RULES.deal(match, seed))
+    while RULES.phase(state) in ("crown", "declare"):
+        state = RULES.apply(state, RULES.bot_action(state, RULES.to_act(state), pol[RULES.to_act(state)], rng))
+    if RULES.is_complete(state):
+        return
+    sizes = list(state.sizes)
+    assert RULES.to_act(state) == state.emperor  # the emperor leads the first round
+    top, passed, yielded, finished = None, set(), set(), []
+    while not RULES.is_complete(state):
+        seat = RULES.to_act(state)
+        a = RULES.bot_action(state, seat, pol[seat], rng)
+        if top is None:
+            assert a.verb == "play"
+        if a.verb == "yield":
+            assert seat not in yielded
+            yielded.add(seat)
+        elif a.verb == "pass":
+            passed.add(seat)
+        else:
+            sizes[seat] -= len(a.arg)
+            top = seat
+            if sizes[seat] == 0:
+                assert [c.rank for c in a.arg] == ["3"] and state.top is None  # B6
+                finished.append(seat)
+            else:
+                assert all(c.rank != "3" for c in a.arg)
+        state = RULES.apply(state, a)
+        if len(finished) == 4:
+            assert RULES.is_complete(state)
+            break
+        nxt = next((p for p in ((seat + i) % 5 for i in range(1, 6))
+                    if sizes[p] and p != top and p not in passed), None)
+        if nxt is None:  # round over
+            lead = top
+            while not sizes[lead]:
+                lead = (lead + 1) % 5
+            assert RULES.to_act(state) == lead and state.top is None
+            top, passed, yielded = None, set(), set()
+        else:
+            assert RULES.to_act(state) == nxt and state.top[0] == top
+    assert list(state.finished[:4]) == finished

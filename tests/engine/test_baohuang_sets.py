@@ -124,3 +124,63 @@ def test_lead_shapes_are_all_sets_and_distinct(rc):
         if sh != (THREE,):
             assert shape_error(sh) is None and THREE not in sh
             assert all(sh.count(r) <= rc[r] for r in set(sh))
+
+
+@st.composite
+def any_top(draw):
+    """Any set that can be on top: the 3 alone, jokers only, 4H* alone or with
+    jokers, or a body of one rank with any mix of SJ/BJ/4H* attached (B3)."""
+    kind = draw(st.sampled_from(["three", "jokers", "body"]))
+    if kind == "three":
+        return (THREE,)
+    z = draw(st.integers(0, 1))
+    y = draw(st.integers(0, 3))
+    x = draw(st.integers(0, 3))
+    n = draw(st.integers(1 if kind == "body" else 0, 3))
+    if z + y + x + n == 0:
+        x = 1
+    body = draw(st.integers(1, TWO))
+    return tuple([H4] * z + [BJ] * y + [SJ] * x + [body] * n)
+
+
+
+
+@st.composite
+def small_hand(draw):
+    """Rank counts with at most six ranks held (so that brute force stays cheap)."""
+    ranks = draw(st.lists(st.integers(0, 15), max_size=6, unique=True))
+    rc = [0] * 16
+    for r in ranks:
+        rc[r] = 1 if r in (H4, THREE) else draw(st.integers(1, 3))
+    return tuple(rc)
+
+
+@settings(max_examples=80, deadline=None)
+@given(small_hand())
+def test_lead_shapes_are_every_set_of_the_hand(rc):
+    """B3/B6: lead_shapes lists every set the hand holds (brute force over its
+    sub-multisets), and the 3 only when it is the last card."""
+    expect = _sets_of(rc)
+    if sum(rc) == 1 and rc[THREE] == 1:
+        expect = {(THREE,)}
+    assert set(lead_shapes(rc)) == expect
+
+
+def _sets_of(rc):
+    """Every distinct sub-multiset of rank counts ``rc`` that is a B3 set."""
+    out = set()
+    for counts in itertools.product(*(range(c + 1) for c in rc)):
+        sh = tuple(sorted((r for r in range(16) for _ in range(counts[r])), reverse=True))
+        if sh and THREE not in sh and shape_error(sh) is None:
+            out.add(sh)
+    return out
+
+
+@settings(max_examples=150, deadline=None)
+@given(small_hand(), any_top())
+def test_beating_shapes_match_brute_force_for_every_kind_of_top(rc, top):
+    """B4 on any top (the 3, jokers only, several attachments, 4H* attached)."""
+    got = beating_shapes(rc, top)
+    assert len(got) == len(set(got))
+    assert set(got) == {sh for sh in _sets_of(rc) if beats(sh, top)}
+    assert can_beat(rc, top) == bool(got)

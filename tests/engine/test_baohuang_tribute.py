@@ -138,3 +138,40 @@ def test_multi_hand_sequence_carries_tribute():
         st2 = RULES.apply(st2, RULES.bot_action(st2, RULES.to_act(st2), "heuristic", rng))
     if RULES.phase(st2) != "voided":
         assert RULES.summary(st2)["tribute"]
+
+
+def test_solo_draw_counts_as_lost_emperor_pays_his_2s():
+    """B13: on a draw the emperor's side pays; a solo emperor in third place (0) drew."""
+    p = prev(4, None, [1, 0, 4, 2, 3], solo="secret")
+    spec = {0: ["3S"], 1: ["3D", "4H*"], 2: ["BJ*", "3C"], 3: ["3S"], 4: ["3H", "2S", "2H", "2D", "2C"]}
+    before, st = crowned(p, spec, {4: NO_TWOS, 0: NO_TWOS, 1: NO_TWOS, 2: NO_TWOS})
+    # rebels in finishing order 1, 0, (2: this hand's emperor, last), 3 -> 1, 0, 3, 2
+    assert flows(st) == [(4, 1, "2S"), (4, 0, "2H"), (4, 3, "2D"), (4, 2, "2C")]
+
+
+def test_solo_lost_several_sellers_served_last_in_finishing_order():
+    # previous: solo emperor 0 lost; finish 3, 1, 4, 2, 0 (rebels 3, 1, 4, 2)
+    # this hand: 3 and 4 each sell a 3 (to 0 and 2 who have none); 1 is the emperor
+    p = prev(0, None, [3, 1, 4, 2, 0], solo="secret")
+    spec = {0: ["2S", "2H", "2D", "2C", "4H*"], 1: ["BJ*", "3H"], 2: [],
+            3: ["3S", "3S"], 4: ["3D", "3C"]}
+    before, st = crowned(p, spec, {0: NO_TWOS, 1: NO_TWOS, 3: NO_TWOS, 4: NO_TWOS})
+    bought = [(b["buyer"], b["seller"]) for b in RULES.summary(st)["bought_threes"]]
+    assert bought == [(0, 3), (2, 4)]
+    # 0 paid ♠2 for his 3 and keeps ♥2 ♦2 ♣2: first the plain rebel 2, then the
+    # late ones in finishing order: 3 (seller), 1 (emperor), 4 (seller)
+    assert flows(st) == [(0, 2, "2H"), (0, 3, "2D"), (0, 1, "2C")]
+
+
+def test_emperor_side_won_payers_without_jokers_or_2s_give_their_highest_any_card():
+    from games.engine.baohuang.order import KIND_OF
+    from games.engine.cards import Card
+
+    p = prev(0, 1, [1, 0, 2, 3, 4])  # E side 4 + 2: won, 暗保 -> d = 1
+    spec = {0: ["3S", "BJ*"], 1: ["3H", "4H*"], 2: ["3D"], 3: ["3C"], 4: ["3S"]}
+    before, st = crowned(p, spec, {2: "456789", 3: "456789TJQ", 4: LOW})
+    tops = {s: highest(before, s)[0] for s in (2, 3, 4)}
+    assert all(c[0] not in "2AB" and c != "SJ" for c in tops.values())  # no jokers, 2s or As
+    f = flows(st)
+    pool = sorted(tops.items(), key=lambda x: KIND_OF[Card.parse(x[1])])
+    assert f == [(pool[0][0], 1, pool[0][1]), (pool[1][0], 0, pool[1][1]), (pool[2][0], 0, pool[2][1])]

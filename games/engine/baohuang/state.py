@@ -68,10 +68,15 @@ class Previous:
             raise RecordError("start.previous.guard_declared must be open, secret or null")
         if solo is None and (guard is None or guard == emperor):
             raise RecordError("start.previous needs a guard other than the emperor unless solo")
+        if solo is None and declared is None:
+            # 明保 doubles the tribute (B13): a missing declaration must not read as 暗保
+            raise RecordError("start.previous.guard_declared must be open or secret unless solo")
         if solo is not None:
             guard, declared = None, None
         order = data.get("finish_order")
-        if not isinstance(order, list) or sorted(order) != list(range(SEATS)):
+        if (not isinstance(order, list)
+                or any(not isinstance(s, int) or isinstance(s, bool) for s in order)
+                or sorted(order) != list(range(SEATS))):
             raise RecordError("start.previous.finish_order must list the five seats once each")
         return cls(emperor, guard, solo, declared, tuple(order))
 
