@@ -15,11 +15,12 @@ After the commit (``transaction.on_commit``) the room's channel group is told
 
 The rules come from :func:`games.engine.get_rules` only, so everything here is
 game-generic; a hand state is rebuilt from ``Hand.start`` + ``Hand.deal`` + the
-``HandAction`` log and cached in-process by ``(hand id, action count)``.
+``HandAction`` log and cached in-process by ``(hand id, start, action count)``.
 """
 
 from __future__ import annotations
 
+import json
 import logging
 import random
 import threading
@@ -37,7 +38,16 @@ from django.utils.translation import gettext as _
 from .engine import get_rules
 from .engine.base import Action, IllegalAction, RecordError
 from .engine.cards import new_seed
-from .models import Hand, HandAction, Match, Room, RoomMultiplier, Seat, TributeRecord
+from .models import (
+    Hand,
+    HandAction,
+    Match,
+    Room,
+    RoomMultiplier,
+    Seat,
+    TributeRecord,
+    TributeSettlement,
+)
 
 log = logging.getLogger(__name__)
 
@@ -102,7 +112,7 @@ class Outcome:
 # --------------------------------------------------------------------------- state cache
 
 _CACHE_SIZE = 512
-_cache: OrderedDict[tuple[int, int], Any] = OrderedDict()
+_cache: OrderedDict[tuple, Any] = OrderedDict()
 _cache_lock = threading.Lock()
 
 
@@ -120,6 +130,13 @@ def _cache_put(key, value) -> None:
         _cache.move_to_end(key)
         while len(_cache) > _CACHE_SIZE:
             _cache.popitem(last=False)
+
+
+def _hkey(hand: Hand) -> tuple:
+    """Cache key prefix of ``hand``: its id and its carry-in.  ``Hand.start``
+    is rewritten when a tribute lapses before it was paid (B14), so a state
+    cached by another process under the old carry-in is never used."""
+    return (hand.id, json.dumps(hand.start, sort_keys=True))
 
 
 def clear_cache() -> None:
@@ -150,8 +167,9 @@ def hand_state(
 
     ``payloads`` (the ordered ``HandAction.payload`` list) or ``count`` (the
     number of stored actions) may be passed to save a query.  Cached by
-    ``(hand.id, count)``: a hit costs no query beyond the count; a state one
-    action short in the cache is extended by one ``apply``.  Raises
+    ``(hand.id, hand.start, count)``: a hit costs no query beyond the count; a state one
+    action short in the cache is extended by one ``apply`` (the key also
+    holds ``Hand.start``, see :func:`_hkey`).  Raises
     ``IllegalAction`` if the stored log is not legal (corrupted data).
     """
     if payloads is not None:
@@ -161,11 +179,12 @@ def hand_state(
     else:
         total = action_count(hand)
     n = total if upto is None else max(0, min(upto, total))
-    cached = _cache_get((hand.id, n))
+    key = _hkey(hand)
+    cached = _cache_get((*key, n))
     if cached is not None:
         return cached
     rules = get_rules(hand.match.room.game)
-    prev = _cache_get((hand.id, n - 1)) if n > 0 else None
+    prev = _cache_get((*key, n - 1)) if n > 0 else None
     if prev is not None:
         if payloads is None:
             last = hand.actions.get(seq=n - 1).payload
@@ -177,15 +196,15 @@ def hand_state(
             payloads = list(
                 hand.actions.filter(seq__lt=n).order_by("seq").values_list("payload", flat=True)
             )
-        start = _cache_get((hand.id, -1))
+        start = _cache_get((*key, -1))
         if start is None:
             match = rules.new_match(**hand.start)
             start = rules.start_hand(match, rules.deal_from_record(match, hand.deal))
-            _cache_put((hand.id, -1), start)
+            _cache_put((*key, -1), start)
         state = start
         for payload in payloads[:n]:
             state = rules.apply(state, Action.from_record(payload, rules.seats))
-    _cache_put((hand.id, n), state)
+    _cache_put((*key, n), state)
     return state
 
 
@@ -383,7 +402,11 @@ def take_seat(room: Room | int, user, index: int, expected_version: int | None =
 def leave_seat(room: Room | int, user, expected_version: int | None = None) -> Outcome:
     """``user`` leaves the table.  During a hand in play the seat is handed to
     the heuristic bot so the hand can finish (the user still gets the hand's
-    game points, credited to the players dealt in); otherwise it is emptied."""
+    game points, credited to the players dealt in); otherwise it is emptied.
+
+    B14: with tribute still owed (next hand not dealt, or dealt and still in
+    its crown phase) the leaver's shares are settled in game points and the
+    tribute lapses for the table (:func:`_settle_tribute`)."""
     with transaction.atomic():
         rid = _room_id(room)
         room = _lock(rid, expected_version)
@@ -393,6 +416,7 @@ def leave_seat(room: Room | int, user, expected_version: int | None = None) -> O
         if seat is None:
             raise Conflict(_("你没有坐在这张桌上"))
         hand = current_hand(room)
+        _settle_tribute(room, hand, _seats(room), seat)
         if room.status == Room.Status.PLAYING and hand is not None and not hand.complete:
             seat.user = None
             seat.bot_policy = AUTOPLAY_POLICY
@@ -478,11 +502,15 @@ def set_autoplay(room: Room | int, user, on: bool, expected_version: int | None 
 
 
 def close_room(room: Room | int, user) -> Outcome:
-    """The owner closes the room: no further hands; nothing is due."""
+    """The owner closes the room: no further hands; nothing is due.  A
+    tribute still owed is settled in game points for every share (B14: all
+    players leave at once, :func:`_settle_tribute`)."""
     with transaction.atomic():
         room = _lock(_room_id(room), None)
         if room.owner_id != user.pk:
             raise Forbidden(_("只有房主可以关闭房间"))
+        if room.status != Room.Status.CLOSED:
+            _settle_tribute(room, current_hand(room), _seats(room), None)
         room.status = Room.Status.CLOSED
         room.deadline = None
         room.save(update_fields=["status", "deadline"])
@@ -523,7 +551,7 @@ def _deal(room: Room, seats: list[Seat]) -> Hand:
             if not prev.complete:
                 raise Conflict(_("上一局还没有结束"))
             prev.match = match_row
-            match = rules.next_match(rules.new_match(**prev.start), hand_state(prev))
+            match = carry_in_after(rules, prev)
     seed = new_seed()
     deal = rules.deal(match, seed)
     hand = Hand.objects.create(
@@ -537,8 +565,8 @@ def _deal(room: Room, seats: list[Seat]) -> Hand:
         ],
     )
     state = rules.start_hand(match, deal)
-    _cache_put((hand.id, 0), state)
-    _cache_put((hand.id, -1), state)
+    _cache_put((*_hkey(hand), 0), state)
+    _cache_put((*_hkey(hand), -1), state)
     room.status = Room.Status.PLAYING
     if rules.is_complete(state):  # e.g. an engine that settles a deal at once
         _finish(room, hand, rules, state)
@@ -706,7 +734,7 @@ def do_action(
             actor=actor,
             user=user if actor == HandAction.Actor.USER else None,
         )
-        _cache_put((hand.id, count + 1), new_state)
+        _cache_put((*_hkey(hand), count + 1), new_state)
         if autoplay is not None:
             Seat.objects.filter(room=room, index=seat).update(autoplay=autoplay)
         complete = rules.is_complete(new_state)
@@ -717,6 +745,96 @@ def do_action(
         room.save(update_fields=["deadline", "status"])
         _after_commit(room, lobby=complete)
         return Outcome(True, room.version)
+
+
+# --------------------------------------------------------------------------- leaving (B14)
+
+
+def carry_in_after(rules, prev: Hand):
+    """The engine match (carry-in) for the hand after the completed ``prev``:
+    the carry stored by a tribute settlement after ``prev`` (B14, the tribute
+    lapsed), else ``rules.next_match`` of ``prev``'s start and final state."""
+    settled = (
+        TributeSettlement.objects.filter(hand=prev, carry__isnull=False).order_by("-id").first()
+    )
+    if settled is not None:
+        return rules.new_match(**settled.carry)
+    return rules.next_match(rules.new_match(**prev.start), hand_state(prev))
+
+
+def _owed_carry(rules, hand: Hand | None):
+    """``(match, in_hand)`` when a tribute may still be owed at the table:
+    after a completed or voided hand whose match goes on (``in_hand`` False:
+    the next hand is not dealt yet), or in a hand dealt but still in its crown
+    phase (``in_hand`` True: the engine pays tribute when the crown is
+    accepted, B13 / docs/rules-baohuang.md); else None."""
+    if hand is None:
+        return None
+    if not hand.complete:
+        if rules.phase(hand_state(hand)) != "crown":
+            return None  # already paid (or none was owed) before the declaration
+        return rules.new_match(**hand.start), True
+    if hand.match.finished is not None:
+        return None  # a new match follows: nothing carries over
+    return carry_in_after(rules, hand), False
+
+
+def _settle_tribute(
+    room: Room, hand: Hand | None, seats: list[Seat], leaver: Seat | None
+) -> TributeSettlement | None:
+    """B14, inside the locked transaction: if tribute is owed at the table,
+    settle it in game points and let it lapse.
+
+    ``hand`` is the room's latest hand (:func:`current_hand`; its ``start``
+    may be rewritten), ``seats`` the seats before anyone leaves.  ``leaver`` is
+    the seat leaving (its shares are settled:
+    ``rules.leave_settlement(match, seat)``); None when the owner closes the
+    room: everybody leaves at once and every share is settled once (the sum
+    over all seats counts each share twice, payer and receiver, so it is
+    halved).  Points include the room multiplier (the engine's match carries
+    it, C4).  Each human seated now is credited through the ledger with
+    reason ``"tribute-settlement"``; bots have no ledger.  The new carry-in
+    (``rules.match_after_leave``) is stored for the next hand, or replaces the
+    start of a hand still in its crown phase.  Returns the settlement row, or
+    None when nothing was owed (then nothing changes) or the game has no B14.
+    """
+    from accounts import ledger
+
+    rules = get_rules(room.game)
+    settle = getattr(rules, "leave_settlement", None)
+    if settle is None:
+        return None
+    owed = _owed_carry(rules, hand)
+    if owed is None:
+        return None
+    match, in_hand = owed
+    after = rules.match_after_leave(match)
+    carry = rules.match_to_json(after)
+    if carry == rules.match_to_json(match):
+        return None  # nothing owed: leaving changes nothing
+    n = rules.seats
+    if leaver is not None:
+        points = _by_seat({str(k): v for k, v in settle(match, leaver.index).items()}, n)
+    else:
+        total = [0] * n
+        for s in range(n):
+            for k, v in settle(match, s).items():
+                total[int(k)] += v
+        points = [v // 2 for v in total]
+    if in_hand:
+        hand.start = carry
+        hand.save(update_fields=["start"])
+    row = TributeSettlement.objects.create(
+        hand=hand,
+        seat=leaver.index if leaver is not None else None,
+        user=leaver.user if leaver is not None else None,
+        points=[int(p) for p in points],
+        carry=None if in_hand else carry,
+    )
+    for seat in seats:
+        if seat.user_id is not None and points[seat.index]:
+            ledger.credit(seat.user, room.game, int(points[seat.index]), hand=hand, reason="tribute-settlement")
+    return row
 
 
 def bot_rng(hand: Hand, count: int) -> random.Random:

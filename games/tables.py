@@ -19,7 +19,7 @@ from django.utils.translation import gettext_lazy as _
 from . import services
 from .engine import get_rules
 from .engine.base import CARD_VERBS, CHOICE_VERBS, FLAG_VERBS
-from .models import Hand, Room, Seat
+from .models import Hand, Room, Seat, TributeSettlement
 
 #: Button label per data-action (C-verbs of the hand-record spec).
 ACTION_LABELS = {
@@ -157,22 +157,60 @@ def seat_of(seats: list[Seat], user) -> int | None:
 
 
 def score_sheet(room: Room, hand: Hand | None, nseats: int) -> tuple[list[dict], list[int]]:
-    """Rows ``{"id", "number", "points": [per seat], "voided"}`` of the
-    completed hands of ``hand``'s match, and the per-seat totals."""
+    """Rows ``{"id", "number", "points": [per seat], "voided", "settlement"}``
+    of the completed hands of ``hand``'s match and of its tribute settlements
+    (B14, ``settlement`` True: after the hand they follow, or before the hand
+    whose unpaid tribute lapsed), and the per-seat totals."""
     if hand is None:
         return [], [0] * nseats
-    rows, totals = [], [0] * nseats
+    keyed = []
     for hand_id, number, summary in (
         Hand.objects.filter(match_id=hand.match_id, complete=True)
         .order_by("number")
         .values_list("id", "number", "summary")
     ):
         points = services._by_seat((summary or {}).get("game_points"), nseats)
-        rows.append(
-            {"id": hand_id, "number": number, "points": points, "voided": bool((summary or {}).get("voided"))}
+        keyed.append(
+            ((number, 1, 0), {"id": hand_id, "number": number, "points": points,
+                              "voided": bool((summary or {}).get("voided")), "settlement": False})
         )
-        totals = [t + int(p or 0) for t, p in zip(totals, points)]
+    for row_id, hand_id, number, points, carry in (
+        TributeSettlement.objects.filter(hand__match_id=hand.match_id)
+        .values_list("id", "hand_id", "hand__number", "points", "carry")
+    ):
+        # carry None: the lapse was applied inside that hand, before its tribute
+        keyed.append(
+            ((number, 0 if carry is None else 2, row_id),
+             {"id": hand_id, "number": number, "points": services._by_seat(points, nseats),
+              "voided": False, "settlement": True})
+        )
+    rows, totals = [], [0] * nseats
+    for _key, row in sorted(keyed, key=lambda kr: kr[0]):
+        rows.append(row)
+        totals = [t + int(p or 0) for t, p in zip(totals, row["points"])]
     return rows, totals
+
+
+def latest_settlement(hand: Hand | None) -> dict | None:
+    """The B14 notice for the table: the latest tribute settlement made on
+    ``hand`` or on the hand before it in the same match, as ``{"name", "closed",
+    "points"}`` (``name`` of the leaver; ``closed`` when the room was closed),
+    else None."""
+    if hand is None:
+        return None
+    row = (
+        TributeSettlement.objects.filter(hand__match_id=hand.match_id, hand__number__gte=hand.number - 1)
+        .select_related("user")
+        .order_by("-id")
+        .first()
+    )
+    if row is None:
+        return None
+    return {
+        "name": row.user.get_username() if row.user_id else "",
+        "closed": row.seat is None,
+        "points": list(row.points),
+    }
 
 
 def describe_action(payload: dict) -> dict:
@@ -298,6 +336,7 @@ def table_context(room: Room, user, committed_at: int | None = None) -> dict:
         "hint": hint,
         "action_count": action_count,
         "score_rows": rows,
+        "settlement": latest_settlement(hand),
         "totals": totals,
         "result": result,
         "last_result": last_result,
