@@ -597,7 +597,8 @@ def start_hand(room: Room | int, expected_version: int | None = None) -> Outcome
 
 def _finish(room: Room, hand: Hand, rules, state) -> None:
     """Store the summary, the tribute history (B13) and credit the ledger (C4)
-    for the players dealt in; the next hand follows after a pause."""
+    for the players dealt in (not for a voided deal, B8); the next hand
+    follows after a pause."""
     from accounts import ledger
 
     summary = rules.summary(state)
@@ -629,10 +630,11 @@ def _finish(room: Room, hand: Hand, rules, state) -> None:
         ]
     )
     points = _by_seat(summary.get("game_points"), rules.seats)
-    for index, value in enumerate(points):
-        user = user_at(index)
-        if user is not None:
-            ledger.credit(user, room.game, int(value), hand=hand, reason="hand")
+    if not summary.get("voided"):  # a voided deal (B8) scores nothing: no 0-point entries
+        for index, value in enumerate(points):
+            user = user_at(index)
+            if user is not None:
+                ledger.credit(user, room.game, int(value), hand=hand, reason="hand")
     next_match = rules.next_match(rules.new_match(**hand.start), state)
     if rules.match_winner(next_match) is not None:
         Match.objects.filter(pk=hand.match_id).update(finished=timezone.now())
