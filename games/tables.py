@@ -260,20 +260,76 @@ def hand_result(hand: Hand, nseats: int, fallback_names: list[str]) -> dict | No
     }
 
 
-def table_context(room: Room, user, committed_at: int | None = None) -> dict:
-    """Everything the table templates need for ``user`` (seated or not)."""
+@dataclass(frozen=True)
+class TableSnapshot:
+    """Every viewer-independent read behind a table fragment, taken once per
+    room version: the room, its seats (users joined), the latest hand, its
+    action count and engine state, the score sheet, the previous completed
+    hand and the B14 notice.  :func:`table_context` turns it into one seat's
+    view without touching the database, so the sockets of one room in one
+    process share a single read (:mod:`games.live`).
+
+    The snapshot holds the full engine state (every seat's cards): it must
+    only ever go through :func:`table_context`, which passes the viewer's own
+    seat to ``rules.view``; it never leaves the process.
+    """
+
+    room: Room
+    seats: tuple
+    hand: Hand | None
+    action_count: int
+    state: object
+    score_rows: list
+    totals: list
+    previous: Hand | None
+    settlement: dict | None
+
+    @property
+    def version(self) -> int:
+        return self.room.version
+
+
+def table_snapshot(room: Room) -> TableSnapshot:
+    """Read everything :func:`table_context` needs except the viewer (a fixed
+    number of queries, whatever the number of actions: the hand state comes
+    from the incremental cache, :func:`games.services.hand_state`)."""
     rules = get_rules(room.game)
-    seats = list(room.seats.select_related("user").order_by("index"))
-    me = seat_of(seats, user)
+    seats = tuple(room.seats.select_related("user").order_by("index"))
     hand = services.current_hand(room)
-    view = None
     state = None
-    buttons: list[ActionButton] = []
-    hint = ""
     action_count = 0
     if hand is not None:
         action_count = services.action_count(hand)
         state = services.hand_state(hand, count=action_count)
+    rows, totals = score_sheet(room, hand, rules.seats)
+    previous = None
+    if hand is not None and not hand.complete and hand.number > 1:
+        previous = Hand.objects.filter(match_id=hand.match_id, number=hand.number - 1, complete=True).first()
+    return TableSnapshot(
+        room, seats, hand, action_count, state, rows, totals, previous, latest_settlement(hand)
+    )
+
+
+def table_context(
+    room: Room, user, committed_at: int | None = None, snapshot: TableSnapshot | None = None
+) -> dict:
+    """Everything the table templates need for ``user`` (seated or not).
+
+    ``snapshot`` (:func:`table_snapshot` of this room) saves every query;
+    without it the room is read here."""
+    if snapshot is None:
+        snapshot = table_snapshot(room)
+    room = snapshot.room
+    rules = get_rules(room.game)
+    seats = list(snapshot.seats)
+    me = seat_of(seats, user)
+    hand = snapshot.hand
+    view = None
+    state = snapshot.state
+    buttons: list[ActionButton] = []
+    hint = ""
+    action_count = snapshot.action_count
+    if hand is not None:
         view = rules.view(state, me)
         if me is not None and not hand.complete:
             buttons = action_buttons(rules.legal_verbs(state, me))
@@ -285,7 +341,7 @@ def table_context(room: Room, user, committed_at: int | None = None) -> dict:
                 suggestion = hinter(state, me) if hinter else rules.auto_action(state, me)
                 if suggestion is not None and suggestion.verb in CARD_VERBS:
                     hint = " ".join(c.code for c in suggestion.cards)
-    rows, totals = score_sheet(room, hand, rules.seats)
+    rows, totals = snapshot.score_rows, snapshot.totals
     counts = (view or {}).get("counts") or {}
     finished = list((view or {}).get("finished") or [])
     to_act = (view or {}).get("to_act") if hand is not None and not hand.complete else None
@@ -310,10 +366,8 @@ def table_context(room: Room, user, committed_at: int | None = None) -> dict:
     last_result = None
     if hand is not None and hand.complete:
         result = hand_result(hand, rules.seats, [r["name"] for r in seat_rows])
-    elif hand is not None and hand.number > 1:
-        previous = Hand.objects.filter(match_id=hand.match_id, number=hand.number - 1, complete=True).first()
-        if previous is not None:
-            last_result = hand_result(previous, rules.seats, [r["name"] for r in seat_rows])
+    elif snapshot.previous is not None:
+        last_result = hand_result(snapshot.previous, rules.seats, [r["name"] for r in seat_rows])
     my_seat = seats[me] if me is not None else None
     now = timezone.now()
     ctx = {
@@ -336,7 +390,7 @@ def table_context(room: Room, user, committed_at: int | None = None) -> dict:
         "hint": hint,
         "action_count": action_count,
         "score_rows": rows,
-        "settlement": latest_settlement(hand),
+        "settlement": snapshot.settlement,
         "totals": totals,
         "result": result,
         "last_result": last_result,
@@ -353,9 +407,13 @@ def table_context(room: Room, user, committed_at: int | None = None) -> dict:
     return ctx
 
 
-def render_table(room: Room, user, committed_at: int | None = None, request=None) -> str:
-    """The ``#table`` fragment for ``user`` (HTML string)."""
-    ctx = table_context(room, user, committed_at)
+def render_table(
+    room: Room, user, committed_at: int | None = None, request=None,
+    snapshot: TableSnapshot | None = None,
+) -> str:
+    """The ``#table`` fragment for ``user`` (HTML string); ``snapshot`` as
+    for :func:`table_context` (then no query is made)."""
+    ctx = table_context(room, user, committed_at, snapshot)
     return render_to_string("games/_table.html", ctx, request=request)
 
 
