@@ -269,7 +269,15 @@ def _lock(room_id: int, expected_version: int | None) -> Room | None:
         if not Room.objects.filter(pk=room_id).exists():
             raise Room.DoesNotExist(room_id)
         return None
-    return Room.objects.get(pk=room_id)
+    room = Room.objects.get(pk=room_id)
+    room._listed_before = _listing(room)
+    return room
+
+
+def _listing(room: Room) -> tuple:
+    """What a lobby's room list shows of ``room`` apart from its seats
+    (``templates/games/_room_list.html``): name, multiplier, status."""
+    return (room.name, room.multiplier, room.status)
 
 
 def _stale(room_id: int) -> Outcome:
@@ -280,9 +288,16 @@ def _room_id(room: Room | int) -> int:
     return room if isinstance(room, int) else room.pk
 
 
-def _after_commit(room: Room, lobby: bool = True) -> None:
-    """Register the post-commit notify + schedule for the room's final state
-    (``lobby``: the lobby's room list changed too)."""
+def _after_commit(room: Room, lobby: bool | None = None) -> None:
+    """Register the post-commit notify + schedule for the room's final state.
+
+    ``lobby``: whether the lobby's room list changed too (its group is then
+    told as well, and every lobby socket re-renders the list).  True for the
+    services that change seats; None (the default) compares the room's name,
+    multiplier and status with what :func:`_lock` read, so a plain play, 托管
+    or a ready click that deals nothing leaves the lobby alone."""
+    if lobby is None:
+        lobby = _listing(room) != getattr(room, "_listed_before", None)
     room_id, version, game, deadline = room.pk, room.version, room.game, room.deadline
 
     def run():
@@ -398,7 +413,7 @@ def create_room(
                 for i in range(rules.seats)
             ]
         )
-        _after_commit(room)
+        _after_commit(room, lobby=True)
     return room
 
 
@@ -431,7 +446,7 @@ def take_seat(room: Room | int, user, index: int, expected_version: int | None =
         seat.autoplay = False
         seat.save(update_fields=["user", "bot_policy", "ready", "autoplay"])
         room.save(update_fields=["deadline", "status"])
-        _after_commit(room)
+        _after_commit(room, lobby=True)
         return Outcome(True, room.version)
 
 
@@ -466,7 +481,7 @@ def leave_seat(room: Room | int, user, expected_version: int | None = None) -> O
             rules = get_rules(room.game)
             _set_deadline(room, rules, hand_state(hand), _seats(room))
         room.save(update_fields=["deadline"])
-        _after_commit(room)
+        _after_commit(room, lobby=True)
         return Outcome(True, room.version)
 
 
@@ -509,7 +524,7 @@ def fill_bots(room: Room | int, user, policy: str = "heuristic", expected_versio
         empty.update(bot_policy=policy, ready=True, autoplay=False)
         _maybe_start(room)
         room.save(update_fields=["deadline", "status"])
-        _after_commit(room)
+        _after_commit(room, lobby=True)
         return Outcome(True, room.version)
 
 
@@ -550,7 +565,7 @@ def close_room(room: Room | int, user) -> Outcome:
         room.status = Room.Status.CLOSED
         room.deadline = None
         room.save(update_fields=["status", "deadline"])
-        _after_commit(room)
+        _after_commit(room, lobby=True)
         return Outcome(True, room.version)
 
 
@@ -781,7 +796,7 @@ def do_action(
         else:
             _set_deadline(room, rules, new_state, _seats(room))
         room.save(update_fields=["deadline", "status"])
-        _after_commit(room, lobby=complete)
+        _after_commit(room)
         return Outcome(True, room.version)
 
 
