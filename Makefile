@@ -90,6 +90,7 @@ test-production: $(DEV_DEPS)
 	@echo "=== production topology: PostgreSQL + Redis (db $(REDIS_DB)) + daphne + Celery ==="
 	@pg_isready -q -h 127.0.0.1 || { echo "PostgreSQL is not answering on 127.0.0.1:5432"; exit 1; }
 	@redis-cli -h 127.0.0.1 ping >/dev/null || { echo "Redis is not answering on 127.0.0.1:6379"; exit 1; }
+	env -u DATABASE_URL -u REDIS_URL DJANGO_DEBUG=0 $(PY) manage.py collectstatic --noinput -v 0
 	env -u CELERY_BROKER_URL \
 	  DATABASE_URL=$(PG_URL)/cardroom_ci_$(RUN_ID) REDIS_URL=$(REDIS_BASE)/$(REDIS_DB) \
 	  $(PY) -m pytest -m "not browser" --durations=15 --junitxml=tmp/junit-production.xml $(PYTEST_ARGS)

@@ -141,5 +141,6 @@ REASON_LABELS = {
     "hand": _("牌局结算"),
     "spade_ace": _("黑桃A被抓"),
     "tribute": _("进贡折算"),
+    "tribute-settlement": _("进贡折算"),  # B14: leaving with tribute owed (games.services)
     "adjustment": _("管理员调整"),
 }

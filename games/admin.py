@@ -5,7 +5,16 @@ record of what happened; changing them would break replays)."""
 from django import forms
 from django.contrib import admin
 
-from .models import Hand, HandAction, Match, Room, RoomMultiplier, Seat, TributeRecord
+from .models import (
+    Hand,
+    HandAction,
+    Match,
+    Room,
+    RoomMultiplier,
+    Seat,
+    TributeRecord,
+    TributeSettlement,
+)
 
 
 class RoomMultiplierForm(forms.ModelForm):
@@ -111,3 +120,11 @@ class HandActionAdmin(ReadOnlyMixin, admin.ModelAdmin):
 class TributeRecordAdmin(ReadOnlyMixin, admin.ModelAdmin):
     list_display = ("id", "hand", "from_seat", "to_seat", "from_user", "to_user", "card", "created")
     list_select_related = ("hand", "from_user", "to_user")
+
+
+@admin.register(TributeSettlement)
+class TributeSettlementAdmin(ReadOnlyMixin, admin.ModelAdmin):
+    """B14 settlements (tribute owed when a player left), read-only."""
+
+    list_display = ("id", "hand", "seat", "user", "points", "created")
+    list_select_related = ("hand", "user")

@@ -7,19 +7,25 @@ version and the commit time; each connection renders *its own* seat's view
 (:func:`games.tables.render_table`) and sends the HTML, which the htmx ws
 extension swaps in by element id.  A connection never sends an older version
 than it already sent.
+
+The database reads behind a fragment are shared by the sockets of one room in
+one process (:mod:`games.live`: one read per room version); the per-seat
+render makes no query and runs in a worker thread of its own
+(``thread_sensitive=False``), so renders do not queue behind the reads.
 """
 
 from __future__ import annotations
 
 import asyncio
 
+from asgiref.sync import sync_to_async
 from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncWebsocketConsumer
 
-from . import notify, scheduling
+from . import live, notify, scheduling
 from .engine import GAMES
 from .models import Room
-from .tables import render_room_list, render_table
+from .tables import render_room_list
 
 UNAUTHORIZED = 4401
 NOT_FOUND = 4404
@@ -59,19 +65,16 @@ class TableConsumer(AsyncWebsocketConsumer):
         await self.push(event.get("version"), event.get("committed_at"))
 
     async def push(self, version, committed_at):
-        html, rendered = await database_sync_to_async(self._render)(version, committed_at)
-        if html is None or rendered <= self.sent_version:
+        snap = await live.snapshot(self.room_id, version)
+        if snap is None or snap.version <= self.sent_version:
             return
-        self.sent_version = rendered
+        html = await sync_to_async(live.render_seat, thread_sensitive=False)(
+            snap, self.user, version, committed_at
+        )
+        if snap.version <= self.sent_version:  # a newer push went out meanwhile
+            return
+        self.sent_version = snap.version
         await self.send(text_data=html)
-
-    def _render(self, version, committed_at):
-        room = Room.objects.filter(pk=self.room_id).first()
-        if room is None:
-            return None, -1
-        if version is None or room.version != version:
-            committed_at = None  # the page shows a newer commit than the event's
-        return render_table(room, self.user, committed_at), room.version
 
 
 class LobbyConsumer(AsyncWebsocketConsumer):

@@ -15,11 +15,12 @@ After the commit (``transaction.on_commit``) the room's channel group is told
 
 The rules come from :func:`games.engine.get_rules` only, so everything here is
 game-generic; a hand state is rebuilt from ``Hand.start`` + ``Hand.deal`` + the
-``HandAction`` log and cached in-process by ``(hand id, action count)``.
+``HandAction`` log and cached in-process by ``(hand id, start, action count)``.
 """
 
 from __future__ import annotations
 
+import json
 import logging
 import random
 import threading
@@ -37,7 +38,16 @@ from django.utils.translation import gettext as _
 from .engine import get_rules
 from .engine.base import Action, IllegalAction, RecordError
 from .engine.cards import new_seed
-from .models import Hand, HandAction, Match, Room, RoomMultiplier, Seat, TributeRecord
+from .models import (
+    Hand,
+    HandAction,
+    Match,
+    Room,
+    RoomMultiplier,
+    Seat,
+    TributeRecord,
+    TributeSettlement,
+)
 
 log = logging.getLogger(__name__)
 
@@ -102,8 +112,12 @@ class Outcome:
 # --------------------------------------------------------------------------- state cache
 
 _CACHE_SIZE = 512
-_cache: OrderedDict[tuple[int, int], Any] = OrderedDict()
+_cache: OrderedDict[tuple, Any] = OrderedDict()
 _cache_lock = threading.Lock()
+#: ``_hkey(hand)`` -> the largest action count whose state was cached.
+_newest: OrderedDict[tuple, int] = OrderedDict()
+#: States rebuilt / extended / served from the cache (tests, profiling).
+cache_stats = {"rebuilt": 0, "extended": 0, "applied": 0, "hits": 0}
 
 
 def _cache_get(key):
@@ -120,12 +134,37 @@ def _cache_put(key, value) -> None:
         _cache.move_to_end(key)
         while len(_cache) > _CACHE_SIZE:
             _cache.popitem(last=False)
+        prefix, count = key[:-1], key[-1]
+        if count > _newest.get(prefix, -2):
+            _newest[prefix] = count
+            _newest.move_to_end(prefix)
+            while len(_newest) > _CACHE_SIZE:
+                _newest.popitem(last=False)
+
+
+def _newest_cached(prefix: tuple, n: int) -> tuple[int, Any] | None:
+    """``(m, state)``: the newest cached state of the hand ``prefix`` with
+    ``m <= n`` actions (only the newest is tracked), or None."""
+    with _cache_lock:
+        m = _newest.get(prefix)
+        if m is None or m > n:
+            return None
+        state = _cache.get((*prefix, m))
+    return None if state is None else (m, state)
+
+
+def _hkey(hand: Hand) -> tuple:
+    """Cache key prefix of ``hand``: its id and its carry-in.  ``Hand.start``
+    is rewritten when a tribute lapses before it was paid (B14), so a state
+    cached by another process under the old carry-in is never used."""
+    return (hand.id, json.dumps(hand.start, sort_keys=True))
 
 
 def clear_cache() -> None:
     """Forget every cached state (tests; after an admin edits a hand)."""
     with _cache_lock:
         _cache.clear()
+        _newest.clear()
 
 
 def hand_match(hand: Hand):
@@ -150,9 +189,14 @@ def hand_state(
 
     ``payloads`` (the ordered ``HandAction.payload`` list) or ``count`` (the
     number of stored actions) may be passed to save a query.  Cached by
-    ``(hand.id, count)``: a hit costs no query beyond the count; a state one
-    action short in the cache is extended by one ``apply``.  Raises
-    ``IllegalAction`` if the stored log is not legal (corrupted data).
+    ``(hand.id, hand.start, count)``: a hit costs no query beyond the count;
+    on a miss the newest cached state of the hand with ``m < n`` actions is
+    extended by applying only actions ``m .. n-1`` (one query for those
+    rows), so a process that follows a hand pays O(new actions) per call, not
+    O(n); only a process that has nothing cached (or asks for an earlier
+    ``upto``) replays from the deal (the key also holds ``Hand.start``, see
+    :func:`_hkey`).  Raises ``IllegalAction`` if the stored log is not legal
+    (corrupted data).
     """
     if payloads is not None:
         total = len(payloads)
@@ -161,31 +205,42 @@ def hand_state(
     else:
         total = action_count(hand)
     n = total if upto is None else max(0, min(upto, total))
-    cached = _cache_get((hand.id, n))
+    key = _hkey(hand)
+    cached = _cache_get((*key, n))
     if cached is not None:
+        cache_stats["hits"] += 1
         return cached
     rules = get_rules(hand.match.room.game)
-    prev = _cache_get((hand.id, n - 1)) if n > 0 else None
-    if prev is not None:
+    newest = _newest_cached(key, n) if n > 0 else None
+    if newest is not None:
+        m, state = newest
         if payloads is None:
-            last = hand.actions.get(seq=n - 1).payload
+            tail = list(
+                hand.actions.filter(seq__gte=m, seq__lt=n).order_by("seq")
+                .values_list("payload", flat=True)
+            )
         else:
-            last = payloads[n - 1]
-        state = rules.apply(prev, Action.from_record(last, rules.seats))
+            tail = payloads[m:n]
+        for payload in tail:
+            state = rules.apply(state, Action.from_record(payload, rules.seats))
+        cache_stats["extended"] += 1
+        cache_stats["applied"] += len(tail)
     else:
+        cache_stats["rebuilt"] += 1
         if payloads is None:
             payloads = list(
                 hand.actions.filter(seq__lt=n).order_by("seq").values_list("payload", flat=True)
             )
-        start = _cache_get((hand.id, -1))
+        start = _cache_get((*key, -1))
         if start is None:
             match = rules.new_match(**hand.start)
             start = rules.start_hand(match, rules.deal_from_record(match, hand.deal))
-            _cache_put((hand.id, -1), start)
+            _cache_put((*key, -1), start)
         state = start
         for payload in payloads[:n]:
             state = rules.apply(state, Action.from_record(payload, rules.seats))
-    _cache_put((hand.id, n), state)
+        cache_stats["applied"] += n
+    _cache_put((*key, n), state)
     return state
 
 
@@ -214,7 +269,15 @@ def _lock(room_id: int, expected_version: int | None) -> Room | None:
         if not Room.objects.filter(pk=room_id).exists():
             raise Room.DoesNotExist(room_id)
         return None
-    return Room.objects.get(pk=room_id)
+    room = Room.objects.get(pk=room_id)
+    room._listed_before = _listing(room)
+    return room
+
+
+def _listing(room: Room) -> tuple:
+    """What a lobby's room list shows of ``room`` apart from its seats
+    (``templates/games/_room_list.html``): name, multiplier, status."""
+    return (room.name, room.multiplier, room.status)
 
 
 def _stale(room_id: int) -> Outcome:
@@ -225,9 +288,16 @@ def _room_id(room: Room | int) -> int:
     return room if isinstance(room, int) else room.pk
 
 
-def _after_commit(room: Room, lobby: bool = True) -> None:
-    """Register the post-commit notify + schedule for the room's final state
-    (``lobby``: the lobby's room list changed too)."""
+def _after_commit(room: Room, lobby: bool | None = None) -> None:
+    """Register the post-commit notify + schedule for the room's final state.
+
+    ``lobby``: whether the lobby's room list changed too (its group is then
+    told as well, and every lobby socket re-renders the list).  True for the
+    services that change seats; None (the default) compares the room's name,
+    multiplier and status with what :func:`_lock` read, so a plain play, 托管
+    or a ready click that deals nothing leaves the lobby alone."""
+    if lobby is None:
+        lobby = _listing(room) != getattr(room, "_listed_before", None)
     room_id, version, game, deadline = room.pk, room.version, room.game, room.deadline
 
     def run():
@@ -343,7 +413,7 @@ def create_room(
                 for i in range(rules.seats)
             ]
         )
-        _after_commit(room)
+        _after_commit(room, lobby=True)
     return room
 
 
@@ -376,14 +446,18 @@ def take_seat(room: Room | int, user, index: int, expected_version: int | None =
         seat.autoplay = False
         seat.save(update_fields=["user", "bot_policy", "ready", "autoplay"])
         room.save(update_fields=["deadline", "status"])
-        _after_commit(room)
+        _after_commit(room, lobby=True)
         return Outcome(True, room.version)
 
 
 def leave_seat(room: Room | int, user, expected_version: int | None = None) -> Outcome:
     """``user`` leaves the table.  During a hand in play the seat is handed to
     the heuristic bot so the hand can finish (the user still gets the hand's
-    game points, credited to the players dealt in); otherwise it is emptied."""
+    game points, credited to the players dealt in); otherwise it is emptied.
+
+    B14: with tribute still owed (next hand not dealt, or dealt and still in
+    its crown phase) the leaver's shares are settled in game points and the
+    tribute lapses for the table (:func:`_settle_tribute`)."""
     with transaction.atomic():
         rid = _room_id(room)
         room = _lock(rid, expected_version)
@@ -393,6 +467,7 @@ def leave_seat(room: Room | int, user, expected_version: int | None = None) -> O
         if seat is None:
             raise Conflict(_("你没有坐在这张桌上"))
         hand = current_hand(room)
+        _settle_tribute(room, hand, _seats(room), seat)
         if room.status == Room.Status.PLAYING and hand is not None and not hand.complete:
             seat.user = None
             seat.bot_policy = AUTOPLAY_POLICY
@@ -406,7 +481,7 @@ def leave_seat(room: Room | int, user, expected_version: int | None = None) -> O
             rules = get_rules(room.game)
             _set_deadline(room, rules, hand_state(hand), _seats(room))
         room.save(update_fields=["deadline"])
-        _after_commit(room)
+        _after_commit(room, lobby=True)
         return Outcome(True, room.version)
 
 
@@ -449,7 +524,7 @@ def fill_bots(room: Room | int, user, policy: str = "heuristic", expected_versio
         empty.update(bot_policy=policy, ready=True, autoplay=False)
         _maybe_start(room)
         room.save(update_fields=["deadline", "status"])
-        _after_commit(room)
+        _after_commit(room, lobby=True)
         return Outcome(True, room.version)
 
 
@@ -478,15 +553,19 @@ def set_autoplay(room: Room | int, user, on: bool, expected_version: int | None 
 
 
 def close_room(room: Room | int, user) -> Outcome:
-    """The owner closes the room: no further hands; nothing is due."""
+    """The owner closes the room: no further hands; nothing is due.  A
+    tribute still owed is settled in game points for every share (B14: all
+    players leave at once, :func:`_settle_tribute`)."""
     with transaction.atomic():
         room = _lock(_room_id(room), None)
         if room.owner_id != user.pk:
             raise Forbidden(_("只有房主可以关闭房间"))
+        if room.status != Room.Status.CLOSED:
+            _settle_tribute(room, current_hand(room), _seats(room), None)
         room.status = Room.Status.CLOSED
         room.deadline = None
         room.save(update_fields=["status", "deadline"])
-        _after_commit(room)
+        _after_commit(room, lobby=True)
         return Outcome(True, room.version)
 
 
@@ -523,7 +602,7 @@ def _deal(room: Room, seats: list[Seat]) -> Hand:
             if not prev.complete:
                 raise Conflict(_("上一局还没有结束"))
             prev.match = match_row
-            match = rules.next_match(rules.new_match(**prev.start), hand_state(prev))
+            match = carry_in_after(rules, prev)
     seed = new_seed()
     deal = rules.deal(match, seed)
     hand = Hand.objects.create(
@@ -537,8 +616,8 @@ def _deal(room: Room, seats: list[Seat]) -> Hand:
         ],
     )
     state = rules.start_hand(match, deal)
-    _cache_put((hand.id, 0), state)
-    _cache_put((hand.id, -1), state)
+    _cache_put((*_hkey(hand), 0), state)
+    _cache_put((*_hkey(hand), -1), state)
     room.status = Room.Status.PLAYING
     if rules.is_complete(state):  # e.g. an engine that settles a deal at once
         _finish(room, hand, rules, state)
@@ -569,7 +648,8 @@ def start_hand(room: Room | int, expected_version: int | None = None) -> Outcome
 
 def _finish(room: Room, hand: Hand, rules, state) -> None:
     """Store the summary, the tribute history (B13) and credit the ledger (C4)
-    for the players dealt in; the next hand follows after a pause."""
+    for the players dealt in (not for a voided deal, B8); the next hand
+    follows after a pause."""
     from accounts import ledger
 
     summary = rules.summary(state)
@@ -601,10 +681,11 @@ def _finish(room: Room, hand: Hand, rules, state) -> None:
         ]
     )
     points = _by_seat(summary.get("game_points"), rules.seats)
-    for index, value in enumerate(points):
-        user = user_at(index)
-        if user is not None:
-            ledger.credit(user, room.game, int(value), hand=hand, reason="hand")
+    if not summary.get("voided"):  # a voided deal (B8) scores nothing: no 0-point entries
+        for index, value in enumerate(points):
+            user = user_at(index)
+            if user is not None:
+                ledger.credit(user, room.game, int(value), hand=hand, reason="hand")
     next_match = rules.next_match(rules.new_match(**hand.start), state)
     if rules.match_winner(next_match) is not None:
         Match.objects.filter(pk=hand.match_id).update(finished=timezone.now())
@@ -706,7 +787,7 @@ def do_action(
             actor=actor,
             user=user if actor == HandAction.Actor.USER else None,
         )
-        _cache_put((hand.id, count + 1), new_state)
+        _cache_put((*_hkey(hand), count + 1), new_state)
         if autoplay is not None:
             Seat.objects.filter(room=room, index=seat).update(autoplay=autoplay)
         complete = rules.is_complete(new_state)
@@ -715,8 +796,98 @@ def do_action(
         else:
             _set_deadline(room, rules, new_state, _seats(room))
         room.save(update_fields=["deadline", "status"])
-        _after_commit(room, lobby=complete)
+        _after_commit(room)
         return Outcome(True, room.version)
+
+
+# --------------------------------------------------------------------------- leaving (B14)
+
+
+def carry_in_after(rules, prev: Hand):
+    """The engine match (carry-in) for the hand after the completed ``prev``:
+    the carry stored by a tribute settlement after ``prev`` (B14, the tribute
+    lapsed), else ``rules.next_match`` of ``prev``'s start and final state."""
+    settled = (
+        TributeSettlement.objects.filter(hand=prev, carry__isnull=False).order_by("-id").first()
+    )
+    if settled is not None:
+        return rules.new_match(**settled.carry)
+    return rules.next_match(rules.new_match(**prev.start), hand_state(prev))
+
+
+def _owed_carry(rules, hand: Hand | None):
+    """``(match, in_hand)`` when a tribute may still be owed at the table:
+    after a completed or voided hand whose match goes on (``in_hand`` False:
+    the next hand is not dealt yet), or in a hand dealt but still in its crown
+    phase (``in_hand`` True: the engine pays tribute when the crown is
+    accepted, B13 / docs/rules-baohuang.md); else None."""
+    if hand is None:
+        return None
+    if not hand.complete:
+        if rules.phase(hand_state(hand)) != "crown":
+            return None  # already paid (or none was owed) before the declaration
+        return rules.new_match(**hand.start), True
+    if hand.match.finished is not None:
+        return None  # a new match follows: nothing carries over
+    return carry_in_after(rules, hand), False
+
+
+def _settle_tribute(
+    room: Room, hand: Hand | None, seats: list[Seat], leaver: Seat | None
+) -> TributeSettlement | None:
+    """B14, inside the locked transaction: if tribute is owed at the table,
+    settle it in game points and let it lapse.
+
+    ``hand`` is the room's latest hand (:func:`current_hand`; its ``start``
+    may be rewritten), ``seats`` the seats before anyone leaves.  ``leaver`` is
+    the seat leaving (its shares are settled:
+    ``rules.leave_settlement(match, seat)``); None when the owner closes the
+    room: everybody leaves at once and every share is settled once (the sum
+    over all seats counts each share twice, payer and receiver, so it is
+    halved).  Points include the room multiplier (the engine's match carries
+    it, C4).  Each human seated now is credited through the ledger with
+    reason ``"tribute-settlement"``; bots have no ledger.  The new carry-in
+    (``rules.match_after_leave``) is stored for the next hand, or replaces the
+    start of a hand still in its crown phase.  Returns the settlement row, or
+    None when nothing was owed (then nothing changes) or the game has no B14.
+    """
+    from accounts import ledger
+
+    rules = get_rules(room.game)
+    settle = getattr(rules, "leave_settlement", None)
+    if settle is None:
+        return None
+    owed = _owed_carry(rules, hand)
+    if owed is None:
+        return None
+    match, in_hand = owed
+    after = rules.match_after_leave(match)
+    carry = rules.match_to_json(after)
+    if carry == rules.match_to_json(match):
+        return None  # nothing owed: leaving changes nothing
+    n = rules.seats
+    if leaver is not None:
+        points = _by_seat({str(k): v for k, v in settle(match, leaver.index).items()}, n)
+    else:
+        total = [0] * n
+        for s in range(n):
+            for k, v in settle(match, s).items():
+                total[int(k)] += v
+        points = [v // 2 for v in total]
+    if in_hand:
+        hand.start = carry
+        hand.save(update_fields=["start"])
+    row = TributeSettlement.objects.create(
+        hand=hand,
+        seat=leaver.index if leaver is not None else None,
+        user=leaver.user if leaver is not None else None,
+        points=[int(p) for p in points],
+        carry=None if in_hand else carry,
+    )
+    for seat in seats:
+        if seat.user_id is not None and points[seat.index]:
+            ledger.credit(seat.user, room.game, int(points[seat.index]), hand=hand, reason="tribute-settlement")
+    return row
 
 
 def bot_rng(hand: Hand, count: int) -> random.Random:

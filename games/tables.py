@@ -19,7 +19,7 @@ from django.utils.translation import gettext_lazy as _
 from . import services
 from .engine import get_rules
 from .engine.base import CARD_VERBS, CHOICE_VERBS, FLAG_VERBS
-from .models import Hand, Room, Seat
+from .models import Hand, Room, Seat, TributeSettlement
 
 #: Button label per data-action (C-verbs of the hand-record spec).
 ACTION_LABELS = {
@@ -157,22 +157,60 @@ def seat_of(seats: list[Seat], user) -> int | None:
 
 
 def score_sheet(room: Room, hand: Hand | None, nseats: int) -> tuple[list[dict], list[int]]:
-    """Rows ``{"id", "number", "points": [per seat], "voided"}`` of the
-    completed hands of ``hand``'s match, and the per-seat totals."""
+    """Rows ``{"id", "number", "points": [per seat], "voided", "settlement"}``
+    of the completed hands of ``hand``'s match and of its tribute settlements
+    (B14, ``settlement`` True: after the hand they follow, or before the hand
+    whose unpaid tribute lapsed), and the per-seat totals."""
     if hand is None:
         return [], [0] * nseats
-    rows, totals = [], [0] * nseats
+    keyed = []
     for hand_id, number, summary in (
         Hand.objects.filter(match_id=hand.match_id, complete=True)
         .order_by("number")
         .values_list("id", "number", "summary")
     ):
         points = services._by_seat((summary or {}).get("game_points"), nseats)
-        rows.append(
-            {"id": hand_id, "number": number, "points": points, "voided": bool((summary or {}).get("voided"))}
+        keyed.append(
+            ((number, 1, 0), {"id": hand_id, "number": number, "points": points,
+                              "voided": bool((summary or {}).get("voided")), "settlement": False})
         )
-        totals = [t + int(p or 0) for t, p in zip(totals, points)]
+    for row_id, hand_id, number, points, carry in (
+        TributeSettlement.objects.filter(hand__match_id=hand.match_id)
+        .values_list("id", "hand_id", "hand__number", "points", "carry")
+    ):
+        # carry None: the lapse was applied inside that hand, before its tribute
+        keyed.append(
+            ((number, 0 if carry is None else 2, row_id),
+             {"id": hand_id, "number": number, "points": services._by_seat(points, nseats),
+              "voided": False, "settlement": True})
+        )
+    rows, totals = [], [0] * nseats
+    for _key, row in sorted(keyed, key=lambda kr: kr[0]):
+        rows.append(row)
+        totals = [t + int(p or 0) for t, p in zip(totals, row["points"])]
     return rows, totals
+
+
+def latest_settlement(hand: Hand | None) -> dict | None:
+    """The B14 notice for the table: the latest tribute settlement made on
+    ``hand`` or on the hand before it in the same match, as ``{"name", "closed",
+    "points"}`` (``name`` of the leaver; ``closed`` when the room was closed),
+    else None."""
+    if hand is None:
+        return None
+    row = (
+        TributeSettlement.objects.filter(hand__match_id=hand.match_id, hand__number__gte=hand.number - 1)
+        .select_related("user")
+        .order_by("-id")
+        .first()
+    )
+    if row is None:
+        return None
+    return {
+        "name": row.user.get_username() if row.user_id else "",
+        "closed": row.seat is None,
+        "points": list(row.points),
+    }
 
 
 def describe_action(payload: dict) -> dict:
@@ -222,20 +260,76 @@ def hand_result(hand: Hand, nseats: int, fallback_names: list[str]) -> dict | No
     }
 
 
-def table_context(room: Room, user, committed_at: int | None = None) -> dict:
-    """Everything the table templates need for ``user`` (seated or not)."""
+@dataclass(frozen=True)
+class TableSnapshot:
+    """Every viewer-independent read behind a table fragment, taken once per
+    room version: the room, its seats (users joined), the latest hand, its
+    action count and engine state, the score sheet, the previous completed
+    hand and the B14 notice.  :func:`table_context` turns it into one seat's
+    view without touching the database, so the sockets of one room in one
+    process share a single read (:mod:`games.live`).
+
+    The snapshot holds the full engine state (every seat's cards): it must
+    only ever go through :func:`table_context`, which passes the viewer's own
+    seat to ``rules.view``; it never leaves the process.
+    """
+
+    room: Room
+    seats: tuple
+    hand: Hand | None
+    action_count: int
+    state: object
+    score_rows: list
+    totals: list
+    previous: Hand | None
+    settlement: dict | None
+
+    @property
+    def version(self) -> int:
+        return self.room.version
+
+
+def table_snapshot(room: Room) -> TableSnapshot:
+    """Read everything :func:`table_context` needs except the viewer (a fixed
+    number of queries, whatever the number of actions: the hand state comes
+    from the incremental cache, :func:`games.services.hand_state`)."""
     rules = get_rules(room.game)
-    seats = list(room.seats.select_related("user").order_by("index"))
-    me = seat_of(seats, user)
+    seats = tuple(room.seats.select_related("user").order_by("index"))
     hand = services.current_hand(room)
-    view = None
     state = None
-    buttons: list[ActionButton] = []
-    hint = ""
     action_count = 0
     if hand is not None:
         action_count = services.action_count(hand)
         state = services.hand_state(hand, count=action_count)
+    rows, totals = score_sheet(room, hand, rules.seats)
+    previous = None
+    if hand is not None and not hand.complete and hand.number > 1:
+        previous = Hand.objects.filter(match_id=hand.match_id, number=hand.number - 1, complete=True).first()
+    return TableSnapshot(
+        room, seats, hand, action_count, state, rows, totals, previous, latest_settlement(hand)
+    )
+
+
+def table_context(
+    room: Room, user, committed_at: int | None = None, snapshot: TableSnapshot | None = None
+) -> dict:
+    """Everything the table templates need for ``user`` (seated or not).
+
+    ``snapshot`` (:func:`table_snapshot` of this room) saves every query;
+    without it the room is read here."""
+    if snapshot is None:
+        snapshot = table_snapshot(room)
+    room = snapshot.room
+    rules = get_rules(room.game)
+    seats = list(snapshot.seats)
+    me = seat_of(seats, user)
+    hand = snapshot.hand
+    view = None
+    state = snapshot.state
+    buttons: list[ActionButton] = []
+    hint = ""
+    action_count = snapshot.action_count
+    if hand is not None:
         view = rules.view(state, me)
         if me is not None and not hand.complete:
             buttons = action_buttons(rules.legal_verbs(state, me))
@@ -247,7 +341,7 @@ def table_context(room: Room, user, committed_at: int | None = None) -> dict:
                 suggestion = hinter(state, me) if hinter else rules.auto_action(state, me)
                 if suggestion is not None and suggestion.verb in CARD_VERBS:
                     hint = " ".join(c.code for c in suggestion.cards)
-    rows, totals = score_sheet(room, hand, rules.seats)
+    rows, totals = snapshot.score_rows, snapshot.totals
     counts = (view or {}).get("counts") or {}
     finished = list((view or {}).get("finished") or [])
     to_act = (view or {}).get("to_act") if hand is not None and not hand.complete else None
@@ -272,10 +366,8 @@ def table_context(room: Room, user, committed_at: int | None = None) -> dict:
     last_result = None
     if hand is not None and hand.complete:
         result = hand_result(hand, rules.seats, [r["name"] for r in seat_rows])
-    elif hand is not None and hand.number > 1:
-        previous = Hand.objects.filter(match_id=hand.match_id, number=hand.number - 1, complete=True).first()
-        if previous is not None:
-            last_result = hand_result(previous, rules.seats, [r["name"] for r in seat_rows])
+    elif snapshot.previous is not None:
+        last_result = hand_result(snapshot.previous, rules.seats, [r["name"] for r in seat_rows])
     my_seat = seats[me] if me is not None else None
     now = timezone.now()
     ctx = {
@@ -298,6 +390,7 @@ def table_context(room: Room, user, committed_at: int | None = None) -> dict:
         "hint": hint,
         "action_count": action_count,
         "score_rows": rows,
+        "settlement": snapshot.settlement,
         "totals": totals,
         "result": result,
         "last_result": last_result,
@@ -314,9 +407,13 @@ def table_context(room: Room, user, committed_at: int | None = None) -> dict:
     return ctx
 
 
-def render_table(room: Room, user, committed_at: int | None = None, request=None) -> str:
-    """The ``#table`` fragment for ``user`` (HTML string)."""
-    ctx = table_context(room, user, committed_at)
+def render_table(
+    room: Room, user, committed_at: int | None = None, request=None,
+    snapshot: TableSnapshot | None = None,
+) -> str:
+    """The ``#table`` fragment for ``user`` (HTML string); ``snapshot`` as
+    for :func:`table_context` (then no query is made)."""
+    ctx = table_context(room, user, committed_at, snapshot)
     return render_to_string("games/_table.html", ctx, request=request)
 
 

@@ -17,7 +17,7 @@ from . import scheduling, services, tables
 from .engine import GAMES, get_rules
 from .engine.records import FORMAT
 from .forms import CreateRoomForm
-from .models import GAME_CHOICES, Hand, HandAction, Room
+from .models import GAME_CHOICES, Hand, HandAction, Room, TributeSettlement
 
 GAME_NAMES = dict(GAME_CHOICES)
 
@@ -237,12 +237,23 @@ def _completed_hand(hand_id: int) -> Hand:
 def build_record(hand: Hand, scope: str = "match") -> dict:
     """The hand record (``shared/spec/hand-record.md``) of ``hand`` alone
     (``scope="hand"``) or of its match up to and including it (``"match"``,
-    every completed hand, voided deals included, so tribute carries over)."""
+    every completed hand, voided deals included, so tribute carries over).
+    A tribute that lapsed when a player left (B14) breaks the carry-over: the
+    match record then starts at the first hand dealt after the lapse (or the
+    hand whose unpaid tribute lapsed), whose ``start`` is the new carry-in."""
     if scope == "hand":
         hands = [hand]
     else:
+        cut = 1
+        for number, carry in TributeSettlement.objects.filter(
+            hand__match_id=hand.match_id, hand__number__lte=hand.number
+        ).values_list("hand__number", "carry"):
+            start_at = number + 1 if carry is not None else number
+            if start_at <= hand.number:
+                cut = max(cut, start_at)
         hands = list(
-            hand.match.hands.filter(number__lte=hand.number, complete=True).order_by("number")
+            hand.match.hands.filter(number__gte=cut, number__lte=hand.number, complete=True)
+            .order_by("number")
         )
     first = hands[0]
     start = first.start or {}

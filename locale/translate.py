@@ -345,6 +345,21 @@ EN = {
     "现在不能宣布保皇": "You cannot announce the guard now",
     "本局已经结束": "The hand is over",
     "本轮": "This round",
+    # B14 settlement, shengji auction hint
+    "离座座位": "Seat left",
+    "下一局开局": "Next hand's start",
+    "进贡结算": "Tribute settlement",
+    "房间关闭：所欠进贡已按积分结算（每张牌 1 分，乘房间倍数），不再进贡。": (
+        "Room closed: the tribute owed was settled in game points (1 point per card, times the "
+        "room multiplier); no tribute will be paid."
+    ),
+    "%(name)s 离座：所欠进贡已按积分结算（每张牌 1 分，乘房间倍数），下一局不再进贡。": (
+        "%(name)s left: the tribute owed was settled in game points (1 point per card, times the "
+        "room multiplier); no tribute in the next hand."
+    ),
+    "离座时所欠进贡按积分结算（B14）": "Tribute owed on leaving is settled in game points (B14)",
+    "离座结算": "Settlement on leaving",
+    "最高 %(n)s 分，须超过才能亮牌": "Highest pile: %(n)s points; show more to bid",
 }
 
 

@@ -143,7 +143,8 @@
       applyLast();
       return;
     }
-    if (t.closest(".my-hand [data-card]")) setTimeout(updateCount, 0);
+    // table.js (loaded first) has toggled the card already
+    if (t.closest(".my-hand [data-card]")) updateCount();
   });
 
   function applyLast() {
@@ -190,6 +191,6 @@
   document.addEventListener("DOMContentLoaded", afterSwap);
   // table.js's hint selects cards; keep the bury counter right.
   document.addEventListener("click", function (ev) {
-    if (ev.target.closest && ev.target.closest("[data-action=hint]")) setTimeout(updateCount, 0);
+    if (ev.target.closest && ev.target.closest("[data-action=hint]")) updateCount();
   });
 })();

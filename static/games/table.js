@@ -124,7 +124,12 @@
     var xhr = ev.detail.xhr, target = ev.detail.target;
     if (!xhr || !target || target.id !== "table") return;
     var m = /data-version="(\d+)"/.exec(xhr.responseText || "");
-    if (m && parseInt(m[1], 10) < tableVersion()) ev.detail.shouldSwap = false;
+    if (m && parseInt(m[1], 10) < tableVersion()) {
+      ev.detail.shouldSwap = false;
+      // the request succeeded: clear an earlier refusal as the answer's oob part would
+      var msg = document.getElementById("act-msg");
+      if (msg && xhr.status < 300) { msg.textContent = ""; msg.classList.remove("error"); }
+    }
   });
 
   function tick() {

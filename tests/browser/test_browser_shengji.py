@@ -44,9 +44,10 @@ def my_actions(page) -> list[str]:
     return page.locator("#actions [data-action]").evaluate_all("els => els.map(e => e.dataset.action)")
 
 
-def click_cards(page, codes: list[str]) -> None:
-    """Click each code (the k-th copy for repeated codes: four decks)."""
-    seen: dict[str, int] = {}
+def click_cards(page, codes: list[str], seen: dict[str, int] | None = None) -> None:
+    """Click each code (the k-th copy for repeated codes: four decks); ``seen``
+    carries the copies already clicked over several calls."""
+    seen = {} if seen is None else seen
     for code in codes:
         nth = seen.get(code, 0)
         seen[code] = nth + 1
@@ -91,6 +92,7 @@ def test_play_a_whole_shengji_hand_by_clicking(site_server, phone_page):
     page.screenshot(path=str(SHOTS / "shengji-auction-375.png"), full_page=False)
 
     done: Counter = Counter()
+    history: list = []
     shots: set[str] = set()
     deadline = time.monotonic() + HAND_TIMEOUT_S
     while time.monotonic() < deadline:
@@ -111,7 +113,8 @@ def test_play_a_whole_shengji_hand_by_clicking(site_server, phone_page):
             page.screenshot(path=str(SHOTS / f"shengji-{phase}-375.png"), full_page=False)
             shots.add(phase)
         print("turn", phase, actions, hint(page), selected(page), flush=True)
-        assert not selected(page) or phase == "give", f"cards selected before my turn: {selected(page)}"
+        assert not selected(page) or phase == "give", (
+            f"cards selected before my turn: {selected(page)}; before: {history[-3:]}")
         before = table_version(page)
         if phase == "auction":
             codes = hint(page)
@@ -135,9 +138,10 @@ def test_play_a_whole_shengji_hand_by_clicking(site_server, phone_page):
             mapping = json.loads(page.locator('[data-action="give-hint"]').get_attribute("data-give-hint"))
             assert page.locator('#actions [data-action="give"]').is_disabled()
             blocked = page.locator("#my-hand [data-card][data-block]").count()
+            seen: dict[str, int] = {}
             for seat, codes in mapping.items():
                 page.click(f'[data-give-to="{seat}"]')
-                click_cards(page, codes)
+                click_cards(page, codes, seen)
             assert len(selected(page)) == sum(len(c) for c in mapping.values())
             assert blocked >= 0
             page.click('#actions [data-action="give"]')
@@ -147,7 +151,7 @@ def test_play_a_whole_shengji_hand_by_clicking(site_server, phone_page):
             assert len(codes) == 8
             assert page.locator("#my-hand [data-card][data-kitty]").count() == 8
             click_cards(page, codes)
-            assert page.locator("#sj-selected-count").inner_text() == "8"
+            page.wait_for_function("() => document.querySelector('#sj-selected-count').textContent === '8'")
             page.click('#actions [data-action="bury"]')
             done["bury"] += 1
         elif phase == "play":
@@ -178,6 +182,7 @@ def test_play_a_whole_shengji_hand_by_clicking(site_server, phone_page):
             done["play"] += 1
         else:
             pytest.fail(f"unexpected phase {phase} with actions {actions}")
+        history.append((phase, hint(page) if phase != "give" else "give", dict(done)))
         wait_version_above(page, before)
         msg = page.locator("#act-msg").inner_text()
         assert not msg.strip(), f"refused: {msg} ({phase}, {dict(done)})"

@@ -15,6 +15,14 @@ from accounts import ledger
 pytestmark = pytest.mark.django_db
 
 
+@pytest.fixture(autouse=True)
+def _back_to_default_language():
+    """LocaleMiddleware leaves the last request's language active in this thread;
+    reset it so later tests (in any file) see the default zh-Hans."""
+    yield
+    translation.deactivate()
+
+
 def _h1(response) -> str:
     return re.search(r"<h1>(.*?)</h1>", response.content.decode(), re.S).group(1).strip()
 

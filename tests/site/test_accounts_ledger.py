@@ -153,3 +153,12 @@ def test_standing_unique_per_user_and_game(alice):
     PlayerStanding.objects.create(user=alice, game="shengji")
     with pytest.raises(IntegrityError):
         PlayerStanding.objects.create(user=alice, game="shengji")
+
+
+def test_reason_codes_are_shown_in_words(alice):
+    from django.utils import translation
+
+    with translation.override("zh-hans"):
+        assert ledger.credit(alice, "baohuang", -3, reason="tribute-settlement").reason_display == "进贡折算"
+        assert ledger.credit(alice, "shengji", 2).reason_display == "牌局结算"
+        assert ledger.credit(alice, "shengji", 1, reason="something new").reason_display == "something new"

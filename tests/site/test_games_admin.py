@@ -15,7 +15,7 @@ def admin_client_with_data(admin_client, bot_room, driver):
 
 
 @pytest.mark.parametrize(
-    "model", ["roommultiplier", "room", "match", "hand", "handaction", "tributerecord"]
+    "model", ["roommultiplier", "room", "match", "hand", "handaction", "tributerecord", "tributesettlement"]
 )
 def test_changelists_load(admin_client_with_data, model):
     assert admin_client_with_data.get(f"/admin/games/{model}/").status_code == 200

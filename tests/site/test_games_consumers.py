@@ -199,3 +199,64 @@ async def test_change_made_in_a_timer_thread_reaches_the_socket(bot_room, alice)
     assert time.monotonic() - started < 4
     assert int(attr(html, "data-version")) == bot_room.version + 1
     await comm.disconnect()
+
+
+def _session_cookie(user) -> bytes:
+    from django.test import Client
+
+    client = Client()
+    client.force_login(user)
+    return f"sessionid={client.cookies['sessionid'].value}".encode()
+
+
+async def test_origin_and_login_checked_by_the_asgi_stack(bot_room, alice):
+    """config.asgi: a socket from another origin (or none) is refused before it
+    is accepted; from our origin without a session it is closed with 4401;
+    with alice's session it gets alice's table (the control)."""
+    from config.asgi import application
+
+    cookie = await database_sync_to_async(_session_cookie)(alice)
+    path = f"/ws/rooms/{bot_room.pk}/"
+    for headers in (
+        [(b"origin", b"http://evil.example.com"), (b"cookie", cookie)],
+        [(b"origin", b"http://testserver.evil.example.com"), (b"cookie", cookie)],
+        [(b"cookie", cookie)],  # no Origin header at all
+    ):
+        comm = WebsocketCommunicator(application, path, headers=headers)
+        connected, _ = await comm.connect()
+        assert not connected, headers
+    comm = WebsocketCommunicator(application, path, headers=[(b"origin", b"http://testserver")])
+    connected, _ = await comm.connect()
+    assert connected
+    assert (await comm.receive_output(timeout=3)) == {"type": "websocket.close", "code": 4401}
+    comm = WebsocketCommunicator(application, path, headers=[(b"origin", b"http://testserver"), (b"cookie", cookie)])
+    connected, _ = await comm.connect()
+    assert connected
+    html = await comm.receive_from(timeout=5)
+    assert attr(html, "data-my-seat") == "0" and own_cards(html)
+    await comm.disconnect()
+
+
+async def test_spectator_socket_shows_no_cards(bot_room, bob):
+    """A logged-in user without a seat gets the public view: no hand, no
+    buttons, no card that only a seat may know, also after a change."""
+    comm = communicator(f"/ws/rooms/{bot_room.pk}/", bob)
+    connected, _ = await comm.connect()
+    assert connected
+    messages = [await comm.receive_from(timeout=5)]
+    for _ in range(30):  # some of hand 1: crown, tribute, declaration, plays
+        await database_sync_to_async(_step)(bot_room.pk)
+        messages.append(await comm.receive_from(timeout=5))
+    await comm.disconnect()
+    hand = await database_sync_to_async(services.current_hand)(bot_room)
+    for html in messages:
+        assert "data-card=" not in html and "data-my-seat" not in html
+        assert 'data-action="play"' not in html and 'data-action="hint"' not in html
+        if attr(html, "data-hand") != str(hand.pk):
+            continue
+        count = int(attr(html, "data-actions"))
+        _hand, state = await database_sync_to_async(_state_for)(hand.pk, count)
+        if RULES.is_complete(state):
+            continue
+        public = set(view_codes(RULES.view(state, None)))
+        assert set(all_codes(html)) <= public, f"after {count} actions"

@@ -211,3 +211,17 @@ def test_human_replaces_a_bot_only_while_waiting(bh_room, alice, bob, make_user)
     assert bh_room.status == Room.Status.PLAYING
     with pytest.raises(services.Conflict):
         services.take_seat(bh_room, make_user("carol"), 3)  # a bot in a hand in play
+
+
+def test_voided_deal_writes_no_ledger_entries(five_humans):
+    """B8: five humans who time out all pass the crown (C5) twice: the deal is
+    voided, scores nothing and leaves no 0-point rows in the ledger (C4)."""
+    from accounts.models import PointsEntry
+
+    room, users = five_humans
+    hand = services.current_hand(room)
+    drive(room, lambda r: Hand.objects.get(pk=hand.pk).complete)
+    hand.refresh_from_db()
+    assert hand.summary["voided"] is True
+    assert not PointsEntry.objects.filter(hand=hand).exists()
+    assert not PointsEntry.objects.filter(user__in=users).exists()

@@ -294,14 +294,42 @@ def test_hint_offers_a_beating_set_when_following(bot_room, alice, driver):
     driver(bot_room, alice_can_beat)
     services.set_autoplay(bot_room, alice, False)
     bot_room.refresh_from_db()
+    _seat, hand = _to_act(bot_room)
+    state = services.hand_state(hand)
+    assert RULES.auto_action(state, 0).verb == "pass"  # C5 alone would offer nothing to select
+    smallest = RULES.hint(state, 0)
     html = _client(alice).get(f"/rooms/{bot_room.pk}/").content.decode()
     hint = re.search(r'data-action="hint" data-hint="([^"]+)"', html).group(1)
+    assert hint == " ".join(c.code for c in smallest.cards)  # the smallest beating set
+    assert len(hint.split()) == len(RULES.view(state, 0)["top"]["cards"])  # B4: same size
     response = _client(alice).post(
         _url(bot_room), {"verb": "play", "cards": hint, "version": bot_room.version}, HTTP_HX_REQUEST="true"
     )
     assert response.status_code == 200
     last = HandAction.objects.filter(hand=services.current_hand(bot_room)).order_by("-seq").first()
     assert last.payload == {"seat": 0, "play": hint.split()}
+
+
+def test_no_hint_when_nothing_beats_the_top(bot_room, alice, driver):
+    """提示 while following with no set that beats the top (B4): no 提示
+    button (the C5 move would be 过, which needs no cards); 过 is offered."""
+
+    def alice_cannot_beat(r):
+        seat, hand = _to_act(r)
+        if seat != 0:
+            return False
+        state = services.hand_state(hand)
+        return (
+            RULES.phase(state) == "play"
+            and RULES.view(state, 0)["top"] is not None
+            and RULES.hint(state, 0) is None
+        )
+
+    driver(bot_room, alice_cannot_beat)
+    services.set_autoplay(bot_room, alice, False)
+    html = _client(alice).get(f"/rooms/{bot_room.pk}/").content.decode()
+    assert 'data-action="pass"' in html
+    assert 'data-action="hint"' not in html
 
 
 def test_spectator_sees_no_cards_and_no_actions(bot_room, bob):

@@ -1,0 +1,111 @@
+"""One database read per room version per process for the live table sockets.
+
+When a commit is announced (``table.changed``, version N) every socket of the
+room in this process must push its own seat's view.  The reads behind that
+view (room, seats, hand, action log, score sheet …) do not depend on the seat,
+so they are taken once, as a :class:`games.tables.TableSnapshot`, and shared:
+
+* :func:`snapshot` is single-flight: the first socket asking for ``(room, N)``
+  starts the read (in the thread of ``database_sync_to_async``), the others
+  await the same future;
+* the newest snapshot of each room is kept (LRU, :data:`KEEP_ROOMS` rooms) and
+  served to a socket asking for version N only when its version is at least N.
+  A later commit always carries a larger version, so a snapshot older than
+  the newest announced commit is never served; a snapshot *newer* than the
+  event is fine (the page then shows the newer commit, which is what the
+  socket would have read from the database anyway).
+
+Each socket then renders its own seat with :func:`render_seat`, which makes no
+query (the snapshot is complete): hidden information stays per connection.
+The snapshot never leaves the process; the channel layer still carries only
+the version and the commit time.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections import OrderedDict
+
+from channels.db import database_sync_to_async
+
+from .models import Room
+from .tables import TableSnapshot, render_table, table_snapshot
+
+#: Rooms whose newest snapshot this process keeps.
+KEEP_ROOMS = 256
+
+_latest: OrderedDict[int, TableSnapshot] = OrderedDict()
+_inflight: dict[tuple[int, int | None], asyncio.Future] = {}
+#: Reads done by this process (tests and the benchmark's curiosity).
+stats = {"reads": 0, "shared": 0}
+
+
+def load_snapshot(room_id: int) -> TableSnapshot | None:
+    """Read room ``room_id`` from the database (synchronous); None if gone."""
+    room = Room.objects.filter(pk=room_id).first()
+    if room is None:
+        return None
+    stats["reads"] += 1
+    return table_snapshot(room)
+
+
+def _remember(snap: TableSnapshot, fresh: bool) -> None:
+    """Keep ``snap`` as the room's newest; a ``fresh`` read (a connect)
+    always replaces what was kept."""
+    current = _latest.get(snap.room.pk)
+    if fresh or current is None or current.version <= snap.version:
+        _latest[snap.room.pk] = snap
+    _latest.move_to_end(snap.room.pk)
+    while len(_latest) > KEEP_ROOMS:
+        _latest.popitem(last=False)
+
+
+def cached(room_id: int, version: int) -> TableSnapshot | None:
+    """The kept snapshot of ``room_id`` if it is at ``version`` or newer."""
+    snap = _latest.get(room_id)
+    if snap is not None and snap.version >= version:
+        return snap
+    return None
+
+
+async def snapshot(room_id: int, version: int | None) -> TableSnapshot | None:
+    """The room at ``version`` or newer (``None``: read the database now).
+
+    Sockets of one room asking together share one read; a kept snapshot
+    at least as new as ``version`` is served without any read."""
+    if version is not None:
+        snap = cached(room_id, version)
+        if snap is not None:
+            stats["shared"] += 1
+            return snap
+    key = (room_id, version)
+    loop = asyncio.get_running_loop()
+    future = _inflight.get(key)
+    if future is None or future.get_loop() is not loop:
+        future = asyncio.ensure_future(database_sync_to_async(load_snapshot)(room_id))
+        _inflight[key] = future
+        future.add_done_callback(lambda f: _inflight.pop(key, None) if _inflight.get(key) is f else None)
+    else:
+        stats["shared"] += 1
+    snap = await asyncio.shield(future)
+    if snap is not None:
+        _remember(snap, fresh=version is None)
+    return snap
+
+
+def forget(room_id: int | None = None) -> None:
+    """Drop the kept snapshots (of one room, or all: tests)."""
+    if room_id is None:
+        _latest.clear()
+    else:
+        _latest.pop(room_id, None)
+
+
+def render_seat(snap: TableSnapshot, user, version: int | None, committed_at: int | None) -> str:
+    """The ``#table`` fragment of ``snap`` for ``user``'s own seat (no query).
+    ``committed_at`` (the event's commit time) is shown only when the
+    snapshot is at the event's ``version``; otherwise the room's own
+    ``changed`` time of the newer commit is."""
+    if version is None or snap.version != version:
+        committed_at = None
+    return render_table(snap.room, user, committed_at, snapshot=snap)
