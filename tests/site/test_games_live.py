@@ -136,7 +136,6 @@ async def test_sockets_of_one_room_share_one_read_and_see_only_their_seat(
     await database_sync_to_async(_step)(room.pk)  # seat to act moves (timeout: C5 move)
     pages = [await comm.receive_from(timeout=5) for comm in comms]
     assert live.stats["reads"] - before["reads"] <= 2  # the 托管 switch and the move
-    versions = {int(attr(p, "data-version")) for p in pages}
     hand = await database_sync_to_async(services.current_hand)(room)
     state = await database_sync_to_async(services.hand_state)(hand)
     # drain the 托管 version if it came first, keep the newest per socket
@@ -145,6 +144,7 @@ async def test_sockets_of_one_room_share_one_read_and_see_only_their_seat(
             pages[i] = await comm.receive_from(timeout=5)
     for seat, page in enumerate(pages):
         assert own_cards(page) == RULES.view(state, seat)["hand"]
+    versions = {int(attr(p, "data-version")) for p in pages}
     assert max(versions) == (await database_sync_to_async(Room.objects.get)(pk=room.pk)).version
     for comm in comms:
         await comm.disconnect()
