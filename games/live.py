@@ -24,20 +24,55 @@ the version and the commit time.
 from __future__ import annotations
 
 import asyncio
+import contextvars
+import os
+import threading
 from collections import OrderedDict
+from concurrent.futures import ThreadPoolExecutor
+from concurrent.futures import wait as wait_all
 
-from channels.db import database_sync_to_async
+from django.db import close_old_connections, connections
 
 from .models import Room
 from .tables import TableSnapshot, render_table, table_snapshot
 
 #: Rooms whose newest snapshot this process keeps.
 KEEP_ROOMS = 256
+#: Threads reading snapshots side by side (each holds its own database
+#: connection, kept for ``CONN_MAX_AGE``): reads of different rooms overlap
+#: instead of queueing in channels' single thread-sensitive thread.
+DB_THREADS = max(1, int(os.environ.get("GAMES_LIVE_DB_THREADS", "4")))
+_db_pool = ThreadPoolExecutor(max_workers=DB_THREADS, thread_name_prefix="live-db")
 
 _latest: OrderedDict[int, TableSnapshot] = OrderedDict()
 _inflight: dict[tuple[int, int | None], asyncio.Future] = {}
 #: Reads done by this process (tests and the benchmark's curiosity).
 stats = {"reads": 0, "shared": 0}
+
+
+def _read(room_id: int) -> TableSnapshot | None:
+    """:func:`load_snapshot` in a pool thread, closing the thread's connection
+    when it is broken or too old (what ``database_sync_to_async`` does)."""
+    close_old_connections()
+    try:
+        return load_snapshot(room_id)
+    finally:
+        close_old_connections()
+
+
+def close_connections() -> None:
+    """Close the database connection of every pool thread (tests: a
+    PostgreSQL test database cannot be dropped while they are open)."""
+    threads = len(getattr(_db_pool, "_threads", ()) or ())
+    if not threads:
+        return
+    barrier = threading.Barrier(DB_THREADS)
+
+    def close():
+        connections.close_all()
+        barrier.wait(timeout=10)  # one task per thread: every thread closes its own
+
+    wait_all([_db_pool.submit(close) for _ in range(DB_THREADS)], timeout=15)
 
 
 def load_snapshot(room_id: int) -> TableSnapshot | None:
@@ -82,7 +117,8 @@ async def snapshot(room_id: int, version: int | None) -> TableSnapshot | None:
     loop = asyncio.get_running_loop()
     future = _inflight.get(key)
     if future is None or future.get_loop() is not loop:
-        future = asyncio.ensure_future(database_sync_to_async(load_snapshot)(room_id))
+        context = contextvars.copy_context()
+        future = loop.run_in_executor(_db_pool, context.run, _read, room_id)
         _inflight[key] = future
         future.add_done_callback(lambda f: _inflight.pop(key, None) if _inflight.get(key) is f else None)
     else:

@@ -8,13 +8,18 @@ for a table, ``lobby-<game>`` for a lobby.
 Called from synchronous code after a commit, in any thread.  With the
 in-memory channel layer (embedded topology) the message must be put on the
 queues from the server's own event loop, which the consumers register with
-:func:`register_loop`; a timer thread hands the coroutine to that loop.
+:func:`register_loop`; a timer thread hands the coroutine to that loop.  With
+channels-redis (production) a synchronous caller (a Celery task, a view)
+hands it to one long-lived sender loop of the process (:func:`_sender_loop`),
+so the layer's Redis connection is reused instead of a new event loop,
+thread and connection per commit (what ``async_to_sync`` would do).
 """
 
 from __future__ import annotations
 
 import asyncio
 import logging
+import threading
 import time
 
 from asgiref.sync import async_to_sync
@@ -23,12 +28,27 @@ from channels.layers import InMemoryChannelLayer, get_channel_layer
 log = logging.getLogger(__name__)
 
 _main_loop: asyncio.AbstractEventLoop | None = None
+_sender: asyncio.AbstractEventLoop | None = None
+_sender_lock = threading.Lock()
+#: Seconds a synchronous caller waits for its notification to be sent.
+SEND_TIMEOUT_S = 5.0
 
 
 def register_loop(loop: asyncio.AbstractEventLoop) -> None:
     """Remember the event loop that serves websockets (called on connect)."""
     global _main_loop
     _main_loop = loop
+
+
+def _sender_loop() -> asyncio.AbstractEventLoop:
+    """The process's sender loop (a daemon thread, started once)."""
+    global _sender
+    with _sender_lock:
+        if _sender is None or _sender.is_closed():
+            loop = asyncio.new_event_loop()
+            threading.Thread(target=loop.run_forever, name="games-notify", daemon=True).start()
+            _sender = loop
+        return _sender
 
 
 def room_group(room_id: int) -> str:
@@ -71,8 +91,10 @@ def table_changed(room_id: int, version: int, game: str, lobby: bool = True) -> 
             and _main_loop.is_running()
             and not _main_loop.is_closed()
         ):
-            asyncio.run_coroutine_threadsafe(send(), _main_loop).result(timeout=5)
-        else:
+            asyncio.run_coroutine_threadsafe(send(), _main_loop).result(timeout=SEND_TIMEOUT_S)
+        elif isinstance(layer, InMemoryChannelLayer):
             async_to_sync(send)()
+        else:
+            asyncio.run_coroutine_threadsafe(send(), _sender_loop()).result(timeout=SEND_TIMEOUT_S)
     except Exception:  # a lost notification must never undo a committed move
         log.exception("notify room %s version %s failed", room_id, version)

@@ -257,6 +257,25 @@ def current_hand(room: Room) -> Hand | None:
     )
 
 
+def current_hand_counted(room: Room) -> Hand | None:
+    """:func:`current_hand` with its stored action count as ``n_actions``,
+    in one query (the live table read, :func:`games.tables.table_snapshot`)."""
+    from django.db.models import Count, OuterRef, Subquery
+    from django.db.models.functions import Coalesce
+
+    counted = (
+        HandAction.objects.filter(hand=OuterRef("pk")).order_by()
+        .values("hand").annotate(c=Count("pk")).values("c")
+    )
+    return (
+        Hand.objects.filter(match__room_id=_room_id(room))
+        .select_related("match", "match__room")
+        .annotate(n_actions=Coalesce(Subquery(counted), 0))
+        .order_by("-id")
+        .first()
+    )
+
+
 def _lock(room_id: int, expected_version: int | None) -> Room | None:
     """Inside an atomic block: bump the version (optionally only if it equals
     ``expected_version``) and return the fresh room, or None when stale.

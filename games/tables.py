@@ -156,27 +156,26 @@ def seat_of(seats: list[Seat], user) -> int | None:
     return None
 
 
-def score_sheet(room: Room, hand: Hand | None, nseats: int) -> tuple[list[dict], list[int]]:
+def score_sheet(
+    room: Room, hand: Hand | None, nseats: int, history: tuple[list, list] | None = None
+) -> tuple[list[dict], list[int]]:
     """Rows ``{"id", "number", "points": [per seat], "voided", "settlement"}``
     of the completed hands of ``hand``'s match and of its tribute settlements
     (B14, ``settlement`` True: after the hand they follow, or before the hand
-    whose unpaid tribute lapsed), and the per-seat totals."""
+    whose unpaid tribute lapsed), and the per-seat totals.  ``history``
+    (:func:`match_history`) saves the two queries."""
     if hand is None:
         return [], [0] * nseats
+    completed, settlements = history if history is not None else match_history(hand)
     keyed = []
-    for hand_id, number, summary in (
-        Hand.objects.filter(match_id=hand.match_id, complete=True)
-        .order_by("number")
-        .values_list("id", "number", "summary")
-    ):
+    for hand_id, number, summary in ((h.id, h.number, h.summary) for h in completed):
         points = services._by_seat((summary or {}).get("game_points"), nseats)
         keyed.append(
             ((number, 1, 0), {"id": hand_id, "number": number, "points": points,
                               "voided": bool((summary or {}).get("voided")), "settlement": False})
         )
     for row_id, hand_id, number, points, carry in (
-        TributeSettlement.objects.filter(hand__match_id=hand.match_id)
-        .values_list("id", "hand_id", "hand__number", "points", "carry")
+        (t.id, t.hand_id, t.hand_number, t.points, t.carry) for t in settlements
     ):
         # carry None: the lapse was applied inside that hand, before its tribute
         keyed.append(
@@ -191,19 +190,39 @@ def score_sheet(room: Room, hand: Hand | None, nseats: int) -> tuple[list[dict],
     return rows, totals
 
 
-def latest_settlement(hand: Hand | None) -> dict | None:
+def match_history(hand: Hand) -> tuple[list[Hand], list[TributeSettlement]]:
+    """``(completed hands, tribute settlements)`` of ``hand``'s match, in two
+    queries: the hands in number order, the settlements in id order with the
+    leaver (``user``) joined and their hand's number as ``hand_number``."""
+    from django.db.models import F
+
+    completed = list(Hand.objects.filter(match_id=hand.match_id, complete=True).order_by("number"))
+    settlements = list(
+        TributeSettlement.objects.filter(hand__match_id=hand.match_id)
+        .select_related("user")
+        .annotate(hand_number=F("hand__number"))
+        .order_by("id")
+    )
+    return completed, settlements
+
+
+def latest_settlement(hand: Hand | None, settlements: list | None = None) -> dict | None:
     """The B14 notice for the table: the latest tribute settlement made on
     ``hand`` or on the hand before it in the same match, as ``{"name", "closed",
     "points"}`` (``name`` of the leaver; ``closed`` when the room was closed),
-    else None."""
+    else None.  ``settlements`` (from :func:`match_history`) saves the query."""
     if hand is None:
         return None
-    row = (
-        TributeSettlement.objects.filter(hand__match_id=hand.match_id, hand__number__gte=hand.number - 1)
-        .select_related("user")
-        .order_by("-id")
-        .first()
-    )
+    if settlements is not None:
+        recent = [t for t in settlements if t.hand_number >= hand.number - 1]
+        row = max(recent, key=lambda t: t.id) if recent else None
+    else:
+        row = (
+            TributeSettlement.objects.filter(hand__match_id=hand.match_id, hand__number__gte=hand.number - 1)
+            .select_related("user")
+            .order_by("-id")
+            .first()
+        )
     if row is None:
         return None
     return {
@@ -290,23 +309,27 @@ class TableSnapshot:
 
 
 def table_snapshot(room: Room) -> TableSnapshot:
-    """Read everything :func:`table_context` needs except the viewer (a fixed
-    number of queries, whatever the number of actions: the hand state comes
-    from the incremental cache, :func:`games.services.hand_state`)."""
+    """Read everything :func:`table_context` needs except the viewer: four
+    queries (seats; hand with its action count; the match's completed hands;
+    its tribute settlements) plus one for the actions this process has not
+    applied yet (the hand state comes from the incremental cache,
+    :func:`games.services.hand_state`), whatever the length of the hand."""
     rules = get_rules(room.game)
     seats = tuple(room.seats.select_related("user").order_by("index"))
-    hand = services.current_hand(room)
+    hand = services.current_hand_counted(room)
     state = None
     action_count = 0
+    rows, totals, previous, settlement = [], [0] * rules.seats, None, None
     if hand is not None:
-        action_count = services.action_count(hand)
+        action_count = hand.n_actions
         state = services.hand_state(hand, count=action_count)
-    rows, totals = score_sheet(room, hand, rules.seats)
-    previous = None
-    if hand is not None and not hand.complete and hand.number > 1:
-        previous = Hand.objects.filter(match_id=hand.match_id, number=hand.number - 1, complete=True).first()
+        completed, settlements = match_history(hand)
+        rows, totals = score_sheet(room, hand, rules.seats, (completed, settlements))
+        if not hand.complete and hand.number > 1:
+            previous = next((h for h in completed if h.number == hand.number - 1), None)
+        settlement = latest_settlement(hand, settlements)
     return TableSnapshot(
-        room, seats, hand, action_count, state, rows, totals, previous, latest_settlement(hand)
+        room, seats, hand, action_count, state, rows, totals, previous, settlement
     )
 
 

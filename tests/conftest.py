@@ -21,9 +21,14 @@ def _games_no_timers(settings):
     except Exception:  # pragma: no cover - app not importable
         yield
         return
+    from games import live
+
     services.clear_cache()
+    live.forget()
     yield
     services.clear_cache()
+    live.forget()
+    live.close_connections()
 
 
 @pytest.fixture

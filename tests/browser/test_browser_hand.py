@@ -173,14 +173,20 @@ def test_signup_create_room_and_play_a_hand_by_clicking(site_server, phone_page)
     total = int(page.locator(".score-sheet tfoot th").nth(1).inner_text())
     assert total == my_points
 
-    # Stop the table (no further hands), then the profile shows the points.
-    page.once("dialog", lambda d: d.accept())
-    page.click('[data-action="close-room"]')
-    page.wait_for_load_state()
+    # The profile shows the hand's game points (the next hand cannot finish
+    # meanwhile: it waits for this human's decisions).
+    table_url = page.url
     page.goto(base + "/accounts/profile/")
     shown = int(page.locator('[data-testid="points-baohuang"]').inner_text())
     assert shown == my_points
     page.screenshot(path=str(SHOTS / "browser-profile-375.png"), full_page=True)
+
+    # Closing the room stops the table; tribute still owed is settled in
+    # points then (B14), so the profile may move by that settlement only.
+    page.goto(table_url)
+    page.once("dialog", lambda d: d.accept())
+    page.click('[data-action="close-room"]')
+    page.wait_for_load_state()
     # After an accepted play the selection must be empty: otherwise a remaining
     # copy of a played card (four decks) is silently part of the next play.
     assert not stale, f"cards still selected after my previous play: {stale}"

@@ -54,3 +54,21 @@ def test_search_filters_by_username(admin_client):
     ledger.credit(other, "baohuang", 3)
     response = admin_client.get("/admin/accounts/pointsentry/?q=zed")
     assert [e.user.username for e in response.context["cl"].result_list] == ["zed"]
+
+
+def test_admin_edits_a_threshold_in_the_list_and_title_for_follows(admin_client):
+    """C4: admins edit the ladder per game; the change applies to that game only."""
+    from accounts import ledger
+
+    url = "/admin/accounts/leveltitle/?game__exact=baohuang"
+    rows = list(admin_client.get(url).context["cl"].result_list)
+    data = {"form-TOTAL_FORMS": str(len(rows)), "form-INITIAL_FORMS": str(len(rows)), "_save": "1"}
+    for i, row in enumerate(rows):
+        data[f"form-{i}-id"] = str(row.pk)
+        data[f"form-{i}-name"] = row.name
+        data[f"form-{i}-threshold"] = str(25 if row.level_no == 2 else row.threshold)
+    response = admin_client.post(url, data)
+    assert response.status_code == 302, response.content.decode()[:2000]
+    assert LevelTitle.objects.get(game="baohuang", level_no=2).threshold == 25
+    assert ledger.title_for("baohuang", 24).name == "幼兒班"
+    assert ledger.title_for("shengji", 24).name == "學前班"

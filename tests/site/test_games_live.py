@@ -136,7 +136,6 @@ async def test_sockets_of_one_room_share_one_read_and_see_only_their_seat(
     await database_sync_to_async(_step)(room.pk)  # seat to act moves (timeout: C5 move)
     pages = [await comm.receive_from(timeout=5) for comm in comms]
     assert live.stats["reads"] - before["reads"] <= 2  # the 托管 switch and the move
-    versions = {int(attr(p, "data-version")) for p in pages}
     hand = await database_sync_to_async(services.current_hand)(room)
     state = await database_sync_to_async(services.hand_state)(hand)
     # drain the 托管 version if it came first, keep the newest per socket
@@ -145,6 +144,7 @@ async def test_sockets_of_one_room_share_one_read_and_see_only_their_seat(
             pages[i] = await comm.receive_from(timeout=5)
     for seat, page in enumerate(pages):
         assert own_cards(page) == RULES.view(state, seat)["hand"]
+    versions = {int(attr(p, "data-version")) for p in pages}
     assert max(versions) == (await database_sync_to_async(Room.objects.get)(pk=room.pk)).version
     for comm in comms:
         await comm.disconnect()
@@ -173,3 +173,20 @@ async def test_concurrent_requests_for_one_version_share_one_read(bot_room, _clo
     events = await asyncio.gather(*(live.snapshot(bot_room.pk, bot_room.version) for _ in range(4)))
     assert live.stats["reads"] - before == 1  # the kept snapshot is at that version
     assert all(s is snaps[0] for s in events)
+
+
+@pytest.mark.django_db
+def test_a_snapshot_read_costs_the_same_few_queries_however_long_the_hand(bot_room, alice):
+    """Room, seats, hand with its count, completed hands, settlements: five
+    queries at action 3 and at action 21 (here ``do_action`` ran in this
+    process and cached the state; a process that did not adds one query for
+    the new rows only, see test_games_state_cache)."""
+    services.set_autoplay(bot_room, alice, True)
+    counts = []
+    for target in (3, 21):
+        drive(bot_room, lambda r: services.action_count(services.current_hand(r)) >= target)
+        with CaptureQueriesContext(connection) as queries:
+            snap = live.load_snapshot(bot_room.pk)
+        assert snap.action_count == target
+        counts.append(len(queries))
+    assert counts == [5, 5]
