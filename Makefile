@@ -74,6 +74,10 @@ test: $(DEV_DEPS)
 	$(MAKE) --no-print-directory test-production PY=$(PY) || rc=1; \
 	exit $$rc
 
+# pytest-django cannot drop its database while a thread of the test process still
+# holds a connection ("being accessed by other users"); drop it after the run, by force.
+DROP_DB = $(PY) -c 'import psycopg, sys; psycopg.connect("$(PG_URL)/postgres", autocommit=True).execute(f"DROP DATABASE IF EXISTS \"{sys.argv[1]}\" WITH (FORCE)")'
+
 # Plain pytest: SQLite, InMemoryChannelLayer, in-process timers.  Tests marked
 # `production` skip themselves here; the browser test runs here.
 test-embedded: $(DEV_DEPS)
@@ -91,9 +95,12 @@ test-production: $(DEV_DEPS)
 	@pg_isready -q -h 127.0.0.1 || { echo "PostgreSQL is not answering on 127.0.0.1:5432"; exit 1; }
 	@redis-cli -h 127.0.0.1 ping >/dev/null || { echo "Redis is not answering on 127.0.0.1:6379"; exit 1; }
 	env -u DATABASE_URL -u REDIS_URL DJANGO_DEBUG=0 $(PY) manage.py collectstatic --noinput -v 0
-	env -u CELERY_BROKER_URL \
+	@rc=0; env -u CELERY_BROKER_URL \
 	  DATABASE_URL=$(PG_URL)/cardroom_ci_$(RUN_ID) REDIS_URL=$(REDIS_BASE)/$(REDIS_DB) \
-	  $(PY) -m pytest -m "not browser" --durations=15 --junitxml=tmp/junit-production.xml $(PYTEST_ARGS)
+	  $(PY) -m pytest -m "not browser" --durations=15 --junitxml=tmp/junit-production.xml \
+	  $(PYTEST_ARGS) || rc=$$?; \
+	$(DROP_DB) test_cardroom_ci_$(RUN_ID); \
+	exit $$rc
 
 # Starts a production stack (own database, daphne, worker, beat), runs
 # `manage.py bench_live` for each N in BENCH_TABLES, stops the stack.

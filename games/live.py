@@ -6,7 +6,7 @@ view (room, seats, hand, action log, score sheet …) do not depend on the seat,
 so they are taken once, as a :class:`games.tables.TableSnapshot`, and shared:
 
 * :func:`snapshot` is single-flight: the first socket asking for ``(room, N)``
-  starts the read (in the thread of ``database_sync_to_async``), the others
+  starts the read (in this module's small read pool, :data:`DB_THREADS`), the others
   await the same future;
 * the newest snapshot of each room is kept (LRU, :data:`KEEP_ROOMS` rooms) and
   served to a socket asking for version N only when its version is at least N.

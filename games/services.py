@@ -787,10 +787,10 @@ def do_action(
             action = Action.from_record(record, rules.seats)
         except RecordError as exc:
             raise InvalidRequest(_("无效的动作：%(err)s") % {"err": exc}) from None
-        hand = current_hand(room)
+        hand = current_hand_counted(room)  # under the room's row lock: the count is exact
         if hand is None or hand.complete or room.status != Room.Status.PLAYING:
             raise Conflict(_("现在没有进行中的牌局"))
-        count = action_count(hand)
+        count = hand.n_actions
         state = hand_state(hand, count=count)
         if rules.to_act(state) != seat:
             raise Forbidden(_("还没轮到你"))

@@ -56,7 +56,7 @@ def play_turn(room_id: int, version: int) -> str:
         return "idle"
     now = timezone.now()
     due = room.deadline <= now + EARLY_TOLERANCE
-    hand = services.current_hand(room)
+    hand = services.current_hand_counted(room)
     if hand is None or hand.complete:
         if not due:
             scheduling.schedule_turn(room_id, version, (room.deadline - now).total_seconds())
@@ -64,7 +64,7 @@ def play_turn(room_id: int, version: int) -> str:
         outcome = services.next_hand(room_id, version)
         return "dealt" if outcome.applied else "stale"
     rules = get_rules(room.game)
-    count = services.action_count(hand)
+    count = hand.n_actions
     state = services.hand_state(hand, count=count)
     seat_index = rules.to_act(state)
     if seat_index is None:

@@ -20,6 +20,7 @@ import time
 from collections import Counter
 
 import pytest
+from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
 from .conftest import SHOTS
 
@@ -184,6 +185,13 @@ def test_play_a_whole_shengji_hand_by_clicking(site_server, phone_page):
             pytest.fail(f"unexpected phase {phase} with actions {actions}")
         history.append((phase, hint(page) if phase != "give" else "give", dict(done)))
         wait_version_above(page, before)
+        # The websocket's new table can arrive before the POST's own answer,
+        # which is what clears an earlier refusal from #act-msg: wait for it.
+        try:
+            page.wait_for_function(
+                "() => !document.querySelector('#act-msg').textContent.trim()", timeout=5_000)
+        except PlaywrightTimeout:
+            pass
         msg = page.locator("#act-msg").inner_text()
         assert not msg.strip(), f"refused: {msg} ({phase}, {dict(done)})"
     else:
