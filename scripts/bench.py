@@ -33,7 +33,7 @@ def main() -> int:
     parser.add_argument("--hands", type=int, default=1)
     parser.add_argument("--seconds", type=float, default=60)
     parser.add_argument("--game", default="baohuang", help="baohuang or shengji")
-    parser.add_argument("--bot-delay-ms", type=int, default=100)
+    parser.add_argument("--bot-delay-ms", type=int, default=800)
     parser.add_argument("--webs", type=int, default=2, help="daphne processes")
     parser.add_argument("--worker-pool", default="threads")
     parser.add_argument("--concurrency", type=int, default=4)

@@ -117,7 +117,7 @@ class Command(BaseCommand):
         parser.add_argument("--url", default="http://127.0.0.1:8000",
                             help="daphne base URL(s), comma-separated; sockets round-robin")
         parser.add_argument("--game", default="baohuang")
-        parser.add_argument("--bot-delay-ms", type=int, default=100,
+        parser.add_argument("--bot-delay-ms", type=int, default=800,
                             help="delay of every automatic move (the room's bot delay)")
         parser.add_argument("--keep", action="store_true", help="leave the rooms open")
         parser.add_argument("--json", action="store_true", help="also print one JSON line")
