@@ -12,6 +12,8 @@ from datetime import timedelta
 
 import pytest
 
+from tests.integration.stack import LiveStack
+
 
 @pytest.fixture(autouse=True)
 def _games_no_timers(settings):
@@ -130,3 +132,14 @@ def drive(room, until, max_steps: int = 5000, stay: bool = True) -> int:
 @pytest.fixture
 def driver():
     return drive
+
+
+@pytest.hookimpl(hookwrapper=True)
+def pytest_runtest_makereport(item, call):
+    """Attach the live processes' logs to a failing test's report."""
+    outcome = yield
+    report = outcome.get_result()
+    if report.failed:
+        for name, value in getattr(item, "funcargs", {}).items():
+            if isinstance(value, LiveStack):
+                report.sections.append((f"logs of {name}", value.logs()))

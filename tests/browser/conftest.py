@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.integration.stack import REPO, LiveStack
+from tests.integration.stack import REPO, LiveStack, running
 
 CHROMIUM = os.environ.get("CHROMIUM", "/usr/bin/chromium")
 CHROMIUM_ARGS = [
@@ -25,28 +25,11 @@ CHROMIUM_ARGS = [
 SHOTS = REPO / "tmp"
 
 
-@pytest.hookimpl(hookwrapper=True)
-def pytest_runtest_makereport(item, call):
-    outcome = yield
-    report = outcome.get_result()
-    if report.failed:
-        for name, value in getattr(item, "funcargs", {}).items():
-            if isinstance(value, LiveStack):
-                report.sections.append((f"logs of {name}", value.logs()))
-
-
 @pytest.fixture(scope="module")
 def site_server(tmp_path_factory):
     """One daphne, embedded topology, on a free loopback port."""
-    stack = LiveStack.embedded(tmp_path_factory.mktemp("browser-site"))
-    try:
-        stack.start()
-    except Exception:
-        print(stack.logs())
-        stack.close()
-        raise
-    yield stack
-    stack.close()
+    with running(LiveStack.embedded(tmp_path_factory.mktemp("browser-site"))) as stack:
+        yield stack
 
 
 @pytest.fixture(scope="module")

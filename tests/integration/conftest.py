@@ -17,7 +17,7 @@ import os
 
 import pytest
 
-from .stack import LiveStack
+from .stack import LiveStack, running
 
 
 def production_services_configured() -> bool:
@@ -40,42 +40,17 @@ def pytest_collection_modifyitems(config, items):
             item.add_marker(skip)
 
 
-@pytest.hookimpl(hookwrapper=True)
-def pytest_runtest_makereport(item, call):
-    """Attach the live processes' logs to a failing test's report."""
-    outcome = yield
-    report = outcome.get_result()
-    if report.failed:
-        for name, value in getattr(item, "funcargs", {}).items():
-            if isinstance(value, LiveStack):
-                report.sections.append((f"logs of {name}", value.logs()))
-
-
 @pytest.fixture(scope="session")
 def production_stack(tmp_path_factory):
     """daphne + Celery worker + beat on a fresh PostgreSQL database and Redis."""
     if not production_services_configured():
         pytest.skip("needs the production topology (make test-production)")
-    stack = LiveStack.production(tmp_path_factory.mktemp("production-stack"))
-    try:
-        stack.start()
-    except Exception:
-        print(stack.logs())
-        stack.close()
-        raise
-    yield stack
-    stack.close()
+    with running(LiveStack.production(tmp_path_factory.mktemp("production-stack"))) as stack:
+        yield stack
 
 
 @pytest.fixture(scope="module")
 def embedded_stack(tmp_path_factory):
     """One daphne on a temporary SQLite file, no Redis, in-process timers."""
-    stack = LiveStack.embedded(tmp_path_factory.mktemp("embedded-stack"))
-    try:
-        stack.start()
-    except Exception:
-        print(stack.logs())
-        stack.close()
-        raise
-    yield stack
-    stack.close()
+    with running(LiveStack.embedded(tmp_path_factory.mktemp("embedded-stack"))) as stack:
+        yield stack

@@ -33,6 +33,7 @@ import sys
 import time
 import urllib.error
 import urllib.request
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 from urllib.parse import urlsplit, urlunsplit
@@ -358,3 +359,19 @@ class LiveStack:
             f"----- {name} ({proc.log_path}) -----\n{proc.tail(lines)}"
             for name, proc in self.procs.items()
         )
+
+
+@contextmanager
+def running(stack: "LiveStack"):
+    """Start ``stack``, yield it and close it afterwards; if it fails to start,
+    print its logs (the test report shows them) before closing it."""
+    try:
+        stack.start()
+    except Exception:
+        print(stack.logs())
+        stack.close()
+        raise
+    try:
+        yield stack
+    finally:
+        stack.close()
