@@ -340,6 +340,14 @@ def _user_seat(room: Room, user) -> Seat | None:
     return room.seats.filter(user=user).first()
 
 
+def _require_user_seat(room: Room, user) -> Seat:
+    """``user``'s seat at ``room``; :class:`Conflict` if not seated there."""
+    seat = _user_seat(room, user)
+    if seat is None:
+        raise Conflict(_("你没有坐在这张桌上"))
+    return seat
+
+
 def _acts_automatically(seat: Seat) -> bool:
     return bool(seat.bot_policy) or seat.autoplay
 
@@ -482,9 +490,7 @@ def leave_seat(room: Room | int, user, expected_version: int | None = None) -> O
         room = _lock(rid, expected_version)
         if room is None:
             return _stale(rid)
-        seat = _user_seat(room, user)
-        if seat is None:
-            raise Conflict(_("你没有坐在这张桌上"))
+        seat = _require_user_seat(room, user)
         hand = current_hand(room)
         _settle_tribute(room, hand, _seats(room), seat)
         if room.status == Room.Status.PLAYING and hand is not None and not hand.complete:
@@ -512,9 +518,7 @@ def set_ready(room: Room | int, user, ready: bool = True, expected_version: int 
         room = _lock(rid, expected_version)
         if room is None:
             return _stale(rid)
-        seat = _user_seat(room, user)
-        if seat is None:
-            raise Conflict(_("你没有坐在这张桌上"))
+        seat = _require_user_seat(room, user)
         seat.ready = bool(ready)
         seat.save(update_fields=["ready"])
         _maybe_start(room)
@@ -555,9 +559,7 @@ def set_autoplay(room: Room | int, user, on: bool, expected_version: int | None 
         room = _lock(rid, expected_version)
         if room is None:
             return _stale(rid)
-        seat = _user_seat(room, user)
-        if seat is None:
-            raise Conflict(_("你没有坐在这张桌上"))
+        seat = _require_user_seat(room, user)
         seat.autoplay = bool(on)
         seat.save(update_fields=["autoplay"])
         hand = current_hand(room)
