@@ -96,6 +96,10 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
         }
     )
     DATABASES["default"]["CONN_MAX_AGE"] = 0
+    # Tests use a database file too, not SQLite's shared-cache memory database:
+    # there, a read from another thread (the live snapshot pool, timers) during
+    # a write fails at once with "database table is locked" instead of waiting.
+    DATABASES["default"]["TEST"] = {"NAME": str(BASE_DIR / "db.sqlite3-test")}
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 AUTHENTICATION_BACKENDS = [
