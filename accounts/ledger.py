@@ -6,30 +6,34 @@ points keep the first title.  Admins edit the ladder per game (``LevelTitle``).
 Every change is multiplied by the room multiplier *before* it reaches
 :func:`credit` — the ledger records the final figure.
 
-Public API (used by ``games.services``; keep the names):
+Public API (used by ``games.services``; keep the names).  The games
+themselves come from :mod:`accounts.catalog`:
 
 - :func:`credit` — record one change and update the standing, atomically.
 - :func:`points` — a user's points in one game.
 - :func:`title_for` — the ladder row for a number of points.
+- :func:`title_lookup` — the same for many point values from one read of the ladder.
 - :func:`standings` — every game's (game, points, title) for one user.
 
 Example::
 
-    >>> entry = credit(alice, "shengji", 2 * room.multiplier, hand=hand)  # doctest: +SKIP
-    >>> points(alice, "shengji")                                          # doctest: +SKIP
+    >>> entry = credit(alice, room.game, 2 * room.multiplier, hand=hand)  # doctest: +SKIP
+    >>> points(alice, room.game)                                          # doctest: +SKIP
     2
-    >>> title_for("shengji", 20).name                                     # doctest: +SKIP
+    >>> title_for(room.game, 20).name                                     # doctest: +SKIP
     '學前班'
 """
 
 from __future__ import annotations
+
+import bisect
 
 from django.db import transaction
 from django.db.models import F
 
 from .models import GAME_CODES, LevelTitle, PlayerStanding, PointsEntry
 
-__all__ = ["credit", "points", "title_for", "standings", "GAME_CODES"]
+__all__ = ["credit", "points", "title_for", "title_lookup", "standings", "GAME_CODES"]
 
 
 def _check_game(game: str) -> None:
@@ -41,11 +45,11 @@ def credit(user, game: str, points: int, hand=None, reason: str = "hand") -> Poi
     """Add ``points`` (may be negative or 0) to ``user``'s standing in ``game`` (C4).
 
     ``points`` is the final figure: the caller has already multiplied it by the
-    room multiplier (C4, S17, S18, B12, B14).  ``hand`` is the ``games`` hand that
+    room multiplier (C4).  ``hand`` is the ``games`` hand that
     caused the change (a ``games.Hand``, its primary key, or ``None`` for an admin
     adjustment); ``reason``
-    is a short code such as ``"hand"``, ``"spade_ace"`` (S18), ``"tribute"`` (B14)
-    or ``"adjustment"``.
+    is a short code: ``"hand"``, ``"adjustment"`` or one of the game's own
+    (``accounts.catalog.reason_label``).
 
     Runs in one transaction (joining the caller's, if any): the ``PointsEntry`` row
     is inserted and the ``PlayerStanding`` row is created if missing and then
@@ -82,10 +86,10 @@ def title_for(game: str, points: int) -> LevelTitle:
     C4: the highest row whose threshold is ≤ ``points``; negative points (below
     every threshold) keep the first row.  With the seeded ladder::
 
-        title_for("shengji", -7).name     == "幼兒班"
-        title_for("shengji", 19).name     == "幼兒班"
-        title_for("shengji", 20).name     == "學前班"
-        title_for("shengji", 371572).name == "校長"
+        title_for(game, -7).name     == "幼兒班"
+        title_for(game, 19).name     == "幼兒班"
+        title_for(game, 20).name     == "學前班"
+        title_for(game, 371572).name == "校長"
 
     Raises ``ValueError`` for an unknown game and ``LevelTitle.DoesNotExist`` when
     the game's ladder is empty.
@@ -98,6 +102,21 @@ def title_for(game: str, points: int) -> LevelTitle:
     if row is None:
         raise LevelTitle.DoesNotExist(f"no LevelTitle rows for game {game!r}")
     return row
+
+
+def title_lookup(game: str):
+    """A function ``points -> LevelTitle`` answering :func:`title_for` for
+    ``game`` from one read of the ladder (for lists: leaderboards)."""
+    _check_game(game)
+    ladder = list(LevelTitle.objects.filter(game=game).order_by("threshold"))
+    if not ladder:
+        raise LevelTitle.DoesNotExist(f"no LevelTitle rows for game {game!r}")
+    thresholds = [row.threshold for row in ladder]
+
+    def lookup(points: int) -> LevelTitle:
+        return ladder[max(0, bisect.bisect_right(thresholds, points) - 1)]
+
+    return lookup
 
 
 def standings(user) -> list[tuple[str, int, LevelTitle]]:

@@ -9,19 +9,34 @@ All writes go through :mod:`accounts.ledger`; these models hold no logic that
 changes state.
 """
 
+from collections.abc import Sequence
+
 from django.conf import settings
 from django.db import models
 from django.utils.translation import gettext_lazy as _
 
-#: The games that keep points, as (code, label).  Codes match ``games.engine.get_rules``.
-GAME_CHOICES = [
-    ("shengji", _("升级（四副牌）")),
-    ("baohuang", _("保皇")),
-]
-GAME_CODES = tuple(code for code, _label in GAME_CHOICES)
+from . import catalog
+
+
+class _GameCodes(Sequence):
+    """The codes of the games that keep points, in the catalog's order (read
+    on every use: the games app provides them, :mod:`accounts.catalog`)."""
+
+    def __getitem__(self, index):
+        return catalog.codes()[index]
+
+    def __len__(self) -> int:
+        return len(catalog.codes())
+
+    def __repr__(self) -> str:
+        return repr(catalog.codes())
+
+
+#: The games that keep points (a live view of :func:`accounts.catalog.codes`).
+GAME_CODES = _GameCodes()
 
 #: Display labels for the seeded ladder names.  The ladder is stored exactly as the
-#: shengji rule text writes it (traditional characters, ruling C4); the UI shows
+#: rule text writes it (traditional characters, ruling C4); the UI shows
 #: the names in the reader's language through these translatable labels.  A name an
 #: admin changed to something else is shown as stored.
 TITLE_LABELS = {
@@ -52,7 +67,7 @@ class LevelTitle(models.Model):
     ``level_no`` is the row number of the rule text (1 = 幼兒班 … 18 = 校長).
     """
 
-    game = models.CharField(_("游戏"), max_length=20, choices=GAME_CHOICES)
+    game = models.CharField(_("游戏"), max_length=20, choices=catalog.choices)
     level_no = models.PositiveSmallIntegerField(_("等级数"))
     name = models.CharField(_("等级名"), max_length=40)
     threshold = models.IntegerField(_("积分门槛"))
@@ -83,7 +98,7 @@ class PlayerStanding(models.Model):
         settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="standings",
         verbose_name=_("用户"),
     )
-    game = models.CharField(_("游戏"), max_length=20, choices=GAME_CHOICES)
+    game = models.CharField(_("游戏"), max_length=20, choices=catalog.choices)
     points = models.BigIntegerField(_("游戏积分"), default=0)
     updated = models.DateTimeField(_("更新时间"), auto_now=True)
 
@@ -111,7 +126,7 @@ class PointsEntry(models.Model):
         settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="points_entries",
         verbose_name=_("用户"),
     )
-    game = models.CharField(_("游戏"), max_length=20, choices=GAME_CHOICES)
+    game = models.CharField(_("游戏"), max_length=20, choices=catalog.choices)
     delta = models.IntegerField(_("积分变化"))
     hand = models.ForeignKey(
         "games.Hand", null=True, blank=True, on_delete=models.SET_NULL,
@@ -132,15 +147,10 @@ class PointsEntry(models.Model):
     @property
     def reason_display(self) -> str:
         """The reason in the active language when it is one of the known codes."""
-        label = REASON_LABELS.get(self.reason)
+        label = catalog.reason_label(self.reason)
         return str(label) if label is not None else self.reason
 
 
-#: Known ``PointsEntry.reason`` codes (free text is allowed too).
-REASON_LABELS = {
-    "hand": _("牌局结算"),
-    "spade_ace": _("黑桃A被抓"),
-    "tribute": _("进贡折算"),
-    "tribute-settlement": _("进贡折算"),  # B14: leaving with tribute owed (games.services)
-    "adjustment": _("管理员调整"),
-}
+#: Reason codes every game may write; a game's own codes (and their words)
+#: come from :func:`accounts.catalog.reason_label`.
+REASON_LABELS = catalog.COMMON_REASONS

@@ -4,10 +4,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from . import catalog, signals
 from .ledger import standings
-from .models import GAME_CHOICES, LevelTitle, PointsEntry
-
-GAME_LABELS = dict(GAME_CHOICES)
+from .models import LevelTitle, PointsEntry
 
 #: How many recent rows a profile lists.
 RECENT_LIMIT = 20
@@ -38,7 +37,7 @@ def game_standings(user) -> list[GameStanding]:
             .order_by("threshold")
             .first()
         )
-        rows.append(GameStanding(game, str(GAME_LABELS[game]), value, title, upcoming))
+        rows.append(GameStanding(game, str(catalog.label(game)), value, title, upcoming))
     return rows
 
 
@@ -89,7 +88,7 @@ def recent_matches(user, limit: int = 10) -> list[MatchLine]:
                 continue
             room = match.room
             line = lines[match.pk] = MatchLine(
-                match.pk, room.pk, room.name, room.game, str(GAME_LABELS.get(room.game, room.game)),
+                match.pk, room.pk, room.name, room.game, str(catalog.label(room.game)),
                 room.multiplier, 0, 0, entry.created,
             )
             hands[match.pk] = set()
@@ -100,24 +99,60 @@ def recent_matches(user, limit: int = 10) -> list[MatchLine]:
     return list(lines.values())
 
 
-def current_seats(user):
-    """Rooms the user is seated at now (not closed), newest first."""
-    from games.models import Room, Seat
-
-    return list(
-        Seat.objects.filter(user=user)
-        .exclude(room__status=Room.Status.CLOSED)
-        .select_related("room")
-        .order_by("-room__created")[:10]
-    )
-
-
 def profile_context(user) -> dict:
-    """Template context for ``accounts/profile.html``."""
-    return {
+    """Template context for ``accounts/profile.html``; other apps add to it
+    through :data:`accounts.signals.profile_context` (``current_seats``: the
+    rooms the user sits at, from the games app; the ratings app's
+    ``rating_sections``)."""
+    ctx = {
         "profile_user": user,
         "game_rows": game_standings(user),
         "recent_matches": recent_matches(user),
-        "current_seats": current_seats(user),
+        "current_seats": [],
         "recent_entries": recent_entries(user),
     }
+    for _receiver, extra in signals.profile_context.send(sender=type(user), user=user):
+        ctx.update(extra or {})
+    return ctx
+
+
+@dataclass(frozen=True)
+class LadderRung:
+    """One row of a game's title ladder on a profile (issue #11)."""
+
+    level_no: int
+    name: str
+    threshold: int
+    reached: bool
+    current: bool
+
+
+def ladders(user, rows: list[GameStanding] | None = None) -> dict[str, list[LadderRung]]:
+    """Per game, the whole title ladder (C4, the admin-managed table) with
+    the rows ``user`` has reached and the current one marked."""
+    rows = rows if rows is not None else game_standings(user)
+    out: dict[str, list[LadderRung]] = {}
+    for row in rows:
+        out[row.game] = [
+            LadderRung(t.level_no, t.display_name, t.threshold, t.threshold <= row.points or t.pk == row.title.pk,
+                       t.pk == row.title.pk)
+            for t in LevelTitle.objects.filter(game=row.game).order_by("threshold")
+        ]
+    return out
+
+
+def points_history(user, rows: list[GameStanding] | None = None, limit: int = RECENT_LIMIT) -> dict[str, list[dict]]:
+    """Per game, the latest ``limit`` point changes, newest first, each with
+    the total after it (``{"created", "delta", "total", "hand_id", "room"}``)."""
+    rows = rows if rows is not None else game_standings(user)
+    out: dict[str, list[dict]] = {}
+    for row in rows:
+        total = row.points
+        lines = []
+        for e in (PointsEntry.objects.filter(user=user, game=row.game)
+                  .select_related("hand__match__room").order_by("-created", "-id")[:limit]):
+            lines.append({"created": e.created, "delta": e.delta, "total": total, "hand_id": e.hand_id,
+                          "room": e.hand.match.room.name if e.hand_id else "", "reason": e.reason_display})
+            total -= e.delta
+        out[row.game] = lines
+    return out

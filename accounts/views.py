@@ -66,4 +66,10 @@ def user_profile(request, username: str):
 def _render_profile(request, user):
     context = profiles.profile_context(user)
     context["is_own"] = request.user.is_authenticated and request.user.pk == user.pk
+    # issue #11: the whole ladder and each game's points history
+    ladders = profiles.ladders(user, context["game_rows"])
+    history = profiles.points_history(user, context["game_rows"])
+    context["ladder_blocks"] = [
+        {"row": row, "rungs": ladders[row.game], "history": history[row.game]} for row in context["game_rows"]
+    ]
     return render(request, "accounts/profile.html", context)

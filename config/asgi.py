@@ -1,7 +1,7 @@
 """ASGI entry point: HTTP through Django, websockets through Channels.
 
-Websockets are wrapped in AllowedHostsOriginValidator (a socket from another
-origin is refused) and AuthMiddlewareStack (the session's user is known).
+Websockets are wrapped in SameOriginValidator (config.ws_origin: a socket whose
+Origin is not this host *and port*, or a trusted origin, is refused) and AuthMiddlewareStack (the session's user is known).
 """
 
 import os
@@ -13,21 +13,25 @@ django_asgi_app = get_asgi_application()
 
 from channels.auth import AuthMiddlewareStack  # noqa: E402
 from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
-from channels.security.websocket import AllowedHostsOriginValidator  # noqa: E402
 
+from clubs.routing import websocket_urlpatterns as club_sockets  # noqa: E402
+from clubs.running import ensure_round_sweeper  # noqa: E402
+from config.ws_origin import SameOriginValidator  # noqa: E402
 from games.routing import websocket_urlpatterns  # noqa: E402
+from quickplay.routing import websocket_urlpatterns as quickplay_websockets  # noqa: E402
 from games.scheduling import ensure_sweeper  # noqa: E402
 
 # Embedded topology: the deadline sweep runs inside this process; start it with
 # the server so an overdue table resumes after a restart without a visitor.
 # (In the production topology this returns at once: Celery beat sweeps.)
 ensure_sweeper()
+ensure_round_sweeper()
 
 application = ProtocolTypeRouter(
     {
         "http": django_asgi_app,
-        "websocket": AllowedHostsOriginValidator(
-            AuthMiddlewareStack(URLRouter(websocket_urlpatterns))
+        "websocket": SameOriginValidator(
+            AuthMiddlewareStack(URLRouter(websocket_urlpatterns + club_sockets + quickplay_websockets))
         ),
     }
 )

@@ -7,6 +7,7 @@ the Celery broker), with Celery worker and beat as separate processes.
 """
 
 import os
+import sys
 from pathlib import Path
 
 import dj_database_url
@@ -23,11 +24,28 @@ def env_bool(name: str, default: bool = False) -> bool:
 
 
 DEBUG = env_bool("DJANGO_DEBUG", default="DATABASE_URL" not in os.environ)
-SECRET_KEY = os.environ.get(
-    "DJANGO_SECRET_KEY", "dev-only-insecure-key-change-me-in-production-0123456789"
-)
+#: Production (a DATABASE_URL and DEBUG off) refuses to start without its own
+#: secret key (issue #8): the development key is public, in this file.
+#: A pytest run (the production-topology half of ``make test`` included) is not
+#: production: its processes get the development key unless one is given.
+PRODUCTION = "DATABASE_URL" in os.environ and not DEBUG and "pytest" not in sys.modules
+DEV_SECRET_KEY = "dev-only-insecure-key-change-me-in-production-0123456789"
+SECRET_KEY = os.environ.get("DJANGO_SECRET_KEY", "").strip()
+if not SECRET_KEY:
+    if PRODUCTION:
+        from django.core.exceptions import ImproperlyConfigured
+
+        raise ImproperlyConfigured(
+            "DJANGO_SECRET_KEY is not set: production (DATABASE_URL set, DJANGO_DEBUG off) "
+            "refuses to start with the public development key.  Set DJANGO_SECRET_KEY to a "
+            "long random value (python -c 'import secrets; print(secrets.token_urlsafe(50))')."
+        )
+    SECRET_KEY = DEV_SECRET_KEY
 ALLOWED_HOSTS = [h for h in os.environ.get("DJANGO_ALLOWED_HOSTS", "localhost,127.0.0.1,[::1],testserver").split(",") if h]
 CSRF_TRUSTED_ORIGINS = [o for o in os.environ.get("DJANGO_CSRF_TRUSTED_ORIGINS", "").split(",") if o]
+#: Addresses/networks of reverse proxies whose X-Forwarded-For is believed
+#: (accounts.client_ip); empty: nobody's (daphne faces the clients directly).
+TRUSTED_PROXIES = [p.strip() for p in os.environ.get("DJANGO_TRUSTED_PROXIES", "").split(",") if p.strip()]
 
 INSTALLED_APPS = [
     "daphne",
@@ -41,8 +59,17 @@ INSTALLED_APPS = [
     "channels",
     "django_htmx",
     "axes",
+    "django_ratelimit",
     "accounts",
     "games",
+    # one package per game (its GameSpec, templates, static files), found by
+    # games.registry; this order is the site's (menus, lobby, profiles)
+    "games.baohuang",
+    "games.shengji",
+    "ratings",
+    "quickplay",
+    "rules",
+    "clubs",
 ]
 
 MIDDLEWARE = [
@@ -57,6 +84,7 @@ MIDDLEWARE = [
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
     "axes.middleware.AxesMiddleware",
+    "games.throttle.PostRateLimitMiddleware",
 ]
 
 ROOT_URLCONF = "config.urls"
@@ -71,6 +99,8 @@ TEMPLATES = [
                 "django.contrib.auth.context_processors.auth",
                 "django.contrib.messages.context_processors.messages",
                 "django.template.context_processors.i18n",
+                "games.context_processors.game_links",
+                "clubs.context_processors.my_event_tables",
             ],
         },
     },
@@ -105,12 +135,15 @@ DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 AUTHENTICATION_BACKENDS = [
     "axes.backends.AxesStandaloneBackend",
     "django.contrib.auth.backends.ModelBackend",
+    # per-object permissions (clubs: organiser of THIS club), see clubs/rules.py
+    "rules.permissions.ObjectPermissionBackend",
 ]
 AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.UserAttributeSimilarityValidator"},
     {"NAME": "django.contrib.auth.password_validation.MinimumLengthValidator"},
     {"NAME": "django.contrib.auth.password_validation.CommonPasswordValidator"},
     {"NAME": "django.contrib.auth.password_validation.NumericPasswordValidator"},
+    {"NAME": "accounts.validators.NonBlankLengthValidator"},
 ]
 # Mail (password reset): the console unless a real backend is configured.
 EMAIL_BACKEND = os.environ.get("EMAIL_BACKEND", "django.core.mail.backends.console.EmailBackend")
@@ -126,6 +159,15 @@ AXES_COOLOFF_TIME = 0.25  # hours
 AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"]]
 AXES_RESET_ON_SUCCESS = True
 AXES_LOCKOUT_TEMPLATE = "accounts/lockout.html"  # friendly page, HTTP 429
+# The IP half of the lockout key: X-Forwarded-For only from TRUSTED_PROXIES.
+AXES_CLIENT_IP_CALLABLE = "accounts.client_ip.client_ip"
+
+# django-ratelimit (games.throttle): POSTs per user (or per IP when anonymous)
+# and rooms created per user; open rooms per owner are capped by the services.
+RATE_POSTS = os.environ.get("GAMES_RATE_POSTS", "120/m")
+RATE_ROOM_CREATE = os.environ.get("GAMES_RATE_ROOM_CREATE", "5/m")
+GAMES_MAX_OPEN_ROOMS = int(os.environ.get("GAMES_MAX_OPEN_ROOMS", "5"))
+RATELIMIT_FAIL_OPEN = True
 
 LANGUAGE_CODE = "zh-hans"
 LANGUAGES = [("zh-hans", _("简体中文")), ("zh-hant", _("繁體中文")), ("en", _("English"))]
@@ -147,28 +189,95 @@ STORAGES = {
 }
 
 REDIS_URL = os.environ.get("REDIS_URL")
+#: Redis client settings shared by the channel layer and the cache (issue #8).
+#: redis-py >= 6 defaults to a 5 s socket timeout, the same as channels-redis'
+#: blocking receive (BZPOPMIN with a 5 s timeout): an idle socket's receive
+#: then timed out and daphne closed it with 1011 (django/channels_redis#422).
+#: The read timeout here is longer than any blocking command we send; a dead
+#: Redis is still noticed (connect timeout, TCP keepalive, health checks).
+#: redis-py 8 also caps a pool at 100 connections and *raises* past it; 300
+#: sockets connecting at once need more than that.
+REDIS_CLIENT_OPTIONS = {
+    "socket_timeout": float(os.environ.get("REDIS_SOCKET_TIMEOUT", "30")),
+    "socket_connect_timeout": 5.0,
+    "socket_keepalive": True,
+    "health_check_interval": 15,
+    "retry_on_timeout": True,
+    "max_connections": int(os.environ.get("REDIS_MAX_CONNECTIONS", "2000")),
+}
 if REDIS_URL:
     CHANNEL_LAYERS = {
         "default": {
             "BACKEND": "channels_redis.core.RedisChannelLayer",
-            "CONFIG": {"hosts": [REDIS_URL]},
+            "CONFIG": {"hosts": [{"address": REDIS_URL, **REDIS_CLIENT_OPTIONS}]},
+        }
+    }
+    # Rate-limit counters (games.throttle) shared by every process.
+    CACHES = {
+        "default": {
+            "BACKEND": "django.core.cache.backends.redis.RedisCache",
+            "LOCATION": REDIS_URL,
+            "OPTIONS": {"socket_timeout": 2.0, "socket_connect_timeout": 2.0},
         }
     }
 else:
     CHANNEL_LAYERS = {"default": {"BACKEND": "channels.layers.InMemoryChannelLayer"}}
+    CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}
+    # One process in the embedded topology: its memory is the shared cache.
+    SILENCED_SYSTEM_CHECKS = ["django_ratelimit.E003", "django_ratelimit.W001"]
+
+#: Seconds between the end of a hand and the next deal (the result panel);
+#: a shorter pause for bot-only demos and tests (``manage.py run_event``).
+GAMES_HAND_PAUSE_S = float(os.environ.get("GAMES_HAND_PAUSE_S", "6"))
+#: The bots' pace at quick-play tables (ms; the rooms' default; shorter for demos and tests).
+QUICKPLAY_BOT_DELAY_MS = int(os.environ.get("QUICKPLAY_BOT_DELAY_MS", "800"))
 
 CELERY_BROKER_URL = os.environ.get("CELERY_BROKER_URL") or REDIS_URL
 #: True when no broker is configured: bot turns and timeouts then run on
 #: in-process timers (games.scheduling) inside the web process.
 GAMES_INPROCESS_TASKS = not CELERY_BROKER_URL
 CELERY_TASK_ALWAYS_EAGER = GAMES_INPROCESS_TASKS
+# acks_late + reject on worker loss: a task whose worker died is delivered
+# again; running a turn twice is harmless (run_turn carries its version and
+# the service checks it under the row lock: the second run is "stale").
 CELERY_TASK_ACKS_LATE = True
 CELERY_TASK_REJECT_ON_WORKER_LOST = True
 CELERY_WORKER_PREFETCH_MULTIPLIER = 1
 CELERY_TIMEZONE = TIME_ZONE
+# Reconnect to the broker for ever, at start-up too (issue #8: the worker died
+# for good when Redis dropped).  A supervisor restarts it if it exits anyway.
+CELERY_BROKER_CONNECTION_RETRY = True
+CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
+CELERY_BROKER_CONNECTION_MAX_RETRIES = None
+CELERY_WORKER_CANCEL_LONG_RUNNING_TASKS_ON_CONNECTION_LOSS = True
+# An unacknowledged task (its worker was killed) is redelivered after this
+# long.  Turns are short (< 1 s) and nothing is scheduled further ahead than
+# the visibility timeout by a countdown the table depends on: deadlines live
+# in the database and every sweeper (beat, and each worker's own sweep
+# thread, games.worker_sweep) re-sends overdue rooms.  So a short timeout only
+# speeds recovery; a task redelivered early finds its version gone ("stale").
+CELERY_BROKER_TRANSPORT_OPTIONS = {
+    "visibility_timeout": int(os.environ.get("CELERY_VISIBILITY_TIMEOUT", "60")),
+    "socket_timeout": 10.0,
+    "socket_connect_timeout": 5.0,
+    "socket_keepalive": True,
+    "health_check_interval": 15,
+    "retry_on_timeout": True,
+}
+CELERY_BROKER_HEARTBEAT = 10
+CELERY_TASK_PUBLISH_RETRY = True
+CELERY_TASK_PUBLISH_RETRY_POLICY = {"max_retries": 2, "interval_start": 0, "interval_step": 0.5}
 CELERY_BEAT_SCHEDULE = {
     "sweep-deadlines": {"task": "games.tasks.sweep_deadlines", "schedule": 2.0},
+    "sweep-rounds": {"task": "clubs.tasks.sweep_rounds", "schedule": 2.0},
+    "quickplay-pass": {"task": "quickplay.tasks.matchmake_all", "schedule": 1.0},
 }
+#: Seconds between two sweeps of the deadline table by a worker's own sweep
+#: thread (beat is then not a single point of failure; 0 turns it off).
+GAMES_WORKER_SWEEP_S = float(os.environ.get("GAMES_WORKER_SWEEP_S", "5"))
+#: Longest window of a hidden decision (games.hidden): every holder, human or
+#: bot, gets min(time limit, this) seconds and it takes effect at the deadline.
+GAMES_HIDDEN_DECISION_S = float(os.environ.get("GAMES_HIDDEN_DECISION_S", "10"))
 
 LOGGING = {
     "version": 1,

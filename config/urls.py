@@ -3,9 +3,15 @@
 from django.contrib import admin
 from django.urls import include, path
 
+from .health_view import healthz
+
 urlpatterns = [
+    path("healthz", healthz, name="healthz"),
     path("admin/", admin.site.urls),
     path("i18n/", include("django.conf.urls.i18n")),
     path("accounts/", include("accounts.urls")),
+    path("clubs/", include("clubs.urls")),
+    path("ratings/", include("ratings.urls")),
+    path("play/", include("quickplay.urls")),
     path("", include("games.urls")),
 ]

@@ -4,8 +4,11 @@ record of what happened; changing them would break replays)."""
 
 from django import forms
 from django.contrib import admin
+from django.utils.translation import gettext_lazy as _
 
 from .models import (
+    ChatMessage,
+    ChatMute,
     Hand,
     HandAction,
     Match,
@@ -124,7 +127,34 @@ class TributeRecordAdmin(ReadOnlyMixin, admin.ModelAdmin):
 
 @admin.register(TributeSettlement)
 class TributeSettlementAdmin(ReadOnlyMixin, admin.ModelAdmin):
-    """B14 settlements (tribute owed when a player left), read-only."""
+    """Leaving settlements (a debt owed when a player left), read-only."""
 
     list_display = ("id", "hand", "seat", "user", "points", "created")
     list_select_related = ("hand", "user")
+
+
+@admin.register(ChatMessage)
+class ChatMessageAdmin(admin.ModelAdmin):
+    """Table chat (#11): admins read every message, hide it from the table
+    or delete it."""
+
+    list_display = ("created", "room", "user", "quick", "text", "hidden")
+    list_filter = ("hidden", "created")
+    search_fields = ("text", "user__username", "room__name")
+    list_select_related = ("room", "user")
+    readonly_fields = ("room", "user", "text", "quick", "created")
+    fields = ("room", "user", "text", "quick", "created", "hidden")
+    actions = ["hide_messages"]
+
+    @admin.action(description=_("从牌桌上隐藏所选消息"))
+    def hide_messages(self, request, queryset):
+        queryset.update(hidden=True)
+
+    def has_add_permission(self, request):
+        return False
+
+
+@admin.register(ChatMute)
+class ChatMuteAdmin(admin.ModelAdmin):
+    list_display = ("user", "muted", "created")
+    search_fields = ("user__username", "muted__username")

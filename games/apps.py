@@ -5,3 +5,25 @@ from django.utils.translation import gettext_lazy as _
 class GamesConfig(AppConfig):
     name = "games"
     verbose_name = _("游戏")
+
+    def ready(self):
+        """Wire the pieces that must not import each other: the topology
+        (:mod:`games.scheduling`) is given the server's turn and sweep, and
+        the profile page is told where a user sits
+        (:data:`accounts.signals.profile_context`), and accounts learns the
+        registered games (:func:`accounts.catalog.provide`: their codes,
+        labels, ledger reasons and default title ladders)."""
+        from accounts import catalog
+        from accounts.signals import profile_context
+
+        from . import profile, registry, scheduling
+        from .services import turns
+
+        scheduling.configure(turn=turns.play_turn, sweep=turns.sweep)
+        profile_context.connect(profile.seats_for_profile, dispatch_uid="games.current_seats")
+        catalog.provide(
+            lambda: [
+                catalog.GameEntry(s.code, s.profile_label, s.ladder, s.ledger_reasons)
+                for s in registry.specs()
+            ]
+        )

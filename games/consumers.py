@@ -17,13 +17,14 @@ render makes no query and runs in a worker thread of its own
 from __future__ import annotations
 
 import asyncio
+import json
 
 from asgiref.sync import sync_to_async
 from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncWebsocketConsumer
+from django.utils import translation
 
-from . import live, notify, scheduling
-from .engine import GAMES
+from . import chat, live, notify, registry
 from .models import Room
 from .tables import render_room_list
 
@@ -31,17 +32,42 @@ UNAUTHORIZED = 4401
 NOT_FOUND = 4404
 
 
+class _HandshakeRequest:
+    """The two things :func:`translation.get_language_from_request` reads of a
+    request (``COOKIES``, ``META``), taken from a websocket scope."""
+
+    def __init__(self, scope):
+        self.COOKIES = scope.get("cookies") or {}
+        headers = dict(scope.get("headers") or ())
+        accept = headers.get(b"accept-language", b"").decode("latin-1")
+        self.META = {"HTTP_ACCEPT_LANGUAGE": accept} if accept else {}
+
+
+def scope_language(scope) -> str:
+    """The language a websocket's fragments are rendered in: the one the user
+    chose (the ``django_language`` cookie set by ``set_language``), else the
+    browser's ``Accept-Language``, else ``LANGUAGE_CODE``: what
+    ``LocaleMiddleware`` picks for the same browser's pages (issue #11)."""
+    return translation.get_language_from_request(_HandshakeRequest(scope), check_path=False)
+
+
+def _render_in(language: str, render, *args):
+    """``render(*args)`` with ``language`` active (in the calling thread)."""
+    with translation.override(language):
+        return render(*args)
+
+
 class TableConsumer(AsyncWebsocketConsumer):
     """Pushes the ``#table`` fragment for the connected user's seat."""
 
     async def connect(self):
         notify.register_loop(asyncio.get_running_loop())
-        scheduling.ensure_sweeper()
         self.user = self.scope.get("user")
         await self.accept()
         if self.user is None or not self.user.is_authenticated:
             await self.close(code=UNAUTHORIZED)
             return
+        self.language = scope_language(self.scope)
         self.room_id = int(self.scope["url_route"]["kwargs"]["room_id"])
         self.group = notify.room_group(self.room_id)
         self.sent_version = -1
@@ -49,7 +75,12 @@ class TableConsumer(AsyncWebsocketConsumer):
             await self.close(code=NOT_FOUND)
             return
         await self.channel_layer.group_add(self.group, self.channel_name)
+        # chat state first: once the table is sent, connect has nothing left to await
+        self.muted = await database_sync_to_async(chat.muted_ids)(self.user)
+        lines = await database_sync_to_async(chat.history)(self.room_id)
         await self.push(None, None)
+        if lines:  # the page's chat log starts empty: nothing to send for a quiet table
+            await self.send_chat(lines, replace=True)
 
     async def disconnect(self, code):
         group = getattr(self, "group", None)
@@ -57,7 +88,49 @@ class TableConsumer(AsyncWebsocketConsumer):
             await self.channel_layer.group_discard(group, self.channel_name)
 
     async def receive(self, text_data=None, bytes_data=None):
-        """Clients do not talk over the socket (actions are POSTed); ignore."""
+        """Only chat comes over the socket (moves are POSTed): ``{"chat":
+        text}``, ``{"quick": key}``, ``{"mute": user id}``, ``{"unmute": …}``
+        (:mod:`games.chat`).  Anything else, or anything malformed, is ignored."""
+        if not hasattr(self, "muted") or not text_data or len(text_data) > 4 * chat.MAX_LENGTH + 2000:
+            return
+        try:
+            data = json.loads(text_data)
+        except ValueError:
+            return
+        if not isinstance(data, dict):
+            return
+        for verb in ("mute", "unmute"):
+            if str(data.get(verb) or "").isdigit():
+                other = int(data[verb])
+                await database_sync_to_async(chat.set_mute)(self.user, other, verb == "mute")
+                (self.muted.add if verb == "mute" else self.muted.discard)(other)
+                return
+        text, quick = data.get("chat"), data.get("quick")
+        if not isinstance(text, str) and not isinstance(quick, str):
+            return
+        try:
+            msg = await database_sync_to_async(chat.post)(
+                self.room_id, self.user, text if isinstance(text, str) else None,
+                quick if isinstance(quick, str) else None,
+            )
+        except chat.ChatRefused as exc:
+            await self.send(text_data=chat.render_error(exc.message))
+            return
+        await self.send(text_data=chat.render_error(""))
+        await self.channel_layer.group_send(self.group, {"type": "chat.posted", "id": msg.pk})
+
+    async def chat_posted(self, event):
+        """A new line at this table: read it and show it (unless muted)."""
+        msg = await database_sync_to_async(chat.line)(int(event.get("id", 0)))
+        if msg is not None and msg.room_id == self.room_id:
+            await self.send_chat([msg])
+
+    async def send_chat(self, messages, replace: bool = False):
+        html = await sync_to_async(_render_in, thread_sensitive=False)(
+            self.language, chat.render_lines, messages, self.user, self.muted, replace
+        )
+        if html:
+            await self.send(text_data=html)
 
     async def table_changed(self, event):
         if event.get("version", 0) <= self.sent_version:
@@ -68,8 +141,8 @@ class TableConsumer(AsyncWebsocketConsumer):
         snap = await live.snapshot(self.room_id, version)
         if snap is None or snap.version <= self.sent_version:
             return
-        html = await sync_to_async(live.render_seat, thread_sensitive=False)(
-            snap, self.user, version, committed_at
+        html = await sync_to_async(_render_in, thread_sensitive=False)(
+            self.language, live.render_seat, snap, self.user, version, committed_at
         )
         if snap.version <= self.sent_version:  # a newer push went out meanwhile
             return
@@ -82,14 +155,14 @@ class LobbyConsumer(AsyncWebsocketConsumer):
 
     async def connect(self):
         notify.register_loop(asyncio.get_running_loop())
-        scheduling.ensure_sweeper()
         user = self.scope.get("user")
         await self.accept()
         if user is None or not user.is_authenticated:
             await self.close(code=UNAUTHORIZED)
             return
+        self.language = scope_language(self.scope)
         self.game = self.scope["url_route"]["kwargs"]["game"]
-        if self.game not in GAMES:
+        if self.game not in registry.codes():
             await self.close(code=NOT_FOUND)
             return
         self.group = notify.lobby_group(self.game)
@@ -108,5 +181,5 @@ class LobbyConsumer(AsyncWebsocketConsumer):
         await self.push()
 
     async def push(self):
-        html = await database_sync_to_async(render_room_list)(self.game)
+        html = await database_sync_to_async(_render_in)(self.language, render_room_list, self.game)
         await self.send(text_data=html)

@@ -2,12 +2,11 @@
 
 from __future__ import annotations
 
-import json
-
 from django import forms
 from django.utils.translation import gettext_lazy as _
 
-from .models import GAME_CHOICES, RoomMultiplier
+from . import registry, room_options
+from .models import RoomMultiplier
 
 
 class CreateRoomForm(forms.Form):
@@ -15,7 +14,7 @@ class CreateRoomForm(forms.Form):
     default preselected; C4), time limit per decision (C5), bot delay, and
     engine options as JSON (checked by the engine's ``new_match``)."""
 
-    game = forms.ChoiceField(label=_("游戏"), choices=GAME_CHOICES, initial="baohuang")
+    game = forms.ChoiceField(label=_("游戏"), choices=registry.choices, initial=registry.default_code)
     name = forms.CharField(label=_("房间名"), max_length=60, required=False)
     multiplier = forms.TypedChoiceField(label=_("房间倍数"), coerce=int, choices=())
     turn_seconds = forms.IntegerField(label=_("每步时限（秒）"), min_value=5, max_value=600, initial=30)
@@ -35,11 +34,17 @@ class CreateRoomForm(forms.Form):
         self.fields["multiplier"].initial = default
 
     def clean_options(self):
-        raw = (self.cleaned_data.get("options") or "").strip() or "{}"
         try:
-            value = json.loads(raw)
-        except json.JSONDecodeError:
-            raise forms.ValidationError(_("选项必须是 JSON 对象")) from None
-        if not isinstance(value, dict):
-            raise forms.ValidationError(_("选项必须是 JSON 对象"))
-        return value
+            return room_options.loads(self.cleaned_data.get("options") or "")
+        except room_options.OptionsError as exc:
+            raise forms.ValidationError(str(exc)) from None
+
+    def clean(self):
+        """Options checked against the chosen game's schema (issue #8)."""
+        data = super().clean()
+        if "options" in data and data.get("game"):
+            try:
+                data["options"] = room_options.validate(data["game"], data["options"])
+            except room_options.OptionsError as exc:
+                self.add_error("options", str(exc))
+        return data

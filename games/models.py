@@ -15,12 +15,14 @@ from django.db import models
 from django.db.models import Q
 from django.utils.translation import gettext_lazy as _
 
-from .engine import GAMES
+from . import registry
 
-GAME_CHOICES = [("baohuang", _("保皇")), ("shengji", _("升级"))]
-assert {g for g, _label in GAME_CHOICES} == set(GAMES)
+#: ``[(code, label)]`` of the games installed when the models loaded (for
+#: other apps' forms and commands; a field's choices should be the callable
+#: :func:`games.registry.choices`, which also sees games registered later).
+GAME_CHOICES = registry.choices()
 
-BOT_POLICIES = [("random", _("随机")), ("heuristic", _("启发式"))]
+BOT_POLICIES = [("random", _("随机")), ("heuristic", _("启发式")), ("search", _("高手"))]
 
 
 class RoomMultiplier(models.Model):
@@ -82,7 +84,7 @@ class Room(models.Model):
         PLAYING = "playing", _("进行中")
         CLOSED = "closed", _("已关闭")
 
-    game = models.CharField(_("游戏"), max_length=16, choices=GAME_CHOICES)
+    game = models.CharField(_("游戏"), max_length=16, choices=registry.choices)
     name = models.CharField(_("房间名"), max_length=60)
     owner = models.ForeignKey(
         settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="owned_rooms",
@@ -97,6 +99,9 @@ class Room(models.Model):
     )
     version = models.PositiveIntegerField(_("版本"), default=0)
     deadline = models.DateTimeField(_("截止时间"), null=True, blank=True)
+    #: A hidden decision made before its window closed, applied at the deadline
+    #: (issue #8; games.hidden): ``{"hand", "count", "seat", "action", "user"}``.
+    pending = models.JSONField(_("待公布的决定"), null=True, blank=True, editable=False)
     changed = models.DateTimeField(_("最后变更"), auto_now_add=True)
     created = models.DateTimeField(_("创建时间"), auto_now_add=True)
 
@@ -315,3 +320,42 @@ class TributeSettlement(models.Model):
 
     def __str__(self) -> str:
         return f"{self.hand_id}: B14 {self.points}"
+
+
+class ChatMessage(models.Model):
+    """One line of a table's chat (issue #11): players and spectators.
+
+    ``text`` is stored as typed (at most :data:`games.chat.MAX_LENGTH`
+    characters) and escaped when rendered; ``quick`` names a quick phrase
+    (快捷语, :data:`games.chat.QUICK_PHRASES`) shown in each reader's own
+    language instead of ``text``.  ``hidden`` is set by an admin who removes
+    a message from the table (admins may also delete it outright)."""
+
+    room = models.ForeignKey(Room, on_delete=models.CASCADE, related_name="chat")
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+")
+    text = models.CharField(_("内容"), max_length=200, blank=True)
+    quick = models.CharField(_("快捷语"), max_length=16, blank=True)
+    created = models.DateTimeField(_("时间"), auto_now_add=True, db_index=True)
+    hidden = models.BooleanField(_("已隐藏"), default=False)
+
+    class Meta:
+        ordering = ["room", "id"]
+        verbose_name = _("聊天消息")
+        verbose_name_plural = _("聊天消息")
+        indexes = [models.Index(fields=["user", "created"], name="chat_user_created")]
+
+    def __str__(self) -> str:
+        return f"{self.room_id} {self.user_id}: {self.quick or self.text[:40]}"
+
+
+class ChatMute(models.Model):
+    """``user`` no longer sees chat from ``muted`` (at every table)."""
+
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="chat_mutes")
+    muted = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+")
+    created = models.DateTimeField(_("时间"), auto_now_add=True)
+
+    class Meta:
+        verbose_name = _("聊天屏蔽")
+        verbose_name_plural = _("聊天屏蔽")
+        constraints = [models.UniqueConstraint(fields=["user", "muted"], name="chatmute_unique")]

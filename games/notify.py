@@ -68,15 +68,21 @@ def message(version: int, committed_at: int | None = None) -> dict:
 
 def table_changed(room_id: int, version: int, game: str, lobby: bool = True) -> None:
     """Send ``table.changed`` to the room's group (and the lobby's)."""
+    groups = [room_group(room_id)] + ([lobby_group(game)] if lobby else [])
+    send(groups, message(version), what=f"room {room_id} version {version}")
+
+
+def send(groups: list[str], msg: dict, what: str = "") -> None:
+    """Send ``msg`` to every group in ``groups`` from any thread or loop (see
+    the module docstring); a failure is logged, never raised.  Other apps'
+    notifications (e.g. an event page's ``event.changed``) go through here."""
     layer = get_channel_layer()
     if layer is None:
         return
-    msg = message(version)
 
-    async def send():
-        await layer.group_send(room_group(room_id), msg)
-        if lobby:
-            await layer.group_send(lobby_group(game), msg)
+    async def _send():
+        for group in groups:
+            await layer.group_send(group, msg)
 
     try:
         running = asyncio.get_running_loop()
@@ -84,17 +90,17 @@ def table_changed(room_id: int, version: int, game: str, lobby: bool = True) -> 
         running = None
     try:
         if running is not None:
-            running.create_task(send())
+            running.create_task(_send())
         elif (
             isinstance(layer, InMemoryChannelLayer)
             and _main_loop is not None
             and _main_loop.is_running()
             and not _main_loop.is_closed()
         ):
-            asyncio.run_coroutine_threadsafe(send(), _main_loop).result(timeout=SEND_TIMEOUT_S)
+            asyncio.run_coroutine_threadsafe(_send(), _main_loop).result(timeout=SEND_TIMEOUT_S)
         elif isinstance(layer, InMemoryChannelLayer):
-            async_to_sync(send)()
+            async_to_sync(_send)()
         else:
-            asyncio.run_coroutine_threadsafe(send(), _sender_loop()).result(timeout=SEND_TIMEOUT_S)
-    except Exception:  # a lost notification must never undo a committed move
-        log.exception("notify room %s version %s failed", room_id, version)
+            asyncio.run_coroutine_threadsafe(_send(), _sender_loop()).result(timeout=SEND_TIMEOUT_S)
+    except Exception:  # a lost notification must never undo a committed change
+        log.exception("notify %s failed", what or groups)

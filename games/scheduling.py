@@ -1,15 +1,23 @@
-"""When the server acts next: bot moves, timeouts (C5) and the next deal.
+"""The one place that knows the topology: where and when a room's turn runs.
 
-:func:`schedule_turn` is called after every commit that leaves a deadline.
-Production topology (a Celery broker is configured): the task
-``games.tasks.run_turn`` is sent with a countdown.  Embedded topology
-(``settings.GAMES_INPROCESS_TASKS``): a daemon ``threading.Timer`` calls the
-same function in this process, and a sweep thread (started lazily, once)
-runs ``sweep_deadlines`` every two seconds, as Celery beat does in
-production.  Deadlines live in the database, so a lost timer or a restart
-never hangs a table: the sweep finds every room whose deadline passed.
+*What* a turn does is :func:`games.services.turns.play_turn`; this module
+only decides *where*: :func:`configure` is given that function (and the
+sweep) by :meth:`games.apps.GamesConfig.ready`, so nothing here imports the
+services.
 
-Tests set ``settings.GAMES_SCHEDULING_DISABLED`` to drive turns by hand.
+- Production topology (a Celery broker is configured,
+  ``settings.GAMES_INPROCESS_TASKS`` false): :func:`schedule_turn` sends the
+  task ``games.tasks.run_turn`` with a countdown and :func:`dispatch` sends it
+  at once; Celery beat runs ``games.tasks.sweep_deadlines``.
+- Embedded topology (``GAMES_INPROCESS_TASKS``): a daemon
+  ``threading.Timer`` runs the turn in this process, and a sweep thread
+  (started with the server by ``config/asgi.py``, or by the first schedule)
+  sweeps every two seconds, as Celery beat does in production.
+
+Deadlines live in the database, so a lost timer or a restart never hangs a
+table: the sweep finds every room whose deadline passed.  Tests set
+``settings.GAMES_SCHEDULING_DISABLED`` to drive turns by hand (the sweep then
+runs due turns in the calling thread).
 """
 
 from __future__ import annotations
@@ -17,6 +25,7 @@ from __future__ import annotations
 import logging
 import threading
 import time
+from typing import Callable
 
 from django.conf import settings
 from django.db import connections
@@ -24,15 +33,31 @@ from django.db import connections
 log = logging.getLogger(__name__)
 
 SWEEP_INTERVAL_S = 2.0
+#: The Celery task names (``games/tasks.py`` registers them).
+RUN_TURN_TASK = "games.tasks.run_turn"
 
 _sweeper: threading.Thread | None = None
 _sweeper_lock = threading.Lock()
 _room_locks: dict[int, threading.Lock] = {}
 _room_locks_guard = threading.Lock()
+_turn: Callable[[int, int], str] | None = None
+_sweep: Callable[[], int] | None = None
+
+
+def configure(turn: Callable[[int, int], str], sweep: Callable[[], int]) -> None:
+    """Give the functions that run one room's turn (``turn(room_id,
+    version)``) and a sweep (``sweep() -> rooms handled``)."""
+    global _turn, _sweep
+    _turn, _sweep = turn, sweep
 
 
 def _disabled() -> bool:
     return bool(getattr(settings, "GAMES_SCHEDULING_DISABLED", False))
+
+
+def inprocess() -> bool:
+    """True when turns run in this process (embedded topology, or tests)."""
+    return bool(settings.GAMES_INPROCESS_TASKS) or _disabled()
 
 
 def room_lock(room_id: int) -> threading.Lock:
@@ -45,8 +70,20 @@ def room_lock(room_id: int) -> threading.Lock:
         return lock
 
 
+def _celery_task(name: str):
+    """The registered Celery task ``name`` (the apps' ``tasks`` modules are
+    loaded by Celery's own autodiscovery the first time)."""
+    from celery import current_app
+
+    try:
+        return current_app.tasks[name]
+    except KeyError:  # NotRegistered: this process has not imported games.tasks yet
+        current_app.loader.import_default_modules()
+        return current_app.tasks[name]
+
+
 def schedule_turn(room_id: int, version: int, delay_s: float) -> None:
-    """Run ``run_turn(room_id, version)`` after ``delay_s`` seconds."""
+    """Run the turn of ``(room_id, version)`` after ``delay_s`` seconds."""
     if _disabled():
         return
     delay_s = max(0.0, float(delay_s))
@@ -56,17 +93,35 @@ def schedule_turn(room_id: int, version: int, delay_s: float) -> None:
         timer.daemon = True
         timer.start()
     else:
-        from .tasks import run_turn
+        # Never hold a task longer than half the broker's visibility timeout:
+        # a task woken early finds the deadline not due and reschedules itself
+        # for the rest ("early"), instead of being redelivered as a duplicate.
+        _celery_task(RUN_TURN_TASK).apply_async(args=(room_id, version),
+                                                countdown=min(delay_s, max_countdown_s()))
 
-        run_turn.apply_async(args=(room_id, version), countdown=delay_s)
+
+def max_countdown_s() -> float:
+    """Longest countdown given to the broker: half its visibility timeout (s)."""
+    options = getattr(settings, "CELERY_BROKER_TRANSPORT_OPTIONS", None) or {}
+    return max(1.0, float(options.get("visibility_timeout", 3600)) / 2)
+
+
+def dispatch(room_id: int, version: int) -> None:
+    """Run an overdue turn now: here (embedded, tests) or as a task."""
+    if inprocess():
+        with room_lock(room_id):
+            try:
+                _turn(room_id, version)
+            except Exception:
+                log.exception("sweep: room %s failed", room_id)
+    else:
+        _celery_task(RUN_TURN_TASK).apply_async(args=(room_id, version))
 
 
 def _run_inprocess(room_id: int, version: int) -> None:
-    from .tasks import play_turn
-
     try:
         with room_lock(room_id):
-            play_turn(room_id, version)
+            _turn(room_id, version)
     except Exception:
         log.exception("in-process turn for room %s version %s failed", room_id, version)
     finally:
@@ -76,9 +131,9 @@ def _run_inprocess(room_id: int, version: int) -> None:
 def ensure_sweeper() -> None:
     """Start the in-process sweep thread once (embedded topology only).
 
-    Called by every schedule and by the lobby/room pages and websocket
-    connects, so after a restart of the web process the first visitor brings
-    every overdue table back to life."""
+    Called by ``config/asgi.py`` when the server starts and by every
+    in-process schedule, so after a restart of the web process every overdue
+    table comes back to life."""
     global _sweeper
     if _disabled() or not settings.GAMES_INPROCESS_TASKS:
         return
@@ -90,14 +145,12 @@ def ensure_sweeper() -> None:
 
 
 def _sweep_forever() -> None:
-    from .tasks import sweep
-
     while True:
         time.sleep(SWEEP_INTERVAL_S)
         if _disabled():
             continue
         try:
-            sweep()
+            _sweep()
         except Exception:
             log.exception("deadline sweep failed")
         finally:

@@ -16,67 +16,33 @@ from django.template.loader import render_to_string
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
-from . import services
-from .engine import get_rules
+from . import registry, rulings, services, signals
 from .engine.base import CARD_VERBS, CHOICE_VERBS, FLAG_VERBS
 from .models import Hand, Room, Seat, TributeSettlement
 
-#: Button label per data-action (C-verbs of the hand-record spec).
-ACTION_LABELS = {
-    "play": _("出牌"),
-    "yield": _("让"),
-    "pass": _("过"),
-    "crown-accept": _("当皇帝"),
-    "crown-pass": _("不当皇帝"),
-    "solo-open": _("明独"),
-    "solo-secret": _("暗独"),
-    "guard-open": _("明保"),
-    "guard-secret": _("暗保"),
-    # 升级 (shengji): auction, trumps, 还牌, kitty
-    "bid": _("亮牌"),
-    "trump-S": _("♠ 黑桃"),
-    "trump-H": _("♥ 红桃"),
-    "trump-D": _("♦ 方块"),
-    "trump-C": _("♣ 梅花"),
-    "give": _("还牌"),
-    "bury": _("埋底"),
-}
-#: The choices offered for each choice verb, in button order.
-CHOICES = {
-    "crown": ("accept", "pass"),
-    "solo": ("open", "secret"),
-    "guard": ("open", "secret"),
-    "trump": ("S", "H", "D", "C"),
-}
-#: Button order on the table.
-VERB_ORDER = ("crown", "solo", "guard", "trump", "give", "bury", "bid", "play", "yield", "pass")
+#: Button labels of the verbs every game may use; a game adds its own
+#: (:attr:`GameSpec.action_labels <games.registry.GameSpec>`).
+ACTION_LABELS = {"play": _("出牌"), "pass": _("过")}
+#: Phase names every game may use; a game adds its own.
+PHASE_NAMES = {"play": _("出牌"), "done": _("本局结束")}
+#: One sentence per common ruling for refusals (never the engine's own
+#: text, issue #11); a game adds its rulings' (``GameSpec.rule_messages``).
+RULE_MESSAGES = {"C1": _("这不是有效的牌。")}
 
-PLACE_NAMES = [_("头科"), _("二科"), _("三科"), _("二落"), _("大落")]
-PHASE_NAMES = {
-    "crown": _("选皇帝"),
-    "declare": _("宣布"),
-    "play": _("出牌"),
-    "done": _("本局结束"),
-    "voided": _("本局作废"),
-    "auction": _("比牌"),
-    "trump": _("叫主"),
-    "give": _("还牌"),
-    "bury": _("埋底"),
-}
-#: A Chinese sentence per ruling for refusals; the engine's own message is
-#: shown beside it as the detail.
-RULE_MESSAGES = {
-    "C1": _("无效的牌"),
-    "B3": _("这不是一套牌：一套是同点数的牌，可以挂大小王和保子"),
-    "B4": _("管不上：张数要相同，而且每张都要比上家的大"),
-    "B5": _("现在不能这样出牌"),
-    "B6": _("3 只能在最后一张时单独出"),
-    "B8": _("现在不是选皇帝的时候"),
-    "B9": _("现在不能宣布独"),
-    "B10": _("现在不能宣布保皇"),
-    "B11": _("本局已经结束"),
-}
-WINNER_NAMES = {"emperor": _("皇帝方胜"), "rebels": _("反贼方胜"), "draw": _("平局")}
+
+def action_labels(spec) -> dict:
+    """Button label per data-action hook for ``spec``'s game."""
+    return {**ACTION_LABELS, **spec.action_labels}
+
+
+def phase_name(spec, phase):
+    """What players call ``phase`` (the engine's phase code) in ``spec``'s game."""
+    return {**PHASE_NAMES, **spec.phase_names}.get(phase, phase)
+
+
+def rule_message(spec, rule: str | None):
+    """The sentence for a refusal citing ``rule``, or None."""
+    return {**RULE_MESSAGES, **spec.rule_messages}.get(rule)
 
 
 @dataclass
@@ -86,31 +52,35 @@ class ActionButton:
     needs_cards: bool
 
 
-def action_buttons(verbs) -> list[ActionButton]:
-    """One button per legal choice: ``crown`` gives crown-accept/crown-pass …"""
+def action_buttons(verbs, spec) -> list[ActionButton]:
+    """One button per legal choice of ``spec``'s game (a choice verb gives
+    one button per choice, e.g. ``<verb>-<choice>``), card verbs need cards,
+    other verbs are plain buttons; in the game's ``verb_order``."""
+    labels = action_labels(spec)
+    order = spec.verb_order
     out = []
-    for verb in sorted(verbs, key=lambda v: VERB_ORDER.index(v) if v in VERB_ORDER else 99):
-        if verb in CHOICE_VERBS and verb in CHOICES:
-            for choice in CHOICES[verb]:
+    for verb in sorted(verbs, key=lambda v: order.index(v) if v in order else 99):
+        if verb in CHOICE_VERBS:
+            for choice in spec.choices.get(verb, ()):
                 key = f"{verb}-{choice}"
-                out.append(ActionButton(key, ACTION_LABELS.get(key, key), False))
+                out.append(ActionButton(key, labels.get(key, key), False))
         elif verb in CARD_VERBS:
-            out.append(ActionButton(verb, ACTION_LABELS.get(verb, verb), True))
-        elif verb in FLAG_VERBS or verb == "give":
-            out.append(ActionButton(verb, ACTION_LABELS.get(verb, verb), False))
+            out.append(ActionButton(verb, labels.get(verb, verb), True))
+        else:
+            out.append(ActionButton(verb, labels.get(verb, verb), False))
     return out
 
 
-def parse_verb(verb: str, cards: list[str], post=None) -> dict:
+def parse_verb(verb: str, cards: list[str], post=None, spec=None) -> dict:
     """The action record (without seat) for a POSTed ``verb`` hook.
 
-    ``give`` (还牌, S14) reads the fields ``give_<seat>`` of ``post`` (space-
-    separated codes per loser seat): ``{"give": {"1": ["4C"], …}}``.
+    Card verbs take ``cards``, flag verbs are ``True``, ``<verb>-<choice>``
+    a choice of ``spec``'s game; anything else is asked of the game
+    (``spec.parse_extra(verb, post)``, which reads its own fields of
+    ``post``).
 
     >>> parse_verb("play", ["AS", "AH"])
     {'play': ['AS', 'AH']}
-    >>> parse_verb("crown-accept", [])
-    {'crown': 'accept'}
     >>> parse_verb("pass", [])
     {'pass': True}
 
@@ -122,24 +92,13 @@ def parse_verb(verb: str, cards: list[str], post=None) -> dict:
         return {verb: list(cards)}
     if verb in FLAG_VERBS:
         return {verb: True}
-    if verb == "give":
-        give = {}
-        for key in post or {}:
-            seat = key[5:] if key.startswith("give_") else None
-            if seat is None:
-                continue
-            if not seat.isdigit() or len(give) >= 8:
-                raise ValueError(_("未知的动作"))
-            codes = (post.get(key) or "").split()
-            if len(codes) > 64:
-                raise ValueError(_("未知的动作"))
-            give[seat] = codes
-        if not give:
-            raise ValueError(_("请先选择要还的牌"))
-        return {"give": give}
-    base, _sep, choice = verb.partition("-")
-    if base in CHOICES and choice in CHOICES[base]:
-        return {base: choice}
+    if spec is not None:
+        extra = spec.parse_extra(verb, post)
+        if extra is not None:
+            return extra
+        base, _sep, choice = verb.partition("-")
+        if choice in spec.choices.get(base, ()):
+            return {base: choice}
     raise ValueError(_("未知的动作"))
 
 
@@ -161,7 +120,7 @@ def score_sheet(
 ) -> tuple[list[dict], list[int]]:
     """Rows ``{"id", "number", "points": [per seat], "voided", "settlement"}``
     of the completed hands of ``hand``'s match and of its tribute settlements
-    (B14, ``settlement`` True: after the hand they follow, or before the hand
+    (a leaving settlement, ``settlement`` True: after the hand they follow, or before the hand
     whose unpaid tribute lapsed), and the per-seat totals.  ``history``
     (:func:`match_history`) saves the two queries."""
     if hand is None:
@@ -169,7 +128,7 @@ def score_sheet(
     completed, settlements = history if history is not None else match_history(hand)
     keyed = []
     for hand_id, number, summary in ((h.id, h.number, h.summary) for h in completed):
-        points = services._by_seat((summary or {}).get("game_points"), nseats)
+        points = services.by_seat((summary or {}).get("game_points"), nseats)
         keyed.append(
             ((number, 1, 0), {"id": hand_id, "number": number, "points": points,
                               "voided": bool((summary or {}).get("voided")), "settlement": False})
@@ -180,7 +139,7 @@ def score_sheet(
         # carry None: the lapse was applied inside that hand, before its tribute
         keyed.append(
             ((number, 0 if carry is None else 2, row_id),
-             {"id": hand_id, "number": number, "points": services._by_seat(points, nseats),
+             {"id": hand_id, "number": number, "points": services.by_seat(points, nseats),
               "voided": False, "settlement": True})
         )
     rows, totals = [], [0] * nseats
@@ -207,7 +166,7 @@ def match_history(hand: Hand) -> tuple[list[Hand], list[TributeSettlement]]:
 
 
 def latest_settlement(hand: Hand | None, settlements: list | None = None) -> dict | None:
-    """The B14 notice for the table: the latest tribute settlement made on
+    """The settlement notice for the table: the latest leaving settlement made on
     ``hand`` or on the hand before it in the same match, as ``{"name", "closed",
     "points"}`` (``name`` of the leaver; ``closed`` when the room was closed),
     else None.  ``settlements`` (from :func:`match_history`) saves the query."""
@@ -232,51 +191,70 @@ def latest_settlement(hand: Hand | None, settlements: list | None = None) -> dic
     }
 
 
-def describe_action(payload: dict) -> dict:
+def describe_action(payload: dict, spec) -> dict:
     """``{"label", "cards"}`` for a stored action (replay page): the button
-    label of its verb and its cards, if any.
-
-    >>> describe_action({"seat": 1, "crown": "accept"})["label"] == ACTION_LABELS["crown-accept"]
-    True
-    """
+    label of its verb in ``spec``'s game and its cards, if any (a mapping
+    of cards, such as a give, lists them all)."""
+    labels = action_labels(spec)
     verb = next((k for k in payload if k != "seat"), "")
     value = payload.get(verb)
     if verb in CARD_VERBS:
-        return {"label": ACTION_LABELS.get(verb, verb), "cards": list(value or [])}
+        return {"label": labels.get(verb, verb), "cards": list(value or [])}
     if isinstance(value, str):
         key = f"{verb}-{value}"
-        return {"label": ACTION_LABELS.get(key, key), "cards": []}
-    if verb == "give" and isinstance(value, dict):
-        return {"label": ACTION_LABELS.get(verb, verb), "cards": [c for v in value.values() for c in v]}
-    return {"label": ACTION_LABELS.get(verb, verb), "cards": []}
+        return {"label": labels.get(key, key), "cards": []}
+    if isinstance(value, dict):
+        return {"label": labels.get(verb, verb), "cards": [c for v in value.values() for c in v]}
+    return {"label": labels.get(verb, verb), "cards": []}
 
 
-def hand_result(hand: Hand, nseats: int, fallback_names: list[str]) -> dict | None:
-    """The result panel of a completed hand: winner, and per seat the name,
-    place, role and game points (multiplier included, C4)."""
+def hand_result(hand: Hand, spec, fallback_names: list[str]) -> dict | None:
+    """The result panel of a completed hand: per seat the name and game
+    points (multiplier included, C4) plus what the game adds
+    (``spec.result_extras``: the winner's words, places, roles)."""
     summary = hand.summary
     if not summary:
         return None
-    points = services._by_seat(summary.get("game_points"), nseats)
-    order = summary.get("finish_order") or []
+    nseats = spec.seats
+    points = services.by_seat(summary.get("game_points"), nseats)
     names = [p.get("name", "") for p in (hand.players or [])] or fallback_names
-    return {
+    result = {
         "hand": hand,
         "summary": summary,
         "voided": bool(summary.get("voided")),
-        "winner": WINNER_NAMES.get(summary.get("winner"), summary.get("winner")),
+        "winner": summary.get("winner"),
         "rows": [
             {
                 "index": i,
                 "name": names[i] if i < len(names) else "",
                 "points": points[i],
-                "place": PLACE_NAMES[order.index(i)] if i in order else None,
-                "is_emperor": summary.get("emperor") == i,
-                "is_guard": summary.get("guard") == i,
+                "tags": spec.seat_tags(summary, i),
             }
             for i in range(nseats)
         ],
     }
+    result.update(spec.result_extras(result))
+    return result
+
+
+def result_notes(game: str, hand: Hand) -> tuple[dict, ...]:
+    """What other apps add to the result panel of the completed ``hand``
+    (:data:`games.signals.result_notes`): per note its ``key``, ``label`` and
+    ``seats``, a list of ``{"index", "name", "text"}`` in seat order, names
+    as the hand was dealt."""
+    names = [p.get("name", "") for p in (hand.players or [])]
+    out = []
+    for note in signals.collect_result_notes(game, hand):
+        seats = sorted((int(i), str(text)) for i, text in note["seats"].items())
+        out.append({
+            "key": note.get("key", ""),
+            "label": note["label"],
+            "seats": [
+                {"index": i, "name": names[i] if i < len(names) else "", "text": text}
+                for i, text in seats
+            ],
+        })
+    return tuple(out)
 
 
 @dataclass(frozen=True)
@@ -284,7 +262,7 @@ class TableSnapshot:
     """Every viewer-independent read behind a table fragment, taken once per
     room version: the room, its seats (users joined), the latest hand, its
     action count and engine state, the score sheet, the previous completed
-    hand and the B14 notice.  :func:`table_context` turns it into one seat's
+    hand and the settlement notice.  :func:`table_context` turns it into one seat's
     view without touching the database, so the sockets of one room in one
     process share a single read (:mod:`games.live`).
 
@@ -302,6 +280,7 @@ class TableSnapshot:
     totals: list
     previous: Hand | None
     settlement: dict | None
+    result_notes: tuple = ()
 
     @property
     def version(self) -> int:
@@ -314,7 +293,7 @@ def table_snapshot(room: Room) -> TableSnapshot:
     its tribute settlements) plus one for the actions this process has not
     applied yet (the hand state comes from the incremental cache,
     :func:`games.services.hand_state`), whatever the length of the hand."""
-    rules = get_rules(room.game)
+    rules = registry.get(room.game).rules
     seats = tuple(room.seats.select_related("user").order_by("index"))
     hand = services.current_hand_counted(room)
     state = None
@@ -328,8 +307,10 @@ def table_snapshot(room: Room) -> TableSnapshot:
         if not hand.complete and hand.number > 1:
             previous = next((h for h in completed if h.number == hand.number - 1), None)
         settlement = latest_settlement(hand, settlements)
+    shown = hand if hand is not None and hand.complete else previous
+    notes = result_notes(room.game, shown) if shown is not None else ()
     return TableSnapshot(
-        room, seats, hand, action_count, state, rows, totals, previous, settlement
+        room, seats, hand, action_count, state, rows, totals, previous, settlement, notes
     )
 
 
@@ -343,7 +324,8 @@ def table_context(
     if snapshot is None:
         snapshot = table_snapshot(room)
     room = snapshot.room
-    rules = get_rules(room.game)
+    spec = registry.get(room.game)
+    rules = spec.rules
     seats = list(snapshot.seats)
     me = seat_of(seats, user)
     hand = snapshot.hand
@@ -355,47 +337,56 @@ def table_context(
     if hand is not None:
         view = rules.view(state, me)
         if me is not None and not hand.complete:
-            buttons = action_buttons(rules.legal_verbs(state, me))
+            buttons = action_buttons(rules.legal_verbs(state, me), spec)
             if any(b.needs_cards for b in buttons):
-                # 提示: the engine's hint where it has one (baohuang: the
-                # smallest set that beats the top), else the C5 move; both
-                # from this seat's own cards only.
-                hinter = getattr(rules, "hint", None)
-                suggestion = hinter(state, me) if hinter else rules.auto_action(state, me)
+                # 提示: the engine's hint (by default the C5 move), from this
+                # seat's own cards only.
+                suggestion = rules.hint(state, me)
                 if suggestion is not None and suggestion.verb in CARD_VERBS:
                     hint = " ".join(c.code for c in suggestion.cards)
     rows, totals = snapshot.score_rows, snapshot.totals
     counts = (view or {}).get("counts") or {}
-    finished = list((view or {}).get("finished") or [])
     to_act = (view or {}).get("to_act") if hand is not None and not hand.complete else None
     seat_rows = []
+    # seats around the table (#11): the viewer's seat (seat 1 for a spectator)
+    # at position 0, the bottom; the others in playing order
+    ref = me if me is not None else 0
+    plays = spec.seat_plays(view) if view is not None and to_act is not None else {}
     for seat in seats:
-        place = finished.index(seat.index) if seat.index in finished else None
         seat_rows.append(
             {
+                "pos": (seat.index - ref) % len(seats),
+                "played": plays.get(seat.index),
                 "seat": seat,
                 "index": seat.index,
                 "name": seat.display_name(),
                 "is_me": seat.index == me,
                 "count": counts.get(str(seat.index)),
-                "place": PLACE_NAMES[place] if place is not None and place < len(PLACE_NAMES) else None,
+                "place": spec.seat_place(view, seat.index),
+                "tags": spec.seat_tags(view, seat.index),
                 "is_turn": to_act == seat.index,
-                "is_emperor": view is not None and view.get("emperor") == seat.index,
-                "is_guard": view is not None and view.get("guard") == seat.index,
                 "total": totals[seat.index] if seat.index < len(totals) else 0,
             }
         )
     result = None
     last_result = None
     if hand is not None and hand.complete:
-        result = hand_result(hand, rules.seats, [r["name"] for r in seat_rows])
+        result = hand_result(hand, spec, [r["name"] for r in seat_rows])
     elif snapshot.previous is not None:
-        last_result = hand_result(snapshot.previous, rules.seats, [r["name"] for r in seat_rows])
+        last_result = hand_result(snapshot.previous, spec, [r["name"] for r in seat_rows])
     my_seat = seats[me] if me is not None else None
     now = timezone.now()
+    auto_turn = to_act is not None and 0 <= to_act < len(seats) and (
+        seats[to_act].is_bot or seats[to_act].autoplay
+    )
+    # a table waiting again after a match began: who it waits for (#11)
+    paused_for = []
+    if room.status == Room.Status.WAITING and hand is not None:
+        paused_for = [s.display_name() for s in seats if s.user_id and not s.ready]
     ctx = {
         "room": room,
         "game": room.game,
+        "spec": spec,
         "rules": rules,
         "seats": seats,
         "seat_rows": seat_rows,
@@ -408,7 +399,7 @@ def table_context(
         "view": view,
         "to_act": to_act,
         "my_turn": to_act is not None and to_act == me,
-        "phase_name": PHASE_NAMES.get((view or {}).get("phase"), (view or {}).get("phase")),
+        "phase_name": phase_name(spec, (view or {}).get("phase")),
         "buttons": buttons,
         "hint": hint,
         "action_count": action_count,
@@ -417,16 +408,19 @@ def table_context(
         "totals": totals,
         "result": result,
         "last_result": last_result,
+        "result_notes": snapshot.result_notes,
         "version": room.version,
         "committed_at": committed_at or epoch_ms(room.changed),
         "deadline_ms": epoch_ms(room.deadline) if room.status == Room.Status.PLAYING else 0,
         "server_now_ms": epoch_ms(now),
         "between_hands": hand is not None and hand.complete and room.status == Room.Status.PLAYING,
+        "auto_turn": auto_turn,
+        "paused_for": paused_for,
+        "rejoin": services.rejoin_seat(room, seats, hand, user) if me is None else None,
+        "help_url": rulings.rule_url(room.game),
     }
-    if room.game == "shengji":
-        from .shengji_table import shengji_context
-
-        ctx.update(shengji_context(ctx, state))
+    ctx["aids"] = rules.seat_aids(state, me) if hand is not None else None
+    ctx.update(spec.table_context(ctx))
     return ctx
 
 

@@ -2,11 +2,13 @@
 
 from django.urls import path
 
-from . import views
+from . import help, views
 
 urlpatterns = [
     path("", views.lobby, name="lobby"),
     path("g/<str:game>/", views.game_lobby, name="game_lobby"),
+    path("help/", help.help_index, name="help"),
+    path("help/<str:game>/", help.help_game, name="help_game"),
     path("rooms/new/", views.room_create, name="room_create"),
     path("rooms/<int:room_id>/", views.room, name="room"),
     path("rooms/<int:room_id>/table", views.table_fragment, name="room_table"),

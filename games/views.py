@@ -6,6 +6,7 @@ version, full room); htmx is told to put it in ``#act-msg``.
 
 from __future__ import annotations
 
+from django.conf import settings
 from django.contrib.auth.decorators import login_required
 from django.http import Http404, HttpResponse, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
@@ -13,24 +14,22 @@ from django.template.loader import render_to_string
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
-from . import scheduling, services, tables
-from .engine import GAMES, get_rules
-from .engine.records import FORMAT
+from . import chat, registry, rulings, services, tables, throttle
+from .services import records
 from .forms import CreateRoomForm
-from .models import GAME_CHOICES, Hand, HandAction, Room, TributeSettlement
-
-GAME_NAMES = dict(GAME_CHOICES)
+from .models import Hand, Room
 
 
 # --------------------------------------------------------------------------- helpers
 
 
-def refuse(request, message: str, status: int, detail: str = "") -> HttpResponse:
-    """A refusal: the message fragment with ``status``, retargeted by htmx."""
+def refuse(request, message: str, status: int, rule_url: str = "") -> HttpResponse:
+    """A refusal: the message fragment (one sentence, and a link to the rule
+    on the help page when ``rule_url``) with ``status``, retargeted by htmx."""
     response = HttpResponse(
         render_to_string(
             "games/_message.html",
-            {"message": message, "detail": detail, "error": True},
+            {"message": message, "rule_url": rule_url, "error": True},
             request=request,
         ),
         status=status,
@@ -65,28 +64,28 @@ def _room_op(request, room_id: int, op):
 
 
 def lobby(request):
-    """Both games, with how many rooms each has open."""
-    scheduling.ensure_sweeper()
+    """Every registered game, with how many rooms each has open."""
     games = [
         {
-            "code": g,
-            "name": GAME_NAMES[g],
-            "rooms": Room.objects.filter(game=g).exclude(status=Room.Status.CLOSED).count(),
+            "code": spec.code,
+            "name": spec.label,
+            "blurb": spec.blurb,
+            "rooms": Room.objects.filter(game=spec.code).exclude(status=Room.Status.CLOSED).count(),
         }
-        for g in GAMES
+        for spec in registry.specs()
     ]
     return render(request, "games/lobby.html", {"games": games})
 
 
 def game_lobby(request, game: str):
     """One game's rooms (name, multiplier, seats taken, status), live over ws."""
-    scheduling.ensure_sweeper()
-    if game not in GAMES:
+    spec = registry.find(game)
+    if spec is None:
         raise Http404
     return render(
         request,
         "games/game_lobby.html",
-        {"game": game, "game_name": GAME_NAMES[game], "room_list": tables.render_room_list(game, request)},
+        {"game": game, "game_name": spec.label, "room_list": tables.render_room_list(game, request)},
     )
 
 
@@ -94,6 +93,10 @@ def game_lobby(request, game: str):
 def room_create(request):
     if request.method == "POST":
         form = CreateRoomForm(request.POST)
+        if throttle.room_create_limited(request):
+            form.is_valid()
+            form.add_error(None, _("开房间太频繁，请一分钟后再试"))
+            return render(request, "games/room_create.html", {"form": form}, status=429)
         if form.is_valid():
             data = form.cleaned_data
             try:
@@ -105,6 +108,7 @@ def room_create(request):
                     turn_seconds=data["turn_seconds"],
                     bot_delay_ms=data["bot_delay_ms"],
                     options=data["options"],
+                    max_open_rooms=settings.GAMES_MAX_OPEN_ROOMS,
                 )
             except services.ServiceError as exc:
                 form.add_error(None, exc.message)
@@ -112,7 +116,7 @@ def room_create(request):
                 return redirect("room", room.pk)
     else:
         initial = {}
-        if request.GET.get("game") in GAMES:
+        if request.GET.get("game") in registry.codes():
             initial["game"] = request.GET["game"]
         form = CreateRoomForm(initial=initial)
     return render(request, "games/room_create.html", {"form": form})
@@ -123,10 +127,11 @@ def room_create(request):
 
 @login_required
 def room(request, room_id: int):
-    scheduling.ensure_sweeper()  # embedded topology: resume tables after a restart
     room = get_object_or_404(Room, pk=room_id)
     ctx = tables.table_context(room, request.user)
     ctx["table_html"] = tables.render_table(room, request.user, request=request)
+    ctx["quick_phrases"] = list(chat.QUICK_PHRASES.items())
+    ctx["chat_max"] = chat.MAX_LENGTH
     return render(request, "games/room.html", ctx)
 
 
@@ -139,19 +144,14 @@ def table_fragment(request, room_id: int):
 
 @require_POST
 def act(request, room_id: int):
-    """POST ``verb`` (a data-action hook: play, yield, pass, crown-accept …),
+    """POST ``verb`` (a data-action hook: ``play``, ``pass``, ``<verb>-<choice>`` …),
     ``cards`` (space-separated C1 codes, for play) and ``version`` (the room
     version the player saw).  The seat is the user's own; a ``seat`` field
-    naming another seat is refused (403)."""
+    naming another seat is refused (403); the seat is looked up inside the
+    room's lock (:func:`games.services.user_action`)."""
     if not request.user.is_authenticated:
         return refuse(request, _("请先登录"), 403)
     room = get_object_or_404(Room, pk=room_id)
-    seat = room.seats.filter(user=request.user).first()
-    if seat is None:
-        return refuse(request, _("你没有坐在这张桌上"), 403)
-    claimed = request.POST.get("seat")
-    if claimed not in (None, "") and claimed != str(seat.index):
-        return refuse(request, _("不能替别的座位出牌"), 403)
     try:
         version = int(request.POST.get("version", ""))
     except ValueError:
@@ -161,22 +161,27 @@ def act(request, room_id: int):
     if len(verb) > 32 or len(cards) > 64:
         return refuse(request, _("无效的动作"), 400)
     try:
-        record = tables.parse_verb(verb, cards, request.POST)
+        record = tables.parse_verb(verb, cards, request.POST, registry.get(room.game))
     except ValueError as exc:
         return refuse(request, str(exc), 400)
     try:
-        outcome = services.do_action(
-            room.pk, seat.index, record, version, actor=HandAction.Actor.USER, user=request.user
-        )
+        outcome = services.user_action(room.pk, request.user, record, version, request.POST.get("seat"))
     except services.IllegalMove as exc:
-        explained = tables.RULE_MESSAGES.get(exc.rule)
-        if explained:
-            return refuse(request, str(explained), exc.status, detail=exc.message)
-        return refuse(request, exc.message, exc.status)
+        # one sentence in the user's language, never the engine's text (#11)
+        sentence = tables.rule_message(registry.get(room.game), exc.rule) or rulings.GENERIC
+        return refuse(request, str(sentence), exc.status, rule_url=rulings.rule_url(room.game, exc.rule))
     except services.ServiceError as exc:
         return refuse(request, exc.message, exc.status)
     if not outcome.applied:
         return refuse(request, _("牌桌已经变化，请按最新状态再操作"), 409)
+    if outcome.reason == "held":
+        # A hidden decision takes effect at its deadline (games.hidden, #8).
+        response = HttpResponse(render_to_string(
+            "games/_message.html",
+            {"message": _("已记下你的选择，时限到时生效（到那时之前可以改）")}, request=request))
+        response["HX-Retarget"] = "#act-msg"
+        response["HX-Reswap"] = "outerHTML"
+        return response
     return table_response(request, room)
 
 
@@ -234,60 +239,13 @@ def _completed_hand(hand_id: int) -> Hand:
     return hand
 
 
-def build_record(hand: Hand, scope: str = "match") -> dict:
-    """The hand record (``shared/spec/hand-record.md``) of ``hand`` alone
-    (``scope="hand"``) or of its match up to and including it (``"match"``,
-    every completed hand, voided deals included, so tribute carries over).
-    A tribute that lapsed when a player left (B14) breaks the carry-over: the
-    match record then starts at the first hand dealt after the lapse (or the
-    hand whose unpaid tribute lapsed), whose ``start`` is the new carry-in."""
-    if scope == "hand":
-        hands = [hand]
-    else:
-        cut = 1
-        for number, carry in TributeSettlement.objects.filter(
-            hand__match_id=hand.match_id, hand__number__lte=hand.number
-        ).values_list("hand__number", "carry"):
-            start_at = number + 1 if carry is not None else number
-            if start_at <= hand.number:
-                cut = max(cut, start_at)
-        hands = list(
-            hand.match.hands.filter(number__gte=cut, number__lte=hand.number, complete=True)
-            .order_by("number")
-        )
-    first = hands[0]
-    start = first.start or {}
-    players = [p.get("name", "") for p in (hand.players or [])]
-    record = {
-        "format": FORMAT,
-        "game": hand.match.room.game,
-        "options": start.get("options") or {"multiplier": hand.match.room.multiplier},
-    }
-    rules = get_rules(hand.match.room.game)
-    if len(players) == rules.seats:
-        record["players"] = players
-    if start.get("start") is not None:
-        record["start"] = start["start"]
-    record["hands"] = [
-        {**h.deal, "actions": list(h.actions.order_by("seq").values_list("payload", flat=True))}
-        for h in hands
-    ]
-    record["site"] = {
-        "room": hand.match.room_id,
-        "match": hand.match.number,
-        "hands": [h.number for h in hands],
-        "seeds": [h.seed for h in hands],
-    }
-    return record
-
-
 @login_required
 def hand_record(request, hand_id: int):
     """Download the record of a completed hand's match so far (``?scope=hand``:
     that hand alone)."""
     hand = _completed_hand(hand_id)
     scope = "hand" if request.GET.get("scope") == "hand" else "match"
-    record = build_record(hand, scope)
+    record = records.build_record(hand, scope)
     response = JsonResponse(record, json_dumps_params={"ensure_ascii": False, "indent": 1})
     response["Content-Disposition"] = (
         f'attachment; filename="{hand.match.room.game}-room{hand.match.room_id}'
@@ -301,40 +259,30 @@ def hand_replay(request, hand_id: int):
     """Step through a completed hand: ``?step=k`` shows the state after k
     actions with every seat's cards (the hand is over, nothing is hidden)."""
     hand = _completed_hand(hand_id)
-    rules = get_rules(hand.match.room.game)
-    payloads = list(hand.actions.order_by("seq").values_list("payload", flat=True))
     try:
-        step = int(request.GET.get("step", len(payloads)))
+        step = int(request.GET.get("step", ""))
     except ValueError:
-        step = len(payloads)
-    step = max(0, min(step, len(payloads)))
-    state = services.hand_state(hand, payloads, upto=step)
-    public = rules.view(state, None)
-    names = [p.get("name", "") for p in (hand.players or [])]
-    seats = [
-        {
-            "index": s,
-            "name": names[s] if s < len(names) else "",
-            "cards": rules.view(state, s).get("hand", []),
-            "is_turn": rules.to_act(state) == s,
-        }
-        for s in range(rules.seats)
-    ]
+        step = None
+    ctx = records.replay_step(hand, step)
+    spec = registry.get(hand.match.room.game)
+    public = ctx["public"]
+    for seat in ctx["seats"]:
+        seat["tags"] = spec.seat_tags(hand.summary, seat["index"])
+    marks = records.replay_marks(hand, ctx["actions"])
+    template = "games/_replay_body.html" if getattr(request, "htmx", False) else "games/replay.html"
     return render(
         request,
-        "games/replay.html",
+        template,
         {
+            **ctx,
+            "phase_marks": [{**m, "label": tables.phase_name(spec, m["phase"])}
+                            for m in marks if m["kind"] == "phase"],
+            "trick_marks": [m for m in marks if m["kind"] == "trick"],
             "hand": hand,
             "room": hand.match.room,
-            "step": step,
-            "total": len(payloads),
-            "action": payloads[step - 1] if step else None,
-            "actions": payloads,
-            "public": public,
-            "seats": seats,
-            "names": names,
+            "spec": spec,
             "summary": hand.summary,
-            "phase_name": tables.PHASE_NAMES.get(public.get("phase"), public.get("phase")),
-            "described": tables.describe_action(payloads[step - 1]) if step else None,
+            "phase_name": tables.phase_name(spec, public.get("phase")),
+            "described": tables.describe_action(ctx["action"], spec) if ctx["step"] else None,
         },
     )

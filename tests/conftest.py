@@ -18,6 +18,11 @@ from tests.integration.stack import LiveStack
 @pytest.fixture(autouse=True)
 def _games_no_timers(settings):
     settings.GAMES_SCHEDULING_DISABLED = True
+    # Request limits (games.throttle) count per user across a whole minute;
+    # tests that are not about them must not trip over each other's counts
+    # (tests/site/test_input_limits.py sets its own small limits).
+    settings.RATE_POSTS = "100000/m"
+    settings.RATE_ROOM_CREATE = "100000/m"
     try:
         from games import services
     except Exception:  # pragma: no cover - app not importable

@@ -1,42 +1,26 @@
-"""Seed the title ladder of ruling C4 for both games.
+"""Seed the title ladder of ruling C4 for every game.
 
-The 18 rows of the shengji rule text's 遊戲等級 table (level number, name,
-threshold), written exactly as the text writes them.  Baohuang has no table of
-its own; C4 gives one ladder, so both games start with the same rows and admins
-can edit each game's ladder separately.
+Each game's default ladder comes from the game catalog
+(:mod:`accounts.catalog`, filled by the games app from its registry: every
+registered game's ``GameSpec.ladder``).  C4 gives one ladder (the 18 rows of
+the 升級 rule text's 遊戲等級 table), so every game starts with the same rows
+and admins can edit each game's ladder separately.  A game registered later
+gets its ladder after ``migrate`` (``accounts.apps``: post_migrate).
 """
 
 from django.db import migrations
 
-GAMES = ("shengji", "baohuang")
 
-#: (等級數, 等級名, 分數) from shengji-4deck.zh-Hant.txt.
-LADDER = [
-    (1, "幼兒班", 0),
-    (2, "學前班", 20),
-    (3, "小學生", 40),
-    (4, "國中生", 80),
-    (5, "高中生", 160),
-    (6, "大學生", 320),
-    (7, "學士", 530),
-    (8, "研究生", 776),
-    (9, "碩士", 1040),
-    (10, "博士生", 2080),
-    (11, "助教", 4160),
-    (12, "講師", 8320),
-    (13, "副教授", 19704),
-    (14, "教授", 35396),
-    (15, "博導", 63716),
-    (16, "院士", 114688),
-    (17, "院長", 206440),
-    (18, "校長", 371572),
-]
+def _ladders():
+    from accounts import catalog
+
+    return [(entry.code, entry.ladder) for entry in catalog.entries()]
 
 
 def seed(apps, schema_editor):
     LevelTitle = apps.get_model("accounts", "LevelTitle")
-    for game in GAMES:
-        for level_no, name, threshold in LADDER:
+    for game, ladder in _ladders():
+        for level_no, name, threshold in ladder:
             LevelTitle.objects.update_or_create(
                 game=game, level_no=level_no, defaults={"name": name, "threshold": threshold}
             )
@@ -44,7 +28,8 @@ def seed(apps, schema_editor):
 
 def unseed(apps, schema_editor):
     LevelTitle = apps.get_model("accounts", "LevelTitle")
-    LevelTitle.objects.filter(game__in=GAMES, level_no__in=[row[0] for row in LADDER]).delete()
+    for game, ladder in _ladders():
+        LevelTitle.objects.filter(game=game, level_no__in=[row[0] for row in ladder]).delete()
 
 
 class Migration(migrations.Migration):

@@ -39,6 +39,39 @@ CHOICE_VERBS = frozenset({"crown", "solo", "guard", "trump"})
 ALL_VERBS = CARD_VERBS | FLAG_VERBS | CHOICE_VERBS | {"give"}
 
 
+@dataclass(frozen=True, slots=True)
+class Ranking:
+    """A completed hand's result as ranked sides (the input of a team rating
+    model such as openskill's ``rate(teams, ranks=...)``).
+
+    ``teams`` are tuples of seats, every seat of the table in exactly one
+    team; ``ranks`` gives one rank per team, 1 = best; equal ranks are a draw
+    between those teams.  Teams may differ in size (保皇: a solo emperor
+    against four rebels).
+    """
+
+    teams: tuple[tuple[int, ...], ...]
+    ranks: tuple[int, ...]
+
+
+def gettext_noop(message: str) -> str:
+    """Marks a label for translation without importing Django (the site
+    translates it when shown; ``makemessages`` finds the marked strings)."""
+    return message
+
+
+@dataclass(frozen=True, slots=True)
+class RecordStat:
+    """One line of a player's per-game record (profile): ``key`` in the
+    dicts of :meth:`GameRules.seat_stats`, a ``label`` (zh-Hans, marked for
+    translation) and how values add up over hands: ``"rate"`` (the mean of
+    0/1 values, shown as a percentage), ``"mean"`` (per hand) or ``"total"``."""
+
+    key: str
+    label: str
+    kind: str
+
+
 class IllegalAction(Exception):
     """An action the rules refuse.
 
@@ -151,6 +184,10 @@ class GameRules(Protocol):
 
     game: str
     seats: int
+    #: Seats that play as fixed partners (teams of two), e.g. ``((0, 2), (1, 3))``;
+    #: empty when the game has no fixed partnerships (quick play seats a pair
+    #: of friends on one of these).  Default: none.
+    partner_slots: tuple[tuple[int, ...], ...] = ()
 
     def default_options(self) -> dict:
         """Options with the rulings' defaults, e.g. ``{"multiplier": 1, ...}``."""
@@ -196,9 +233,13 @@ class GameRules(Protocol):
     def auto_action(self, state: Any, seat: int) -> Action:
         """What the server plays for ``seat`` when its time runs out (C5)."""
 
-    def bot_action(self, state: Any, seat: int, policy: str, rng: Any) -> Action:
-        """The action of bot ``policy`` for ``seat``, decided from that seat's
-        view only (the full state is never shown to the policy)."""
+    def bot_action(self, state: Any, seat: int, policy: str, rng: Any,
+                   search: Any = None) -> Action:
+        """The action of bot ``policy`` (``random``, ``heuristic``, ``search``)
+        for ``seat``, decided from that seat's view only (the full state is
+        never shown to the policy).  ``search``: a
+        :class:`~games.engine.search.SearchConfig` (time budget per decision,
+        default 300 ms) for the ``search`` policy; ignored by the others."""
 
     def view(self, state: Any, seat: int | None) -> dict:
         """JSON-able view for ``seat`` (None: a spectator): own cards, counts
@@ -221,6 +262,55 @@ class GameRules(Protocol):
 
     def match_winner(self, match: Any) -> Any:
         """The match winner (a team) or None; baohuang matches never end."""
+
+    #: The per-game lines of a player's record (:class:`RecordStat`), in order.
+    record_stats: tuple[RecordStat, ...]
+
+    def seat_stats(self, summary: dict, seat: int) -> dict[str, float]:
+        """``seat``'s values in the completed hand ``summary`` for each of
+        :attr:`record_stats` (e.g. ``{"first": 1}`` for 头科)."""
+
+    def ranking(self, summary: dict) -> Ranking | None:
+        """The sides of the completed hand whose ``summary`` (the JSON of
+        :meth:`summary`, e.g. as stored) is given, ranked by its result; None
+        when the hand ranks nobody (incomplete, voided).  Ratings are computed
+        from this alone, so a stored summary is enough to recompute them."""
+
+    # -- optional hooks ---------------------------------------------------
+    # A game's rules class subclasses this contract explicitly and overrides
+    # only the hooks it has (as a chess variant overrides hooks of a board);
+    # the defaults below describe a game without the feature, so the site
+    # calls every hook unconditionally.
+
+    def hint(self, state: Any, seat: int) -> Action | None:
+        """A move to suggest (提示) to ``seat``, from that seat's own cards
+        only; None when there is nothing to suggest.  Default: the C5 move
+        (:meth:`auto_action`)."""
+        return self.auto_action(state, seat)
+
+    def seat_aids(self, state: Any, seat: int | None) -> dict:
+        """JSON-able helpers for ``seat``'s table (None: a spectator) beyond
+        :meth:`view`, computed only from what that seat may know (its own
+        cards, the public table), e.g. which of its cards may be given.
+        Default: ``{}``."""
+        return {}
+
+    def carry_in_pending(self, state: Any) -> bool:
+        """True while the hand ``state`` has not yet settled what its carry-in
+        owes (baohuang: tribute, paid when the crown is accepted, B13), so a
+        leaver's share can still be settled in points (B14).  Default False."""
+        return False
+
+    def leave_settlement(self, match: Any, seat: int) -> dict[int, int]:
+        """B14: game points per seat (multiplier included) when ``seat``
+        leaves a table whose carry-in ``match`` still owes something.
+        Default: nothing owed, ``{}``."""
+        return {}
+
+    def match_after_leave(self, match: Any) -> Any:
+        """B14: the carry-in once a player left (the debt lapsed).  Default:
+        ``match`` unchanged (nothing lapses)."""
+        return match
 
 
 def rebuild(rules: GameRules, match: Any, deal: Any, actions: list[Action]) -> Any:

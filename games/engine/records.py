@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from . import GAMES, get_rules
+from . import get_rules, known_games
 from .base import Action, IllegalAction, RecordError
 
 FORMAT = "hand-record/1"
@@ -28,8 +28,8 @@ def replay_record(record: Any) -> tuple[dict, int]:
     if record.get("format") != FORMAT:
         raise RecordError(f"format must be {FORMAT!r}, got {record.get('format')!r}")
     game = record.get("game")
-    if game not in GAMES:
-        raise RecordError(f"unknown game {game!r}; expected one of {', '.join(GAMES)}")
+    if game not in known_games():
+        raise RecordError(f"unknown game {game!r}; expected one of {', '.join(known_games())}")
     rules = get_rules(game)
     options = record.get("options")
     if options is not None and not isinstance(options, dict):

@@ -76,6 +76,8 @@ class SimulationReport:
     policy_points: dict[str, list[float]] = field(default_factory=dict)
     attackers_points: list[float] = field(default_factory=list)
     levels_gained: dict[str, list[float]] = field(default_factory=dict)
+    #: decision times (seconds) by policy
+    policy_decisions: dict[str, list[float]] = field(default_factory=dict)
 
     @property
     def hands_per_second(self) -> float:
@@ -89,12 +91,19 @@ class SimulationReport:
         return 1000.0 * percentile(sorted(self.decision_seconds), q)
 
 
+def _bot_action(rules, state, seat, policy, rng, search):
+    if policy == "search":
+        return rules.bot_action(state, seat, policy, rng, search=search)
+    return rules.bot_action(state, seat, policy, rng)
+
+
 def run_simulation(
     game: str,
     hands: int,
     seed: int,
     policies: list[str],
     max_seconds: float | None = None,
+    budget_ms: float | None = None,
 ) -> SimulationReport:
     """Play ``hands`` bot hands of ``game`` with ``policies[seat]`` at each seat.
 
@@ -105,6 +114,7 @@ def run_simulation(
     rules = get_rules(game)
     if len(policies) != rules.seats:
         raise ValueError(f"{game} needs {rules.seats} policies, got {len(policies)}")
+    search = _search_config(budget_ms)
     master = random.Random(seed)
     bot_rng = random.Random(master.getrandbits(63))
     report = SimulationReport(game=game, policies=list(policies))
@@ -119,8 +129,9 @@ def run_simulation(
         while not rules.is_complete(state):
             seat = rules.to_act(state)
             t0 = clock()
-            action = rules.bot_action(state, seat, policies[seat], bot_rng)
+            action = _bot_action(rules, state, seat, policies[seat], bot_rng, search)
             report.decision_seconds.append(clock() - t0)
+            report.policy_decisions.setdefault(policies[seat], []).append(clock() - t0)
             state = rules.apply(state, action)
             report.decisions += 1
         summary = rules.summary(state)
@@ -159,6 +170,7 @@ def format_report(report: SimulationReport) -> str:
         f"decision time: p50 {report.decision_ms(0.50):.3f} ms  p99 {report.decision_ms(0.99):.3f} ms"
         f"  max {report.decision_ms(1.0):.3f} ms",
     ]
+    lines += _decision_lines(report.policy_decisions)
     for name in sorted(report.policy_points):
         seats = [str(s) for s, p in enumerate(report.policies) if p == name]
         lines.append(
@@ -172,4 +184,229 @@ def format_report(report: SimulationReport) -> str:
     if report.matches_won:
         won = ", ".join(f"team {t}: {n}" for t, n in sorted(report.matches_won.items()))
         lines.append(f"matches won: {won}")
+    return "\n".join(lines)
+
+
+def _search_config(budget_ms: float | None, max_worlds: int | None = None):
+    from .search import DEFAULT_BUDGET_MS, SearchConfig
+
+    return SearchConfig(budget_ms=DEFAULT_BUDGET_MS if budget_ms is None else budget_ms,
+                        max_playouts=max_worlds)
+
+
+def _decision_lines(by_policy: dict[str, list[float]]) -> list[str]:
+    out = []
+    for name in sorted(by_policy):
+        xs = sorted(by_policy[name])
+        out.append(
+            f"decision time, policy {name}: p50 {1000 * percentile(xs, 0.5):.1f} ms"
+            f"  p99 {1000 * percentile(xs, 0.99):.1f} ms  max {1000 * percentile(xs, 1.0):.1f} ms"
+            f"  (n={len(xs)})"
+        )
+    return out
+
+
+# ------------------------------------------------------------ duplicate mode
+
+
+def rotations(game: str, policies: list[str]) -> list[list[str]]:
+    """The seatings a duplicate deal is played with (#13).
+
+    shengji: as given, then the two teams swapped (every policy moves one seat
+    on); baohuang: the policies moved round all five seats, so a single
+    ``search`` sits once in every seat.  Other seat counts: every rotation.
+    """
+    n = len(policies)
+    steps = [0, 1] if game == "shengji" else list(range(n))
+    return [[policies[(s - r) % n] for s in range(n)] for r in steps]
+
+
+def random_start(game: str, rng: random.Random):
+    """A match to start a duplicate deal from, so deals cover the situations of
+    a real match: shengji random team levels and dealer; baohuang a random
+    previous result (hence tribute) three times in four."""
+    rules = get_rules(game)
+    if game == "shengji":
+        from .shengji.match import LEVELS
+
+        levels = {"0": rng.choice(LEVELS[:-1]), "1": rng.choice(LEVELS[:-1])}
+        return rules.new_match(None, {"levels": levels, "dealer": rng.randrange(4)})
+    if game == "baohuang":
+        if rng.random() < 0.25:
+            return rules.new_match(None, None)
+        order = list(range(5))
+        rng.shuffle(order)
+        emperor = rng.randrange(5)
+        if rng.random() < 0.1:
+            prev = {"emperor": emperor, "guard": None, "solo": rng.choice(["open", "secret"]),
+                    "guard_declared": None, "finish_order": order}
+        else:
+            guard = rng.choice([s for s in range(5) if s != emperor])
+            prev = {"emperor": emperor, "guard": guard, "solo": None,
+                    "guard_declared": "open" if rng.random() < 0.2 else "secret",
+                    "finish_order": order}
+        return rules.new_match(None, {"previous": prev})
+    return rules.new_match(None, None)
+
+
+def _unit(game: str) -> str:
+    return "levels" if game == "shengji" else "game points"
+
+
+def play_duplicate_deal(game: str, policies: list[str], deal_seed: int,
+                        budget_ms: float | None, max_worlds: int | None = None) -> dict:
+    """Play one deal in every rotation; returns per-policy results per rotation.
+
+    Returns ``{"points": {policy: [mean game points per rotation]},
+    "levels": {policy: [levels gained per rotation]} (shengji),
+    "times": {policy: [decision seconds]}, "decisions": n, "voided": n}``.
+    A voided baohuang deal is redealt with the next seed (the table redeals, B8)
+    so that every counted deal has a result.
+    """
+    rules = get_rules(game)
+    search = _search_config(budget_ms, max_worlds)
+    rng = random.Random(deal_seed)
+    match = random_start(game, rng)
+    out = {"points": {}, "levels": {}, "times": {}, "decisions": 0, "voided": 0}
+    for attempt in range(20):
+        seed = rng.getrandbits(63)
+        deal = rules.deal(match, seed)
+        results = []
+        voided = False
+        for r, seating in enumerate(rotations(game, policies)):
+            bot_rng = random.Random(seed ^ (r + 1) * 0x9E3779B97F4A7C15)
+            state = rules.start_hand(match, deal)
+            clock = time.perf_counter
+            while not rules.is_complete(state):
+                seat = rules.to_act(state)
+                t0 = clock()
+                action = _bot_action(rules, state, seat, seating[seat], bot_rng, search)
+                out["times"].setdefault(seating[seat], []).append(clock() - t0)
+                state = rules.apply(state, action)
+                out["decisions"] += 1
+            summary = rules.summary(state)
+            if summary.get("voided"):
+                voided = True
+                out["voided"] += 1
+                break
+            results.append((seating, summary))
+        if voided:
+            continue
+        for seating, summary in results:
+            points = summary.get("game_points") or {}
+            for name in set(policies):
+                seats = [s for s, p in enumerate(seating) if p == name]
+                out["points"].setdefault(name, []).append(
+                    statistics.fmean(float(points.get(str(s), 0)) for s in seats))
+                gained = summary.get("levels_gained")
+                if gained is not None:
+                    teams = {s % 2 for s in seats}
+                    out["levels"].setdefault(name, []).append(
+                        statistics.fmean(float(gained[str(t)]) for t in teams))
+        return out
+    return out
+
+
+def _duplicate_job(args):
+    return play_duplicate_deal(*args)
+
+
+@dataclass
+class DuplicateReport:
+    """Figures of a duplicate run: per deal, per policy, the mean over rotations."""
+
+    game: str
+    policies: list[str]
+    deals: int = 0
+    hands: int = 0
+    voided: int = 0
+    decisions: int = 0
+    wall_seconds: float = 0.0
+    points: dict[str, list[float]] = field(default_factory=dict)
+    levels: dict[str, list[float]] = field(default_factory=dict)
+    times: dict[str, list[float]] = field(default_factory=dict)
+
+    def difference(self, a: str, b: str) -> Interval:
+        """Per deal: policy ``a``'s mean result minus ``b``'s, in the game's unit
+        (levels gained per hand for shengji, game points per hand for baohuang)."""
+        src = self.levels if self.game == "shengji" else self.points
+        return interval([x - y for x, y in zip(src[a], src[b])])
+
+
+def run_duplicate(game: str, deals: int, seed: int, policies: list[str],
+                  budget_ms: float | None = None, jobs: int = 1,
+                  max_seconds: float | None = None,
+                  max_worlds: int | None = None) -> DuplicateReport:
+    """Duplicate simulation (#13): ``deals`` deals, each played in every
+    rotation of :func:`rotations` from a random match start; ``jobs`` worker
+    processes; ``max_worlds`` caps the worlds a search decision samples.
+    Reproducible for a given seed when no time budget decides (search bots
+    with a time budget play as far as the clock lets them)."""
+    rules = get_rules(game)
+    if len(policies) != rules.seats:
+        raise ValueError(f"{game} needs {rules.seats} policies, got {len(policies)}")
+    master = random.Random(seed)
+    seeds = [master.getrandbits(63) for _ in range(deals)]
+    report = DuplicateReport(game=game, policies=list(policies))
+    started = time.perf_counter()
+    tasks = [(game, list(policies), s, budget_ms, max_worlds) for s in seeds]
+
+    def absorb(res):
+        if not res["points"]:
+            return
+        report.deals += 1
+        report.voided += res["voided"]
+        report.decisions += res["decisions"]
+        first = next(iter(res["points"].values()))
+        report.hands += len(first)
+        for name, xs in res["points"].items():
+            report.points.setdefault(name, []).append(statistics.fmean(xs))
+        for name, xs in res["levels"].items():
+            report.levels.setdefault(name, []).append(statistics.fmean(xs))
+        for name, xs in res["times"].items():
+            report.times.setdefault(name, []).extend(xs)
+
+    if jobs <= 1:
+        for t in tasks:
+            absorb(_duplicate_job(t))
+            if max_seconds is not None and time.perf_counter() - started > max_seconds:
+                break
+    else:
+        import multiprocessing
+
+        with multiprocessing.get_context("fork").Pool(jobs) as pool:
+            for res in pool.imap(_duplicate_job, tasks):
+                absorb(res)
+                if max_seconds is not None and time.perf_counter() - started > max_seconds:
+                    pool.terminate()
+                    break
+    report.wall_seconds = time.perf_counter() - started
+    return report
+
+
+def format_duplicate(report: DuplicateReport) -> str:
+    """The duplicate figures; the last line is the one #13 asks for."""
+    unit = _unit(report.game)
+    lines = [
+        f"game: {report.game}  policies: {','.join(report.policies)}  duplicate",
+        f"deals: {report.deals}  hands: {report.hands} (voided and redealt {report.voided})"
+        f"  decisions: {report.decisions}  wall: {report.wall_seconds:.1f} s",
+    ]
+    lines += _decision_lines(report.times)
+    for name in sorted(report.points):
+        lines.append(f"game points per hand, policy {name}: {interval(report.points[name])}")
+    for name in sorted(report.levels):
+        lines.append(f"levels gained per hand, policy {name}: {interval(report.levels[name])}")
+    names = sorted(set(report.policies))
+    if "search" in names and "heuristic" in names:
+        a, b = "search", "heuristic"
+    elif len(names) == 2:
+        a, b = names
+    else:
+        return "\n".join(lines)
+    d = report.difference(a, b)
+    lines.append(
+        f"difference {a} − {b}: {d.mean:+.3f} {unit} per hand "
+        f"(95% CI [{d.low:+.3f}, {d.high:+.3f}], n={d.n} deals)"
+    )
     return "\n".join(lines)

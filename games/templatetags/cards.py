@@ -25,6 +25,28 @@ def card_label(code: str) -> str:
     return SUIT_SYMBOLS.get(suit, suit) + ("10" if rank == "T" else rank)
 
 
+#: Suit names players say (zh-Hans msgids, translated when shown).
+SUIT_WORDS = {"S": "黑桃", "H": "红桃", "D": "方块", "C": "梅花"}
+
+
+@register.filter
+def suit_label(suit: str) -> str:
+    """A suit code as players read it: ``"D"`` -> ``"♦ 方块"``; empty for none."""
+    suit = str(suit or "")
+    if suit not in SUIT_WORDS:
+        return suit
+    return f"{SUIT_SYMBOLS[suit]} {_(SUIT_WORDS[suit])}"
+
+
+@register.filter
+def seat_no(index) -> str:
+    """A seat index (0-based, C2) as people count seats (from 1)."""
+    try:
+        return str(int(index) + 1)
+    except (TypeError, ValueError):
+        return ""
+
+
 @register.filter
 def card_class(code: str) -> str:
     """CSS classes: ``red`` for hearts, diamonds and the big joker; ``marked``
@@ -39,6 +61,32 @@ def card_class(code: str) -> str:
     if code.endswith("*"):
         classes.append("marked")
     return " ".join(classes)
+
+
+def face(code: str) -> tuple[str, str]:
+    """``(rank, suit symbol)`` for the two lines of a card face.
+
+    >>> face("TH"), face("AS"), face("BJ")
+    (('10', '♥'), ('A', '♠'), ('大', '王'))
+    """
+    if code == "BJ":
+        return _("大"), _("王")
+    if code == "SJ":
+        return _("小"), _("王")
+    rank, suit = code[:-1], code[-1]
+    return ("10" if rank == "T" else rank), SUIT_SYMBOLS.get(suit, suit)
+
+
+def short(code: str) -> str:
+    """A compact text label from :func:`face` for lists (``♥10``, ``大王``).
+
+    >>> short("TH"), short("SJ")
+    ('♥10', '小王')
+    """
+    rank, suit = face(code)
+    if code in ("BJ", "SJ"):
+        return rank + suit
+    return suit + rank
 
 
 @register.filter

@@ -1,4 +1,4 @@
-/* The live table: card selection, countdown, stale-message guard.
+/* The live table: card selection, countdown, stale-message check.
  *
  * Selected cards are kept by code and occurrence (a four-deck hand holds
  * equal cards) and re-applied after every swap of #table, so a move by
@@ -89,11 +89,29 @@
   }
 
   // A websocket message older than what is shown (a POST answer overtook it) is dropped.
+  // A refusal shown next to the cards (#act-msg, inside #table) survives a
+  // pushed table of the same hand and action count (nothing was played).
+  var keptMsg = null;
+  function tableKey(root) {
+    var t = (root || document).querySelector ? (root || document).querySelector("#table") : null;
+    return t ? (t.getAttribute("data-hand") || "") + ":" + (t.getAttribute("data-actions") || "") : "";
+  }
   document.addEventListener("htmx:wsBeforeMessage", function (ev) {
     var m = /data-version="(\d+)"/.exec(ev.detail.message || "");
     if (m && document.getElementById("table") && parseInt(m[1], 10) < tableVersion()) {
       ev.preventDefault();
+      return;
     }
+    var msg = document.getElementById("act-msg");
+    keptMsg = msg && msg.innerHTML.trim() ? {html: msg.innerHTML, error: msg.classList.contains("error"), key: tableKey()} : null;
+  });
+  document.addEventListener("htmx:wsAfterMessage", function () {
+    var msg = document.getElementById("act-msg");
+    if (keptMsg && msg && !msg.innerHTML.trim() && keptMsg.key === tableKey()) {
+      msg.innerHTML = keptMsg.html;
+      msg.classList.toggle("error", keptMsg.error);
+    }
+    keptMsg = null;
   });
   document.addEventListener("htmx:wsAfterMessage", afterTableSwap);
   document.addEventListener("htmx:afterSwap", afterTableSwap);
@@ -133,14 +151,95 @@
   });
 
   function tick() {
-    var cd = document.getElementById("countdown");
-    if (!cd) return;
-    var deadline = parseInt(cd.getAttribute("data-deadline") || "0", 10);
-    if (!deadline) { cd.textContent = ""; return; }
-    var left = Math.max(0, Math.ceil((deadline - (Date.now() + clockOffset)) / 1000));
-    cd.textContent = left + "s";
-    cd.classList.toggle("urgent", left <= 5);
+    // the board's #countdown and the timer on the seat to act (.seat-timer)
+    var all = document.querySelectorAll("#countdown, .seat-timer[data-deadline]");
+    for (var i = 0; i < all.length; i++) {
+      var cd = all[i];
+      var deadline = parseInt(cd.getAttribute("data-deadline") || "0", 10);
+      if (!deadline) { cd.textContent = ""; continue; }
+      var left = Math.max(0, Math.ceil((deadline - (Date.now() + clockOffset)) / 1000));
+      cd.textContent = left + "s";
+      // a bot (or 托管 seat) moves at the room's pace: never shown as urgent
+      cd.classList.toggle("urgent", left <= 5 && !cd.classList.contains("auto"));
+    }
   }
+
+  // ---- confirmation dialog (<dialog>, works on phones) for 离座 / 关闭房间
+  function ask(question, okLabel, then) {
+    var dlg = document.getElementById("confirm-dialog");
+    if (!dlg || typeof dlg.showModal !== "function") { if (window.confirm(question)) then(); return; }
+    dlg.querySelector("#confirm-text").textContent = question;
+    var ok = dlg.querySelector("[data-action=confirm-ok]");
+    ok.dataset.label = ok.dataset.label || ok.textContent;
+    ok.textContent = okLabel || ok.dataset.label;
+    dlg.returnValue = "";
+    dlg.addEventListener("close", function onClose() {
+      dlg.removeEventListener("close", onClose);
+      if (dlg.returnValue === "ok") then();
+    });
+    dlg.showModal();
+  }
+  document.addEventListener("htmx:confirm", function (ev) {
+    if (!ev.detail.question) return;
+    ev.preventDefault();
+    var elt = ev.detail.elt;
+    ask(ev.detail.question, elt && elt.getAttribute("data-confirm-ok"), function () { ev.detail.issueRequest(true); });
+  });
+  document.addEventListener("submit", function (ev) {
+    var form = ev.target;
+    if (!form.matches || !form.matches("form[data-confirm]")) return;
+    ev.preventDefault();
+    ask(form.getAttribute("data-confirm"), form.getAttribute("data-confirm-ok"), function () { form.submit(); });
+  });
+
+  // ---- connection state: "reconnecting…" while the websocket is down
+  var everOpen = false;
+  function setOnline(online) {
+    var el = document.getElementById("conn-state");
+    document.body.classList.toggle("offline", !online);
+    if (!el) return;
+    el.hidden = online;
+    el.textContent = online ? "" : el.getAttribute("data-offline");
+  }
+  document.addEventListener("htmx:wsOpen", function () { everOpen = true; setOnline(true); });
+  document.addEventListener("htmx:wsClose", function () { if (everOpen) setOnline(false); });
+  document.addEventListener("htmx:wsError", function () { if (everOpen) setOnline(false); });
+  window.addEventListener("offline", function () { setOnline(false); });
+
+  // ---- round log: keep the newest play in view
+  function scrollLogs() {
+    var logs = document.querySelectorAll(".round-log");
+    for (var i = 0; i < logs.length; i++) logs[i].scrollTop = logs[i].scrollHeight;
+  }
+  document.addEventListener("htmx:wsAfterMessage", scrollLogs);
+  document.addEventListener("htmx:afterSwap", scrollLogs);
+  document.addEventListener("DOMContentLoaded", scrollLogs);
   setInterval(tick, 250);
   document.addEventListener("DOMContentLoaded", afterTableSwap);
+})();
+
+/* Table chat (issue #11): lines arrive over the table's websocket; the input
+ * clears after sending; the newest line stays in view; 屏蔽 mutes a user. */
+(function () {
+  "use strict";
+  document.addEventListener("htmx:wsAfterSend", function (ev) {
+    var form = ev.detail && ev.detail.elt && ev.detail.elt.closest ? ev.detail.elt.closest("#chat-form") : null;
+    var input = document.getElementById("chat-input");
+    if (form && input) input.value = "";
+  });
+  document.addEventListener("htmx:wsAfterMessage", function () {
+    var log = document.getElementById("chat-log");
+    if (log) log.scrollTop = log.scrollHeight;
+  });
+  document.addEventListener("click", function (ev) {
+    var btn = ev.target.closest && ev.target.closest("[data-action=chat-mute]");
+    if (!btn) return;
+    var user = btn.getAttribute("data-mute-user");
+    var form = document.getElementById("chat-mute-form");
+    if (!form) return;
+    form.querySelector("input[name=mute]").value = user;
+    htmx.trigger(form, "submit");
+    var lines = document.querySelectorAll('#chat-log [data-chat-user="' + user + '"]');
+    for (var i = 0; i < lines.length; i++) lines[i].remove();
+  });
 })();

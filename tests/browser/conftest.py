@@ -4,6 +4,10 @@ pytest-django's ``live_server`` is WSGI (no websockets), so ``site_server``
 starts ``daphne`` as a subprocess in the embedded topology (temporary SQLite
 file, in-memory channel layer, in-process timers), exactly what ``make run``
 serves.  A failing test gets the server's log in its report.
+
+Without Chromium the browser tests skip, and the run's summary says so in a
+section of its own with the way to get it (``apt-get install chromium``), so
+a green run without them cannot pass for a full one.
 """
 
 from __future__ import annotations
@@ -21,8 +25,24 @@ CHROMIUM_ARGS = [
     "--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
     "--disable-component-update", "--disable-sync", "--no-first-run", "--disable-quic",
 ]
+#: Start of the skip reason when Chromium is missing (the summary counts these).
+NO_CHROMIUM = "no Chromium"
 #: Screenshots for humans to look at (gitignored).
 SHOTS = REPO / "tmp"
+
+
+def chromium_found() -> bool:
+    return Path(CHROMIUM).exists() or bool(shutil.which(CHROMIUM))
+
+
+def pytest_collection_modifyitems(config, items):
+    """Without Chromium, skip the browser tests before any server starts."""
+    if chromium_found():
+        return
+    skip = pytest.mark.skip(reason=f"{NO_CHROMIUM} at {CHROMIUM} (apt-get install chromium)")
+    for item in items:
+        if "browser" in item.keywords:
+            item.add_marker(skip)
 
 
 @pytest.fixture(scope="module")
@@ -35,8 +55,8 @@ def site_server(tmp_path_factory):
 @pytest.fixture(scope="module")
 def browser():
     """Headless Chromium (Debian's package; Playwright cannot download one here)."""
-    if not (Path(CHROMIUM).exists() or shutil.which(CHROMIUM)):
-        pytest.skip(f"no Chromium at {CHROMIUM} (apt-get install chromium)")
+    if not chromium_found():
+        pytest.skip(f"{NO_CHROMIUM} at {CHROMIUM} (apt-get install chromium)")
     from playwright.sync_api import sync_playwright
 
     with sync_playwright() as pw:
@@ -55,3 +75,20 @@ def phone_page(browser):
     page = context.new_page()
     yield page
     context.close()
+
+
+def pytest_terminal_summary(terminalreporter):
+    """After the short summary: a loud section when browser tests were skipped
+    for lack of Chromium, with how to install it."""
+    skipped = [
+        report for report in terminalreporter.stats.get("skipped", [])
+        if NO_CHROMIUM in str(getattr(report, "longrepr", ""))
+    ]
+    if not skipped:
+        return
+    tr = terminalreporter
+    tr.write_sep("=", f"{len(skipped)} browser test(s) SKIPPED: no Chromium", yellow=True, bold=True)
+    tr.write_line(f"The browser tests drive headless Chromium at {CHROMIUM} and it is not there.")
+    tr.write_line("Get it with:  apt-get install chromium   (Debian/Ubuntu; Playwright cannot "
+                  "download browsers here)")
+    tr.write_line("or point CHROMIUM=/path/to/chromium at another build; then run make test again.")

@@ -165,13 +165,15 @@ def test_play_a_whole_shengji_hand_by_clicking(site_server, phone_page):
                     "els => els.map(e => [e.dataset.card, e.dataset.suitOf])")
                 off = [c for c, s in suits if s != led]
                 if off and any(s == led for _c, s in suits):
-                    # S9: holding the led suit, another suit is refused with the
-                    # engine's message; the follow requirement lights up; nothing moves
+                    # S9: holding the led suit, another suit is refused with one
+                    # sentence (no ruling id, #11) next to the buttons and a link to
+                    # the rule; the follow requirement lights up; nothing moves
                     click_cards(page, off[:1])
                     page.click('#actions [data-action="play"]')
                     page.wait_for_selector("#act-msg.error")
-                    assert "S9" in page.locator("#act-msg").inner_text()
-                    assert "S9" in page.locator("#sj-refusal").inner_text()  # next to the buttons
+                    text = page.locator("#act-msg").inner_text()
+                    assert "跟牌不对" in text and "S9" not in text
+                    assert page.locator("#actions + #act-msg a[href$='#rule-S9']").count() == 1
                     page.wait_for_selector("#follow-hint.flash")
                     assert table_version(page) == before and selected(page) == off[:1]
                     click_cards(page, off[:1])  # deselect

@@ -12,6 +12,7 @@ Operations:
   prefix}`` → ``{room_id, version, users: [{username, seat, cookie}]}``: users
   seated from seat 0, the other seats filled with heuristic bots; when
   ``ready`` the humans say ready, which deals the first hand.
+* ``new_user``: ``{prefix}`` → ``{username, id, cookie}``: a fresh user, logged in.
 * ``ready``: ``{room_id, username}`` → ``{version}``: that user says ready.
 * ``cookie``: ``{username}`` → ``{cookie}``: a logged-in session.
 * ``hand_log``: ``{room_id}`` → the room's version/status and, per hand, its
@@ -20,6 +21,10 @@ Operations:
 * ``legal``: ``{room_id, seat}`` → ``{version, actions}``: the engine's legal
   actions (record form) for ``seat`` in the hand in play.
 * ``close``: ``{room_id}`` → ``{version}``: the owner closes the room.
+* ``players``: ``{n, prefix, ratings}`` → ``{users: [{username, id, cookie}]}``:
+  ``n`` new accounts, logged in, optionally with a displayed rating each.
+* ``tables``: ``{usernames}`` → per user his queue entries (status, game,
+  room) and, per room they name, its seats (user or bot level) and status.
 """
 
 from __future__ import annotations
@@ -80,6 +85,16 @@ def bot_room(game="baohuang", humans=1, bot_delay_ms=100, turn_seconds=30, autop
             for i, u in enumerate(users)
         ],
     }
+
+
+def new_user(prefix="it") -> dict:
+    """A fresh user and a logged-in session for it (a spectator)."""
+    import secrets
+
+    from django.contrib.auth import get_user_model
+
+    user = get_user_model().objects.create_user(f"{prefix}{secrets.token_hex(3)}", password=None)
+    return {"username": user.get_username(), "id": user.pk, "cookie": login_cookie(user)}
 
 
 def ready(room_id, username) -> dict:
@@ -155,7 +170,49 @@ def close(room_id) -> dict:
     return {"version": services.close_room(room, room.owner).version}
 
 
-OPS = {"bot_room": bot_room, "ready": ready, "cookie": cookie, "hand_log": hand_log,
+def players(n, prefix="qp", ratings=None) -> dict:
+    import secrets
+
+    from django.contrib.auth import get_user_model
+
+    from ratings import compute
+    from ratings.models import PlayerRating
+
+    User = get_user_model()
+    tag = secrets.token_hex(3)
+    out = []
+    for i in range(n):
+        user = User.objects.create_user(f"{prefix}{tag}u{i}", password=None)
+        if ratings:
+            game, value = ratings[i]
+            mu = (value - 500) / 40
+            PlayerRating.objects.create(user=user, game=game, mu=mu, rating=compute.display(mu),
+                                        hands=20)
+        out.append({"username": user.get_username(), "id": user.pk, "cookie": login_cookie(user)})
+    return {"users": out}
+
+
+def tables(usernames) -> dict:
+    from games.models import Room, Seat
+    from quickplay.models import QueueEntry
+
+    entries = list(QueueEntry.objects.filter(user__username__in=usernames).values(
+        "user__username", "partner__username", "game", "status", "room_id", "bot_wait_s",
+        "joined", "matched"))
+    rooms = {}
+    for room_id in {e["room_id"] for e in entries if e["room_id"]}:
+        room = Room.objects.get(pk=room_id)
+        rooms[room_id] = {
+            "game": room.game, "status": room.status,
+            "seats": [{"index": s.index, "user": s.user.get_username() if s.user_id else None,
+                       "bot": s.bot_policy}
+                      for s in Seat.objects.filter(room=room).select_related("user").order_by("index")],
+        }
+    return {"entries": entries, "rooms": rooms}
+
+
+OPS = {"bot_room": bot_room, "new_user": new_user, "players": players, "tables": tables, "ready": ready,
+       "cookie": cookie, "hand_log": hand_log,
        "legal": legal, "close": close}
 
 

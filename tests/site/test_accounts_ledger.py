@@ -146,7 +146,8 @@ def test_standings_lists_both_games(alice):
     ledger.credit(alice, "shengji", 80)
     ledger.credit(alice, "baohuang", -3)
     result = ledger.standings(alice)
-    assert [(g, p, t.name) for g, p, t in result] == [("shengji", 80, "國中生"), ("baohuang", -3, "幼兒班")]
+    # in the site's game order (games.registry)
+    assert [(g, p, t.name) for g, p, t in result] == [("baohuang", -3, "幼兒班"), ("shengji", 80, "國中生")]
 
 
 def test_standing_unique_per_user_and_game(alice):

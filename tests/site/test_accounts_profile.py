@@ -101,3 +101,22 @@ def test_recent_matches_group_hands_newest_match_first(ivy, hand):
         (hand.match_id, 2, 2, second_hand.pk),
     ]
     assert [r.match_id for r in recent_matches(ivy, limit=1)] == [other_match.pk]
+
+
+def test_profile_shows_the_whole_ladder_and_points_history(client, django_user_model):
+    """Issue #11: every title of each game's ladder with the current one
+    marked, and each game's point changes with the running total."""
+    from accounts import ledger
+    from accounts.models import LevelTitle
+
+    user = django_user_model.objects.create_user("ladder", password="pw-ladder-12345")
+    ledger.credit(user, "baohuang", 30, reason="hand")
+    ledger.credit(user, "baohuang", -5, reason="hand")
+    html = client.get("/accounts/u/ladder/").content.decode()
+    block = html[html.index('data-ladder="baohuang"'):]
+    block = block[:block.index("</details>")]
+    assert block.count("data-level=") == LevelTitle.objects.filter(game="baohuang").count() == 18
+    assert 'aria-current="true" data-level="2"' in block  # 25 points: 学前班 (20)
+    history = block[block.index('data-testid="points-history-baohuang"'):]
+    cells = [c.strip() for c in __import__("re").findall(r'<td class="num">([^<]*)</td>', history)]
+    assert cells[:4] == ["-5", "25", "+30", "30"]

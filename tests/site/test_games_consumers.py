@@ -225,11 +225,11 @@ async def test_origin_and_login_checked_by_the_asgi_stack(bot_room, alice):
         comm = WebsocketCommunicator(application, path, headers=headers)
         connected, _ = await comm.connect()
         assert not connected, headers
-    comm = WebsocketCommunicator(application, path, headers=[(b"origin", b"http://testserver")])
+    comm = WebsocketCommunicator(application, path, headers=[(b"origin", b"http://testserver"), (b"host", b"testserver")])
     connected, _ = await comm.connect()
     assert connected
     assert (await comm.receive_output(timeout=3)) == {"type": "websocket.close", "code": 4401}
-    comm = WebsocketCommunicator(application, path, headers=[(b"origin", b"http://testserver"), (b"cookie", cookie)])
+    comm = WebsocketCommunicator(application, path, headers=[(b"origin", b"http://testserver"), (b"host", b"testserver"), (b"cookie", cookie)])
     connected, _ = await comm.connect()
     assert connected
     html = await comm.receive_from(timeout=5)

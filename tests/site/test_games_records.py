@@ -92,3 +92,21 @@ def test_replay_steps_show_every_seat(two_hands, alice):
     assert re.findall(r'data-c="([^"]+)"', block) == RULES.view(state, 2)["hand"]
     last = client.get(f"/hands/{first.pk}/replay/?step=9999").content.decode()
     assert f'data-step="{total}"' in last and 'data-action="replay-next"' not in last
+
+
+def test_replay_steps_over_htmx_and_jumps_by_round(two_hands, alice):
+    """Issue #11: an htmx request gets the #replay fragment alone (no page);
+    the jump list names the phases and numbers the rounds, each a step where
+    the table is empty again."""
+    first, _second = two_hands
+    client = _client(alice)
+    part = client.get(f"/hands/{first.pk}/replay/?step=2", HTTP_HX_REQUEST="true").content.decode()
+    assert part.lstrip().startswith('<div id="replay"') and "<html" not in part
+    assert 'data-step="2"' in part
+    full = client.get(f"/hands/{first.pk}/replay/?step=0").content.decode()
+    rounds = [int(s) for s in re.findall(r'data-jump-trick="\d+"[^>]*>', full) and
+              re.findall(r'href="\?step=(\d+)"[^>]*data-jump-trick', full)]
+    assert len(rounds) >= 2 and rounds == sorted(rounds)
+    for step in rounds[1:]:
+        state = services.hand_state(first, upto=step)
+        assert RULES.view(state, None)["trick_log"] == []

@@ -156,7 +156,7 @@ def test_full_hand_with_bots_completes_with_summary_tribute_and_ledger(bot_room,
     drive(bot_room, lambda r: Hand.objects.get(pk=first.pk).complete)
     first.refresh_from_db()
     assert first.summary["complete"] is True
-    game_points = services._by_seat(first.summary["game_points"], 5)
+    game_points = services.by_seat(first.summary["game_points"], 5)
     assert sum(game_points) == 0  # B12
     entries = PointsEntry.objects.filter(user=alice, hand=first)
     assert [e.delta for e in entries] == [game_points[0]]

@@ -242,7 +242,7 @@ def test_result_panel_after_hand(bot_room, alice, driver):
     driver(bot_room, lambda r: services.current_hand(r).complete)
     html = _client(alice).get(f"/rooms/{bot_room.pk}/").content.decode()
     hand = services.current_hand(bot_room)
-    points = services._by_seat(hand.summary["game_points"], 5)
+    points = services.by_seat(hand.summary["game_points"], 5)
     assert 'id="result-panel"' in html
     assert re.findall(r'data-game-points="(-?\d+)"', html) == [str(p) for p in points]
     assert f"/hands/{hand.pk}/record.json" in html
@@ -255,14 +255,15 @@ def test_previous_result_stays_available_during_next_hand(bot_room, alice, drive
     html = _client(alice).get(f"/rooms/{bot_room.pk}/").content.decode()
     assert 'id="result-panel"' not in html
     panel = re.search(r'<details[^>]*id="last-result".*?</details>', html, re.S).group(0)
-    points = services._by_seat(first.summary["game_points"], 5)
+    points = services.by_seat(first.summary["game_points"], 5)
     assert re.findall(r'data-game-points="(-?\d+)"', panel) == [str(p) for p in points]
     assert f"/hands/{first.pk}/replay/" in panel
 
 
 def test_refusal_explains_the_rule_in_chinese(bot_room, alice, driver):
-    """B6: a 3 alone while other cards remain is refused with the rule's
-    sentence and the engine's message as detail."""
+    """B6: a 3 alone while other cards remain is refused with one sentence
+    (no engine text, no ruling id) and a link to the rule on the help page
+    (issue #11)."""
 
     def alice_leads(r):
         seat, hand = _to_act(r)
@@ -279,7 +280,10 @@ def test_refusal_explains_the_rule_in_chinese(bot_room, alice, driver):
     response = _client(alice).post(_url(bot_room), {"verb": "play", "cards": three, "version": bot_room.version})
     assert response.status_code == 400
     html = response.content.decode()
-    assert "3 只能在最后一张时单独出" in html and 'class="detail"' in html
+    assert "3 只能在最后一张时单独出" in html and 'class="detail"' not in html
+    assert 'href="/help/baohuang/#rule-B6"' in html
+    text = re.sub(r"<[^>]+>", "", html)
+    assert "B6" not in text and "never" not in text
 
 
 def test_hint_offers_a_beating_set_when_following(bot_room, alice, driver):

@@ -184,7 +184,9 @@ def test_refusals_over_http_change_nothing(sj_humans):
         off = next((c for c in hand if ctx.suit_of(c) != led), None)
         if off is not None:
             r = post(room, users[follower], {"verb": "play", "cards": off.code})
-            assert r.status_code == 400 and "S9" in r.content.decode()
+            body = r.content.decode()
+            assert r.status_code == 400 and "跟牌不对" in body and "#rule-S9" in body
+            assert "S9" not in re.sub(r"<[^>]+>", "", body)  # no ruling id shown (#11)
     r = post(room, users[follower], {"verb": "play", "cards": "ZZ"})
     assert r.status_code == 400
     r = post(room, users[follower], {"verb": "trump-X"})
@@ -255,7 +257,7 @@ def test_failed_throw_is_announced_without_who_stopped_it(sj_humans, monkeypatch
 def test_shengji_table_docstring_examples():
     import doctest
 
-    from games import shengji_table
+    from games.shengji import table as shengji_table
 
     result = doctest.testmod(shengji_table)
     assert result.attempted >= 1 and result.failed == 0

@@ -31,7 +31,6 @@ gained the most.
 from __future__ import annotations
 
 from .order import BJ, H4, SJ, THREE, TWO
-from .sets import beating_shapes
 
 ACE = 11
 
@@ -125,37 +124,12 @@ def _follow(kn, p):
     non3 = kn.size - rc[THREE]
     if side == 1 and len(tshape) != non3 and p["partner_limit"] is None:
         return decline  # never beat a known partner unless it empties the hand
-    options = beating_shapes(rc, tshape)
-    if not options:
+    best, best_cost = _cheapest_beat(rc, tshape, non3, p)
+    if best is None:
         # Whatever beats the top later also beats it now (B4 is transitive and
         # the size is fixed for the round): nothing to wait for, so 過.
         return ("pass", True)
     top_left = kn.sizes[top_seat]
-    best, best_cost = None, 1e9
-    for sh in options:
-        n_special = 0
-        cost = 0.0
-        for r in sh:
-            if r == H4:
-                cost += p["cost_h4"]
-                n_special += 1
-            elif r == BJ:
-                cost += p["cost_bj"]
-                n_special += 1
-            elif r == SJ:
-                cost += p["cost_sj"]
-                n_special += 1
-        body = len(sh) - n_special
-        if body:
-            r = sh[-1]
-            left = rc[r] - body
-            cost += r * p["rank_w"] + (p["two_pen"] if r == TWO else 0)
-            if left:
-                cost += p["split_pen"] + (p["split_one"] if left == 1 else 0)
-        if len(sh) == non3:
-            cost -= 100  # this set empties the hand (the 3 then follows)
-        if cost < best_cost:
-            best, best_cost = sh, cost
     if best_cost < -50:
         return "play", best
     if side == 1:
@@ -174,3 +148,55 @@ def _follow(kn, p):
     if best_cost <= limit:
         return "play", best
     return decline
+
+
+def _cheapest_beat(rc, top, non3: int, p) -> tuple[tuple | None, float]:
+    """The cheapest set that beats ``top`` and its cost, or ``(None, 1e9)``.
+
+    Cost: ``cost_h4``/``cost_bj``/``cost_sj`` per attached card, the body's rank
+    times ``rank_w`` (plus ``two_pen`` for 2s), ``split_pen`` (+ ``split_one``)
+    when the body breaks a rank group, -100 when the set empties the hand but
+    the 3.  Walks the sets in the order of :func:`.sets.beating_shapes` and keeps
+    the first of equal cost, without building the sets it rejects.
+    """
+    k = len(top)
+    best, best_cost = None, 1e9
+    c_h4, c_bj, c_sj = p["cost_h4"], p["cost_bj"], p["cost_sj"]
+    rank_w, two_pen = p["rank_w"], p["two_pen"]
+    split_pen, split_one = p["split_pen"], p["split_one"]
+    bonus = 100 if k == non3 else 0
+    for z in range(min(rc[H4], k) + 1):
+        if z and top[0] >= H4:
+            break
+        for y in range(min(rc[BJ], k - z) + 1):
+            if y and top[z] >= BJ:
+                break
+            for x in range(min(rc[SJ], k - z - y) + 1):
+                if x and top[z + y] >= SJ:
+                    break
+                # attachments cost whole numbers of points: exact in any order
+                base = 0.0 + z * c_h4 + y * c_bj + x * c_sj
+                if base - bonus >= best_cost:
+                    continue  # every set of this composition costs at least base
+                n = k - z - y - x
+                if n == 0:
+                    cost = base
+                    if k == non3:
+                        cost -= 100
+                    if cost < best_cost:
+                        best, best_cost = (H4,) * z + (BJ,) * y + (SJ,) * x, cost
+                    continue
+                for r in range(max(top[z + y + x] + 1, 1), SJ):
+                    have = rc[r]
+                    if have < n:
+                        continue
+                    cost = base
+                    left = have - n
+                    cost += r * rank_w + (two_pen if r == TWO else 0)
+                    if left:
+                        cost += split_pen + (split_one if left == 1 else 0)
+                    if k == non3:
+                        cost -= 100
+                    if cost < best_cost:
+                        best, best_cost = (H4,) * z + (BJ,) * y + (SJ,) * x + (r,) * n, cost
+    return best, best_cost

@@ -18,7 +18,7 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from ..base import Action, IllegalAction, RecordError
+from ..base import Action, GameRules, IllegalAction, Ranking, RecordError, RecordStat, gettext_noop
 from ..cards import Card
 from . import bots
 from .buy3 import buy_threes
@@ -70,12 +70,15 @@ def shape_to_cards(hand, shape, by_rank=None) -> tuple:
     return tuple(out)
 
 
-class BaohuangRules:
+class BaohuangRules(GameRules):
     """保皇 for five seats.  Every method is documented in
     :class:`~games.engine.base.GameRules`; baohuang specifics are noted here."""
 
     game = "baohuang"
     seats = 5
+    #: Room options a table may set besides the multiplier: none (issue #8).
+    option_schema: dict = {}
+    partner_slots = ()  # B10: the guard is secret, no fixed partners
 
     # -- match -----------------------------------------------------------
     def default_options(self) -> dict:
@@ -105,6 +108,11 @@ class BaohuangRules:
     def match_after_leave(self, match: Match) -> Match:
         """B14: the match once a player has left (the tribute lapses)."""
         return match_after_leave(match)
+
+    def carry_in_pending(self, state: HandState) -> bool:
+        """B13/B14: tribute is paid when the crown is accepted, so it is
+        still owed during the crown phase."""
+        return state.phase == "crown"
 
     # -- deal ------------------------------------------------------------
     def deal(self, match: Match, seed: int) -> Deal:
@@ -227,9 +235,12 @@ class BaohuangRules:
         best = min(shapes, key=lambda sh: (sum(r >= 13 for r in sh), sh[0], sh[::-1]))
         return Action(seat, "play", shape_to_cards(state.hands[seat], best))
 
-    def bot_action(self, state: HandState, seat: int, policy: str, rng: Any = None) -> Action:
+    def bot_action(self, state: HandState, seat: int, policy: str, rng: Any = None,
+                   search: Any = None) -> Action:
         """``random``: uniform over :meth:`legal_actions`; ``heuristic``: see
-        :mod:`.bots`.  Both decide from the seat's own knowledge only."""
+        :mod:`.bots`; ``search``: determinized Monte Carlo (:mod:`.search`,
+        ``search`` a :class:`~games.engine.search.SearchConfig`, default 300 ms).
+        All decide from the seat's own knowledge only."""
         if rng is None:
             rng = random.Random()
         if state.to_act != seat:
@@ -243,9 +254,13 @@ class BaohuangRules:
             if verb == "play":
                 arg = shape_to_cards(state.hands[seat], arg)
             return Action(seat, verb, arg)
+        if policy == "search":
+            from .search import search_action
+
+            return search_action(state, seat, rng, search)
         if policy == "auto":
             return self.auto_action(state, seat)
-        raise ValueError(f"unknown bot policy {policy!r}; known: random, heuristic, auto")
+        raise ValueError(f"unknown bot policy {policy!r}; known: random, heuristic, search, auto")
 
     # -- reading -----------------------------------------------------------
     def view(self, state: HandState, seat: int | None) -> dict:
@@ -293,6 +308,43 @@ class BaohuangRules:
             out["winner"] = None
             out["game_points"] = {str(s): 0 for s in range(5)} if voided else None
         return out
+
+    record_stats = (
+        RecordStat("first", gettext_noop("头科率"), "rate"),
+        RecordStat("emperor", gettext_noop("皇帝率"), "rate"),
+        RecordStat("last", gettext_noop("大落率"), "rate"),
+    )
+
+    def seat_stats(self, summary: dict, seat: int) -> dict[str, float]:
+        """B11/B8: whether ``seat`` finished first (头科) or last (大落) and
+        whether it was the emperor; empty for a voided deal."""
+        order = summary.get("finish_order") or []
+        if summary.get("voided") or len(order) != self.seats:
+            return {}
+        return {
+            "first": int(order[0] == seat),
+            "emperor": int(summary.get("emperor") == seat),
+            "last": int(order[-1] == seat),
+        }
+
+    def ranking(self, summary: dict) -> Ranking | None:
+        """B12 as two ranked sides: the emperor's side (emperor and guard; the
+        emperor alone when solo, B9, open or secret) against the rebels; the
+        side with the positive score ranks 1, a 0 score (draw) ranks both 1.
+        None for a voided (B8) or incomplete hand."""
+        if not summary.get("complete") or summary.get("voided"):
+            return None
+        winner = summary.get("winner")
+        if winner not in ("emperor", "rebels", "draw"):
+            return None
+        emperor = summary["emperor"]
+        if summary.get("solo"):
+            side: tuple[int, ...] = (emperor,)
+        else:
+            side = tuple(sorted((emperor, summary["guard"])))
+        rebels = tuple(s for s in range(self.seats) if s not in side)
+        ranks = {"emperor": (1, 2), "rebels": (2, 1), "draw": (1, 1)}[winner]
+        return Ranking((side, rebels), ranks)
 
     def next_match(self, match: Match, state: HandState) -> Match:
         """After a completed hand: its result becomes ``previous`` (tribute, B13);

@@ -18,9 +18,11 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..base import Action, IllegalAction
+from ..base import Action, GameRules, IllegalAction, Ranking, RecordStat, gettext_noop
+from ..options import Option
 from ..cards import Card, format_cards
-from . import auction, bots, give as give_mod
+from . import aids as aids_mod
+from . import auction, bots, give as give_mod, scoring
 from . import deal as deal_mod
 from . import match as match_mod
 from . import state as state_mod
@@ -57,12 +59,15 @@ def lowest_bury(hand, ctx) -> tuple[Card, ...]:
     return tuple(pool[:8])
 
 
-class ShengjiRules:
+class ShengjiRules(GameRules):
     """Four-deck 升級 with 比牌 (rulings S1–S18, C1–C6).  Stateless: every
     method takes the match or hand state and returns new values."""
 
     game = "shengji"
     seats = 4
+    #: Room options a table may set (validated by the site, issue #8); S-rules' follow variant.
+    option_schema = {"follow": Option(choices=("format", "suit"), label="follow rule")}
+    partner_slots = ((0, 2), (1, 3))  # S1: partners sit opposite
 
     # ------------------------------------------------------------ match
     def default_options(self) -> dict:
@@ -222,11 +227,18 @@ class ShengjiRules:
             )
         raise IllegalAction("the hand is over", None)
 
-    def bot_action(self, state: HandState, seat: int, policy: str, rng: Any) -> Action:
-        """The action of bot ``policy`` (``"random"`` or ``"heuristic"``) for
-        ``seat``, decided from ``seat_view`` and the legal actions only."""
+    def bot_action(self, state: HandState, seat: int, policy: str, rng: Any,
+                   search: Any = None) -> Action:
+        """The action of bot ``policy`` (``"random"``, ``"heuristic"`` or
+        ``"search"``) for ``seat``, decided from ``seat_view`` and the legal
+        actions only.  ``search``: a :class:`~games.engine.search.SearchConfig`
+        for the search bot (:mod:`.search`; default 300 ms per decision)."""
         if seat != state.to_act:
             raise IllegalAction(f"it is not seat {seat}'s turn", None)
+        if policy == "search":
+            from .search import search_action
+
+            return search_action(self, state, seat, rng, search)
         v = view_mod.seat_view(state, seat)
         return bots.decide(policy, v, lambda: self.legal_actions(state, seat), rng)
 
@@ -241,6 +253,12 @@ class ShengjiRules:
         hint = self.follow_hint(state, seat) if seat is not None else None
         legal = sorted(self.legal_verbs(state, seat)) if seat is not None else []
         return view_mod.view(state, seat, hint=hint, legal=legal)
+
+    def seat_aids(self, state: HandState, seat: int | None) -> dict:
+        """The 升级 table's aids for ``seat`` (suit of play of its cards, the
+        lead's suit, the trump order, the cheapest bid, the 还牌 limits):
+        :func:`.aids.seat_aids`."""
+        return aids_mod.seat_aids(self, state, seat)
 
     def give_can_complete(self, state: HandState, partial: dict) -> tuple[bool, str | None]:
         """For the UI during 還牌: can ``partial`` (loser seat -> cards picked so
@@ -305,6 +323,40 @@ class ShengjiRules:
                 match_winner=r.match_winner,
             )
         return out
+
+    record_stats = (
+        RecordStat("levels", gettext_noop("每局升级"), "mean"),
+        RecordStat("dealer_side", gettext_noop("坐庄率"), "rate"),
+        RecordStat("spade_ace", gettext_noop("♠A 罚分"), "total"),
+    )
+
+    def seat_stats(self, summary: dict, seat: int) -> dict[str, float]:
+        """S2/S17/S18: levels gained by ``seat``'s team, whether it was on
+        the dealer's side, and the ♠A penalty points it paid (negative
+        penalties only, room multiplier included)."""
+        gained = summary.get("levels_gained")
+        if not summary.get("complete") or gained is None:
+            return {}
+        team = match_mod.team_of(seat)
+        penalty = (summary.get("penalties") or {}).get(str(seat), 0)
+        return {
+            "levels": gained.get(str(team), 0),
+            "dealer_side": int(match_mod.team_of(summary["dealer"]) == team),
+            "spade_ace": -min(0, penalty),
+        }
+
+    def ranking(self, summary: dict) -> Ranking | None:
+        """S17 as two ranked teams of partners (seats 0+2 and 1+3, S1): the
+        side that wins the hand by the result table (the defenders below 160
+        attackers' points, kitty included, else the attackers) ranks 1.  None
+        for an incomplete hand."""
+        if not summary.get("complete") or summary.get("attackers_points") is None:
+            return None
+        winners, _steps, _gp = scoring.result_row(summary["attackers_points"])
+        dealer_team = match_mod.team_of(summary["dealer"])
+        win_team = dealer_team if winners == "defenders" else 1 - dealer_team
+        teams = tuple(tuple(s for s in range(self.seats) if match_mod.team_of(s) == t) for t in (0, 1))
+        return Ranking(teams, (1, 2) if win_team == 0 else (2, 1))
 
 
 RULES = ShengjiRules()

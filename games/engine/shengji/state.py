@@ -16,7 +16,7 @@ changed).  The trick-taking rules (S3–S12) come from ``trumps`` and ``tricks``
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, fields
 from typing import Any
 
 from ..base import Action, IllegalAction
@@ -97,6 +97,24 @@ class HandState:
     def owed(self) -> dict[int, int]:
         """還牌 owed: loser seat -> number of cards (auction order)."""
         return dict(self.taken)
+
+
+def _make_replace():
+    # dataclasses.replace re-runs __init__ through a generic path; a straight-line
+    # copy of every field is several times faster and gives an equal state.
+    names = [f.name for f in fields(HandState)]
+    lines = ["def replace(src, **ch):", "    new = _new(HandState)", "    get = ch.get"]
+    lines += [f"    _set(new, {n!r}, get({n!r}, src.{n}) if ch else src.{n})" for n in names]
+    lines += ["    if ch and not ch.keys() <= _NAMES:",
+              "        raise TypeError(f'unknown fields {sorted(ch.keys() - _NAMES)}')",
+              "    return new"]
+    ns = {"_new": object.__new__, "_set": object.__setattr__, "HandState": HandState,
+          "_NAMES": frozenset(names)}
+    exec("\n".join(lines), ns)
+    return ns["replace"]
+
+
+replace = _make_replace()
 
 
 def start_hand(match: Match, deal: Deal) -> HandState:

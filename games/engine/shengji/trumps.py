@@ -75,11 +75,29 @@ def card_points(card: Card) -> int:
 def bid_points(card: Card, level: str) -> int:
     """比牌 points of a card in the auction (S13): ♠A 6, ♥5 5, ♦5 4, BJ 3, SJ 2,
     a card of rank ``level`` 1, any other card 0."""
-    level = _norm_level(level)
-    pts = _BID_POINTS.get(card.code)
-    if pts is not None:
-        return pts
-    return 1 if card.rank == level else 0
+    table = _BID_TABLES.get(level)
+    if table is None:
+        table = _BID_TABLES[level] = _bid_table(_norm_level(level))
+    pts = table.get(card)
+    if pts is None:  # a card outside the 54 kinds (e.g. a marked baohuang card)
+        return 1 if card.rank == _norm_level(level) and card.code not in _BID_POINTS else 0
+    return pts
+
+
+def _bid_table(level: str) -> dict:
+    out = {}
+    for suit in SUITS:
+        for rank in RANKS:
+            card = Card(rank, suit)
+            pts = _BID_POINTS.get(card.code)
+            out[card] = pts if pts is not None else (1 if rank == level else 0)
+    for code in ("SJ", "BJ"):
+        card = Card(code, None)
+        out[card] = _BID_POINTS[code]
+    return out
+
+
+_BID_TABLES: dict = {}
 
 
 def _norm_level(level: str) -> str:

@@ -1,4 +1,4 @@
-"""``python manage.py simulate GAME --hands N --seed S --policies P0,P1,...``
+"""``python manage.py simulate GAME --hands N --seed S --policies P0,P1,... [--duplicate --budget-ms MS --jobs J]``
 
 Plays bot-only hands in one process (no database) and prints hands per second,
 decisions per second, p50/p99 decision time in ms, per-policy mean game points
@@ -9,7 +9,8 @@ per hand by team.
 from django.core.management.base import BaseCommand, CommandError
 
 from games.engine import GAMES
-from games.engine.simulate import format_report, run_simulation
+from games.engine.simulate import (format_duplicate, format_report, run_duplicate,
+                                   run_simulation)
 
 
 class Command(BaseCommand):
@@ -27,6 +28,17 @@ class Command(BaseCommand):
             help="comma-separated policy per seat (default: heuristic at every seat)",
         )
         parser.add_argument("--max-seconds", type=float, default=None)
+        parser.add_argument(
+            "--duplicate", action="store_true",
+            help="play every deal again with the policies' seats rotated (teams swapped "
+                 "in shengji, each seat in turn in baohuang); --hands counts deals",
+        )
+        parser.add_argument("--budget-ms", type=float, default=None,
+                            help="search bot time budget per decision (default 300)")
+        parser.add_argument("--jobs", type=int, default=1, help="worker processes (duplicate)")
+        parser.add_argument("--max-worlds", type=int, default=None,
+                            help="cap on the worlds a search decision samples (with a large "
+                                 "--budget-ms: results independent of machine load)")
 
     def handle(self, *args, **opts):
         from games.engine import get_rules
@@ -36,8 +48,17 @@ class Command(BaseCommand):
         if opts["hands"] < 1:
             raise CommandError("--hands must be at least 1")
         try:
+            if opts["duplicate"]:
+                dup = run_duplicate(
+                    opts["game"], opts["hands"], opts["seed"], policies,
+                    budget_ms=opts["budget_ms"], jobs=max(1, opts["jobs"]),
+                    max_seconds=opts["max_seconds"], max_worlds=opts["max_worlds"],
+                )
+                self.stdout.write(format_duplicate(dup))
+                return
             report = run_simulation(
-                opts["game"], opts["hands"], opts["seed"], policies, opts["max_seconds"]
+                opts["game"], opts["hands"], opts["seed"], policies, opts["max_seconds"],
+                budget_ms=opts["budget_ms"],
             )
         except (ValueError, KeyError) as exc:
             raise CommandError(str(exc)) from exc

@@ -1,0 +1,5 @@
+"""Clubs and tournaments (issue #10): clubs with organisers and members, and
+Swiss / round-robin / duplicate events played on the site's live tables.
+
+:mod:`clubs.tournament` is the pure rules core (no Django).
+"""

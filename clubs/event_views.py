@@ -1,0 +1,172 @@
+"""Event pages and POST endpoints.  Thin: parse, call :mod:`clubs.events`,
+redirect; a refusal answers with ``clubs/refused.html`` (message, status)."""
+
+from __future__ import annotations
+
+import json
+
+from django.contrib import messages
+from django.http import HttpResponse
+from django.shortcuts import get_object_or_404, redirect, render
+from django.template.loader import render_to_string
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_POST
+
+from . import events, export
+from .forms import EventForm
+from .models import Club, Entry, Event, EventTable, Round
+from .pages import event_context
+from .running import ensure_round_sweeper
+from .services import ClubError, Forbidden
+from .views import refused
+
+
+def _signed_in(request):
+    if not request.user.is_authenticated:
+        raise Forbidden(_("请先登录"))
+
+
+def event_create(request, club_id: int):
+    """The creation form (organisers only) and its POST."""
+    club = get_object_or_404(Club, pk=club_id)
+    if not request.user.has_perm("clubs.manage_club", club):
+        return refused(request, Forbidden(_("只有俱乐部“%(club)s”的组织者可以这样做") % {"club": club.name}), club)
+    form = EventForm(request.POST or None)
+    if request.method == "POST" and form.is_valid():
+        try:
+            event = events.create_event(request.user, club, **form.cleaned_data)
+        except ClubError as exc:
+            form.add_error(None, exc.message)
+        else:
+            return redirect(event)
+    return render(request, "clubs/event_create.html", {"club": club, "form": form})
+
+
+def event_page(request, event_id: int):
+    """The event page: entries, registration, rounds, tables, standings; live."""
+    ensure_round_sweeper()
+    event = get_object_or_404(Event.objects.select_related("club"), pk=event_id)
+    context = event_context(event, request.user)
+    context["can_manage"] = request.user.has_perm("clubs.manage_event", event)
+    context["can_enter"] = request.user.has_perm("clubs.enter_event", event)
+    return render(request, "clubs/event.html", context)
+
+
+def render_live(event_id: int, user=None) -> str:
+    """The ``#event-live`` fragment one viewer sees (websocket pushes)."""
+    event = Event.objects.select_related("club").get(pk=event_id)
+    context = event_context(event, user)
+    context["can_manage"] = bool(user and user.has_perm("clubs.manage_event", event))
+    return render_to_string("clubs/_event_live.html", context)
+
+
+def event_print(request, event_id: int):
+    """A print-friendly page for the club's wall: pairings, results, standings."""
+    event = get_object_or_404(Event.objects.select_related("club"), pk=event_id)
+    return render(request, "clubs/event_print.html", event_context(event))
+
+
+def event_csv(request, event_id: int, what: str):
+    event = get_object_or_404(Event, pk=event_id)
+    text = export.standings_csv(event) if what == "standings" else export.rounds_csv(event)
+    response = HttpResponse(text, content_type="text/csv; charset=utf-8")
+    response["Content-Disposition"] = f'attachment; filename="event-{event.pk}-{what}.csv"'
+    return response
+
+
+def _op(request, event: Event, op, done: str):
+    try:
+        _signed_in(request)
+        op()
+    except ClubError as exc:
+        return refused(request, exc, event.club)
+    if done:
+        messages.success(request, done)
+    return redirect(event)
+
+
+@require_POST
+def event_register(request, event_id: int):
+    event = get_object_or_404(Event, pk=event_id)
+    return _op(request, event, lambda: events.register(request.user, event, request.POST.get("partner")),
+               _("已报名"))
+
+
+@require_POST
+def entry_confirm(request, entry_id: int):
+    entry = get_object_or_404(Entry, pk=entry_id)
+    return _op(request, entry.event, lambda: events.confirm(request.user, entry), _("已确认搭档"))
+
+
+@require_POST
+def entry_withdraw(request, entry_id: int):
+    entry = get_object_or_404(Entry, pk=entry_id)
+    return _op(request, entry.event, lambda: events.withdraw(request.user, entry), _("已退赛"))
+
+
+@require_POST
+def event_bots(request, event_id: int):
+    event = get_object_or_404(Event, pk=event_id)
+    try:
+        count = max(1, min(64, int(request.POST.get("count", "1"))))
+    except ValueError:
+        count = 1
+    return _op(request, event, lambda: events.add_bot_entries(request.user, event, count), _("已添加机器人参赛者"))
+
+
+@require_POST
+def event_pair(request, event_id: int):
+    event = get_object_or_404(Event, pk=event_id)
+    again = request.POST.get("again") == "1"
+    return _op(request, event, lambda: events.pair_round(request.user, event, avoid_current=again), "")
+
+
+def _round(event_id: int, number: int) -> Round:
+    return get_object_or_404(Round.objects.select_related("event__club"), event_id=event_id, number=number)
+
+
+@require_POST
+def round_swap(request, event_id: int, number: int):
+    r = _round(event_id, number)
+
+    def op():
+        try:
+            a, b = int(request.POST.get("a", "")), int(request.POST.get("b", ""))
+        except ValueError:
+            raise ClubError(_("请选两个在本轮配对中的参赛者")) from None
+        events.swap(request.user, r, a, b)
+
+    return _op(request, r.event, op, _("已交换"))
+
+
+@require_POST
+def round_start(request, event_id: int, number: int):
+    r = _round(event_id, number)
+    return _op(request, r.event, lambda: events.start_round(request.user, r), _("本轮开始"))
+
+
+@require_POST
+def round_pause(request, event_id: int, number: int):
+    r = _round(event_id, number)
+    on = request.POST.get("paused", "1") == "1"
+    return _op(request, r.event, lambda: events.set_paused(request.user, r, on), "")
+
+
+@require_POST
+def round_end(request, event_id: int, number: int):
+    r = _round(event_id, number)
+    return _op(request, r.event, lambda: events.end_round_now(request.user, r), _("本轮已结束"))
+
+
+@require_POST
+def table_correct(request, table_id: int):
+    table = get_object_or_404(EventTable.objects.select_related("round__event__club"), pk=table_id)
+
+    def op():
+        try:
+            result = json.loads(request.POST.get("result", ""))
+        except json.JSONDecodeError:
+            raise ClubError(_("成绩格式不对")) from None
+        events.correct_result(request.user, table, result, request.POST.get("reason", ""))
+
+    return _op(request, table.round.event, op, _("成绩已更正"))

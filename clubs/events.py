@@ -1,0 +1,412 @@
+"""Every change to an event goes through this module (one transaction each).
+
+Organiser actions check ``clubs.manage_event`` for the event's club first
+(:func:`clubs.services.require`) and raise :class:`~clubs.services.Forbidden`
+with a message; nothing is changed then.  The game's behaviour (entry size,
+seats, how a round scores) comes from :mod:`clubs.formats`; pairing and
+standings from the pure :mod:`clubs.tournament`.  Starting a round creates the
+rooms and seats through :mod:`games.services`' public functions only.
+"""
+
+from __future__ import annotations
+
+import logging
+import random
+from datetime import timedelta
+
+from django.contrib.auth import get_user_model
+from django.db import transaction
+from django.utils import timezone
+from django.utils.translation import gettext as _
+
+from games import services as game_services
+from games.engine import GAMES, get_rules
+from games.engine.cards import new_seed
+
+from . import formats, notify
+from .models import Club, Correction, Entry, EntryPlayer, Event, EventTable, Round
+from .services import ClubError, Conflict, Forbidden, require
+from .tournament.round_robin import round_robin_round, rounds_needed
+from .tournament.swiss import PairingEntry, swiss_pairs
+from .tournament.tables import TableEntry, swiss_tables
+
+log = logging.getLogger(__name__)
+
+
+def _manage(user, event: Event) -> None:
+    require(user, "clubs.manage_event", event)
+
+
+# --------------------------------------------------------------------------- events
+
+
+def create_event(user, club: Club, *, name: str, game: str, format: str = Event.Format.SWISS,
+                 movement: str = Event.Movement.SWISS, rounds: int = 3, hands_per_round: int | None = 2,
+                 minutes_per_round: int | None = None, turn_seconds: int = 30, multiplier: int = 1,
+                 bot_delay_ms: int = 800, no_show: str = Event.NoShow.BOT_COUNTS,
+                 grace_minutes: int = 5) -> Event:
+    """An organiser of ``club`` creates an event.  Raises :class:`Forbidden`
+    (not an organiser of this club) or :class:`ClubError` (a setting out of
+    range: no round length, round robin for a table game …)."""
+    require(user, "clubs.manage_club", club)
+    if game not in GAMES:
+        raise ClubError(_("未知的游戏"))
+    try:
+        hooks = formats.hooks(game)
+    except formats.NoTournament:
+        raise ClubError(_("这个游戏还不能办比赛")) from None
+    if format not in Event.Format.values or movement not in Event.Movement.values:
+        raise ClubError(_("未知的赛制"))
+    moving = movement if format == Event.Format.DUPLICATE else format
+    if moving == Event.Format.ROUND_ROBIN and hooks.SHAPE != "match":
+        raise ClubError(_("这个游戏每桌多于两方，不能打循环赛；请用瑞士制"))
+    if not hands_per_round and not minutes_per_round:
+        raise ClubError(_("请设定每轮局数或时限"))
+    if format == Event.Format.DUPLICATE and not hands_per_round:
+        raise ClubError(_("复式赛需要设定每轮局数（牌组数）"))
+    if not 1 <= int(rounds) <= 50:
+        raise ClubError(_("轮数须在 1 到 50 之间"))
+    if not 5 <= int(turn_seconds) <= 600:
+        raise ClubError(_("每步时限须在 5 到 600 秒之间"))
+    if not (name or "").strip():
+        raise ClubError(_("请填写比赛名称"))
+    return Event.objects.create(
+        club=club, name=name.strip()[:80], game=game, format=format, movement=movement,
+        rounds=rounds, hands_per_round=hands_per_round or None, minutes_per_round=minutes_per_round or None,
+        turn_seconds=turn_seconds, multiplier=multiplier, bot_delay_ms=bot_delay_ms,
+        no_show=no_show, grace_minutes=grace_minutes, created_by=user,
+    )
+
+
+# --------------------------------------------------------------------------- entries
+
+
+def _in_event(event: Event, user) -> Entry | None:
+    return (
+        event.entries.exclude(status=Entry.Status.WITHDRAWN).filter(players__user=user).first()
+    )
+
+
+def register(user, event: Event, partner: str | None = None) -> Entry:
+    """``user`` enters ``event``: alone (one-player entries) or with the
+    partner named by username (fixed pairs; the partner confirms with
+    :func:`confirm`).  Both must be members of the club; nobody is in two
+    entries.  Raises :class:`Forbidden` / :class:`Conflict` / :class:`ClubError`."""
+    size = formats.hooks(event.game).ENTRY_SIZE
+    require(user, "clubs.enter_event", event, _("只有本俱乐部的会员可以报名"))
+    if event.status == Event.Status.FINISHED:
+        raise Conflict(_("比赛已经结束"))
+    with transaction.atomic():
+        Event.objects.select_for_update().filter(pk=event.pk).first()
+        if _in_event(event, user):
+            raise Conflict(_("你已经报名了"))
+        others = []
+        if size > 1:
+            name = (partner or "").strip()
+            mate = get_user_model().objects.filter(username=name).first()
+            if mate is None or mate == user:
+                raise ClubError(_("请填写搭档的用户名"))
+            if not mate.has_perm("clubs.enter_event", event):
+                raise ClubError(_("搭档不是本俱乐部的会员"))
+            if _in_event(event, mate):
+                raise Conflict(_("搭档已经在另一组报名"))
+            others = [mate]
+        players = [user, *others]
+        entry = Entry.objects.create(
+            event=event,
+            name=" / ".join(p.get_username() for p in players),
+            status=Entry.Status.ACTIVE if size == 1 else Entry.Status.PENDING,
+        )
+        EntryPlayer.objects.bulk_create(
+            [EntryPlayer(entry=entry, index=i, user=p, confirmed=(i == 0)) for i, p in enumerate(players)]
+        )
+    notify.event_changed(event.pk)
+    return entry
+
+
+def confirm(user, entry: Entry) -> Entry:
+    """The partner named in a pending entry confirms it; it becomes active."""
+    with transaction.atomic():
+        row = entry.players.filter(user=user).first()
+        if row is None:
+            raise Forbidden(_("这不是你的报名"))
+        row.confirmed = True
+        row.save(update_fields=["confirmed"])
+        if not entry.players.filter(confirmed=False).exists():
+            entry.status = Entry.Status.ACTIVE
+            entry.save(update_fields=["status"])
+    notify.event_changed(entry.event_id)
+    return entry
+
+
+def add_bot_entries(user, event: Event, count: int) -> list[Entry]:
+    """An organiser adds ``count`` entries played by bots (demos, tests, filling a field)."""
+    _manage(user, event)
+    size = formats.hooks(event.game).ENTRY_SIZE
+    start = event.entries.filter(is_bot=True).count()
+    out = []
+    with transaction.atomic():
+        for i in range(count):
+            entry = Entry.objects.create(
+                event=event, name=_("机器人%(n)s") % {"n": start + i + 1}, status=Entry.Status.ACTIVE, is_bot=True
+            )
+            EntryPlayer.objects.bulk_create(
+                [EntryPlayer(entry=entry, index=k, user=None, confirmed=True) for k in range(size)]
+            )
+            out.append(entry)
+    notify.event_changed(event.pk)
+    return out
+
+
+def withdraw(user, entry: Entry) -> Entry:
+    """A player of the entry, or an organiser, withdraws it: it is not paired
+    in later rounds (its results so far stay)."""
+    event = entry.event
+    if not entry.players.filter(user=user).exists():
+        _manage(user, event)
+    with transaction.atomic():
+        entry.status = Entry.Status.WITHDRAWN
+        entry.withdrawn_after = event.round_set.exclude(status=Round.Status.PREVIEW).count()
+        entry.save(update_fields=["status", "withdrawn_after"])
+    notify.event_changed(event.pk)
+    return entry
+
+
+# --------------------------------------------------------------------------- pairing
+
+
+def active_entries(event: Event) -> list[Entry]:
+    return list(event.entries.filter(status=Entry.Status.ACTIVE).order_by("id"))
+
+
+def pair_round(user, event: Event, avoid_current: bool = False) -> Round:
+    """An organiser pairs the next round (a PREVIEW round, replaced if it
+    exists; ``avoid_current`` asks for a pairing without the current pairs).
+    Raises :class:`Conflict` while a round is running or when all rounds are played."""
+    from .results import history, standings
+
+    _manage(user, event)
+    hooks = formats.hooks(event.game)
+    with transaction.atomic():
+        Event.objects.select_for_update().filter(pk=event.pk).first()
+        if event.round_set.filter(status=Round.Status.RUNNING).exists():
+            raise Conflict(_("上一轮还没有结束"))
+        played = event.round_set.filter(status=Round.Status.FINISHED).count()
+        if played >= event.rounds:
+            raise Conflict(_("所有轮次都已打完"))
+        preview = event.round_set.filter(status=Round.Status.PREVIEW).first()
+        entries = active_entries(event)
+        if len(entries) < (2 if hooks.SHAPE == "match" else 1):
+            raise Conflict(_("报名的参赛者不够"))
+        ids = [e.pk for e in entries]
+        table = standings(event)
+        active = set(ids)
+        ranking = [s.entry for s in table if s.entry in active]
+        ranking += [i for i in ids if i not in set(ranking)]
+        rank = {e: i for i, e in enumerate(ranking)}
+        score = {s.entry: s.score for s in table}
+        past = history(event)
+        avoid = []
+        if avoid_current and preview is not None:
+            avoid = [frozenset(t) for t in preview.pairing.get("tables", []) if None not in t]
+        if event.pairing_movement == Event.Format.ROUND_ROBIN:
+            n = len(ids)
+            if played >= rounds_needed(n):
+                raise Conflict(_("循环赛已经打完"))
+            pairs, bye = round_robin_round(sorted(ids), played)
+            pairing = {"tables": [list(p) for p in pairs], "bye": bye, "bots": 0, "repeats": 0}
+        elif hooks.SHAPE == "match":
+            p = swiss_pairs(
+                [
+                    PairingEntry(i, score.get(i, 0), frozenset(past["opponents"].get(i, ())), i in past["byes"], rank[i])
+                    for i in ids
+                ],
+                avoid=avoid,
+            )
+            pairing = {"tables": [list(x) for x in p.pairs], "bye": p.bye, "bots": 0, "repeats": p.repeats}
+        else:
+            seating = swiss_tables(
+                [
+                    TableEntry(
+                        i, rank[i], past["tablemates"].get(i, {}), tuple(past["seats"].get(i, ())),
+                        past["bot_tables"].get(i, 0),
+                    )
+                    for i in ids
+                ],
+                size=hooks.ENTRIES_PER_TABLE,
+            )
+            pairing = {
+                "tables": [list(t) for t in seating.tables], "bye": None, "bots": seating.bots,
+                "bot_table": seating.bot_table, "repeats": seating.repeats,
+            }
+        if preview is None:
+            preview = Round.objects.create(event=event, number=played + 1, pairing=pairing)
+        else:
+            preview.pairing = pairing
+            preview.save(update_fields=["pairing"])
+    notify.event_changed(event.pk)
+    return preview
+
+
+def swap(user, round_: Round, a: int, b: int) -> Round:
+    """An organiser swaps entries ``a`` and ``b`` (ids) in a PREVIEW pairing
+    (the bye included).  Raises :class:`Conflict` once the round started."""
+    _manage(user, round_.event)
+    with transaction.atomic():
+        round_ = Round.objects.select_for_update().get(pk=round_.pk)
+        if round_.status != Round.Status.PREVIEW:
+            raise Conflict(_("这一轮已经开始，不能再调整配对"))
+        p = round_.pairing
+        cells = [(t, k) for t, table in enumerate(p["tables"]) for k, x in enumerate(table)]
+
+        def where(x):
+            if p.get("bye") == x:
+                return ("bye", None)
+            return next(((t, k) for t, k in cells if p["tables"][t][k] == x), None)
+
+        wa, wb = where(a), where(b)
+        if wa is None or wb is None or a == b:
+            raise ClubError(_("请选两个在本轮配对中的参赛者"))
+
+        def put(w, x):
+            if w[0] == "bye":
+                p["bye"] = x
+            else:
+                p["tables"][w[0]][w[1]] = x
+
+        put(wa, b)
+        put(wb, a)
+        p["swapped"] = True
+        round_.pairing = p
+        round_.save(update_fields=["pairing"])
+    notify.event_changed(round_.event_id)
+    return round_
+
+
+# --------------------------------------------------------------------------- starting a round
+
+
+def _boards(event: Event) -> list[dict]:
+    """Duplicate boards: per board a seed and the fresh start (no tribute)."""
+    rules = get_rules(event.game)
+    start = rules.match_to_json(rules.new_match({**rules.default_options(), "multiplier": event.multiplier}))
+    rng = random.Random(new_seed())
+    return [{"seed": rng.getrandbits(62), "start": start} for _ in range(event.hands_per_round or 0)]
+
+
+def start_round(user, round_: Round) -> Round:
+    """An organiser starts a PREVIEW round: one room per table (owned by the
+    organiser), every human seated where the game's seat plan puts their
+    entry, bots in every other seat; the round clock and the no-show grace
+    start.  Raises :class:`Conflict` if the round is not in preview."""
+    event = round_.event
+    _manage(user, event)
+    hooks = formats.hooks(event.game)
+    plan = hooks.seat_plan()
+    now = timezone.now()
+    with transaction.atomic():
+        round_ = Round.objects.select_for_update().get(pk=round_.pk)
+        if round_.status != Round.Status.PREVIEW:
+            raise Conflict(_("这一轮不在预览状态"))
+        entries = {e.pk: e for e in event.entries.prefetch_related("players")}
+        round_.status = Round.Status.RUNNING
+        round_.started = now
+        if event.minutes_per_round:
+            round_.deadline = now + timedelta(minutes=event.minutes_per_round)
+        round_.seat_deadline = now + timedelta(minutes=event.grace_minutes)
+        if event.format == Event.Format.DUPLICATE:
+            round_.boards = _boards(event)
+        round_.save()
+        if event.status == Event.Status.REGISTERING:
+            event.status = Event.Status.RUNNING
+            event.save(update_fields=["status"])
+        tables = []
+        for number, ids in enumerate(round_.pairing.get("tables", []), start=1):
+            room = game_services.create_room(
+                user, event.game, f"{event.name} R{round_.number} T{number}"[:60],
+                multiplier=event.multiplier, turn_seconds=event.turn_seconds,
+                bot_delay_ms=event.bot_delay_ms, take_seat=False,
+            )
+            table = EventTable.objects.create(round=round_, number=number, entries=ids, room=room)
+            tables.append(table)
+            for seat, (entry_index, player_index) in enumerate(plan):
+                entry = entries.get(ids[entry_index]) if entry_index < len(ids) and ids[entry_index] else None
+                if entry is None or entry.is_bot:
+                    continue
+                players = sorted(entry.players.all(), key=lambda p: p.index)
+                player = players[player_index] if player_index < len(players) else None
+                if player is not None and player.user_id:
+                    game_services.take_seat(room, player.user, seat)
+            try:
+                game_services.fill_bots(room, user, "heuristic")
+            except game_services.Conflict:  # every seat is a human's
+                pass
+    notify.event_changed(event.pk)
+    return round_
+
+
+def set_paused(user, round_: Round, paused: bool) -> Round:
+    """An organiser pauses (the round clock stops counting: its deadline moves
+    on by the paused time when resumed) or resumes a running round."""
+    _manage(user, round_.event)
+    with transaction.atomic():
+        round_ = Round.objects.select_for_update().get(pk=round_.pk)
+        if round_.status != Round.Status.RUNNING:
+            raise Conflict(_("这一轮没有在进行"))
+        now = timezone.now()
+        if paused and not round_.paused:
+            round_.paused = True
+            round_.pairing = {**round_.pairing, "paused_at": now.isoformat()}
+        elif not paused and round_.paused:
+            from datetime import datetime
+
+            since = datetime.fromisoformat(round_.pairing.get("paused_at") or now.isoformat())
+            if round_.deadline:
+                round_.deadline += now - since
+            round_.paused = False
+        round_.save()
+    notify.event_changed(round_.event_id)
+    return round_
+
+
+def end_round_now(user, round_: Round) -> Round:
+    """An organiser ends a running round early: every table is finished with
+    the hands completed so far (a hand in play is not counted)."""
+    from .running import finish_round
+
+    _manage(user, round_.event)
+    finish_round(round_.pk, early=True)
+    round_.refresh_from_db()
+    return round_
+
+
+# --------------------------------------------------------------------------- corrections
+
+
+def correct_result(user, table: EventTable, result: list[dict], reason: str) -> Correction:
+    """An organiser replaces a table's result (per entry index, the same keys
+    as the game's ``round_result``) with a written reason; the old and new
+    result are kept as a :class:`Correction` (the audit trail)."""
+    _manage(user, table.round.event)
+    reason = (reason or "").strip()
+    if not reason:
+        raise ClubError(_("请写明更正理由"))
+    if not isinstance(result, list) or len(result) != len(table.entries):
+        raise ClubError(_("成绩格式不对"))
+    with transaction.atomic():
+        table = EventTable.objects.select_for_update().get(pk=table.pk)
+        before = table.result
+        after = {**(before or {}), "entries": result, "corrected": True}
+        row = Correction.objects.create(table=table, by=user, reason=reason, before=before, after=after)
+        table.result = after
+        if table.finished is None:
+            table.finished = timezone.now()
+        table.save(update_fields=["result", "finished"])
+    notify.event_changed(table.round.event_id)
+    return row
+
+
+__all__ = [
+    "ClubError", "Conflict", "Forbidden", "add_bot_entries", "confirm", "correct_result", "create_event",
+    "end_round_now", "pair_round", "register", "set_paused", "start_round", "swap", "withdraw",
+]

@@ -1,0 +1,127 @@
+"""``python manage.py run_event``: run a whole club event with bot-only entries.
+
+It goes through the real path: :mod:`clubs.events` creates the club, event,
+entries and rounds; starting a round creates rooms and seats through
+:mod:`games.services`; the bots' turns run on the games scheduling (in-process
+timers in the embedded topology, the Celery worker in production); tables
+finish and rounds end through :func:`clubs.running.sweep_rounds` (run here in
+the embedded topology, by Celery beat in production: ``DATABASE_URL`` /
+``REDIS_URL`` set).  Prints each round's pairing, each round's results, and
+the final standings under a line ``Standings``; exits 0 when the event
+finished, 1 on a timeout.
+"""
+
+from __future__ import annotations
+
+import secrets
+import time
+from datetime import timedelta
+
+from django.conf import settings
+from django.contrib.auth import get_user_model
+from django.core.management import call_command
+from django.core.management.base import BaseCommand, CommandError
+from django.utils import timezone
+
+from clubs import events, formats, services
+from clubs.models import Event, Round
+from clubs.results import standings
+from clubs.running import sweep_rounds
+from clubs.tournament.round_robin import rounds_needed
+from games import scheduling
+
+
+class Command(BaseCommand):
+    help = "Run a whole event of bot-only entries through the real services, rooms and Celery path."
+
+    def add_arguments(self, parser):
+        parser.add_argument("--game", required=True, help="a game code with tournament hooks")
+        parser.add_argument("--format", default="swiss", choices=[c for c, _ in Event.Format.choices])
+        parser.add_argument("--movement", default="swiss", choices=[c for c, _ in Event.Movement.choices])
+        parser.add_argument("--entries", type=int, default=8)
+        parser.add_argument("--rounds", type=int, default=None, help="default 3 (round robin: all rounds)")
+        parser.add_argument("--hands", type=int, default=1, help="hands per round (0: time limit only)")
+        parser.add_argument("--minutes", type=float, default=None, help="round time limit in minutes")
+        parser.add_argument("--round-seconds", action="append", default=[], metavar="R:S",
+                            help="give round R a clock of S seconds (repeatable), e.g. 2:3")
+        parser.add_argument("--bot-delay-ms", type=int, default=0, help="bot pace (default 0: fast)")
+        parser.add_argument("--timeout", type=float, default=900.0, help="seconds before giving up")
+        parser.add_argument("--no-migrate", action="store_true")
+        parser.add_argument("--sweep", choices=["auto", "here", "beat"], default="auto",
+                            help="who runs the round sweep: here (embedded default) or Celery beat")
+
+    def handle(self, *args, **o):
+        if not o["no_migrate"]:
+            call_command("migrate", verbosity=0, interactive=False)
+        game, fmt = o["game"], o["format"]
+        try:
+            hooks = formats.hooks(game)
+        except formats.NoTournament:
+            raise CommandError(f"no tournament hooks for game {game!r}") from None
+        moving = o["movement"] if fmt == "duplicate" else fmt
+        rounds = o["rounds"] or (rounds_needed(o["entries"]) if moving == "round_robin" else 3)
+        sweep_here = o["sweep"] == "here" or (o["sweep"] == "auto" and settings.GAMES_INPROCESS_TASKS)
+        scheduling.ensure_sweeper()
+        tag = secrets.token_hex(3)
+        organiser = get_user_model().objects.create_user(f"td-{tag}", password=secrets.token_urlsafe(16))
+        club = services.create_club(organiser, f"Bots club {tag}")
+        minutes = o["minutes"]
+        try:
+            clocks = {int(a): float(b) for a, b in (x.split(":", 1) for x in o["round_seconds"])}
+        except ValueError:
+            raise CommandError("--round-seconds takes ROUND:SECONDS") from None
+        event = events.create_event(
+            organiser, club, name=f"{game} {fmt} {tag}", game=game, format=fmt, movement=o["movement"],
+            rounds=rounds, hands_per_round=o["hands"] or None, minutes_per_round=None,
+            bot_delay_ms=o["bot_delay_ms"],
+        )
+        events.add_bot_entries(organiser, event, o["entries"])
+        names = {e.pk: e.name for e in event.entries.all()}
+        out = self.stdout
+        out.write(f"Event {event.name}: {game}, {fmt}, {o['entries']} entries "
+                  f"({hooks.ENTRY_SIZE} player(s) each), {rounds} rounds, "
+                  f"{o['hands'] or '-'} hand(s) per round, topology "
+                  f"{'embedded' if settings.GAMES_INPROCESS_TASKS else 'production'}")
+        deadline = time.monotonic() + o["timeout"]
+        t0 = time.monotonic()
+        for number in range(1, rounds + 1):
+            r = events.pair_round(organiser, event)
+            out.write(f"Round {number} pairing")
+            for k, ids in enumerate(r.pairing["tables"], start=1):
+                sep = " v " if hooks.SHAPE == "match" else ", "
+                out.write(f"  T{k}: " + sep.join(names.get(i, "[bot]") if i else "[bot]" for i in ids))
+            if r.pairing.get("bye"):
+                out.write(f"  bye: {names[r.pairing['bye']]}")
+            if r.pairing.get("bots"):
+                out.write(f"  bots: {r.pairing['bots']} at T{r.pairing['bot_table'] + 1}")
+            events.start_round(organiser, r)
+            seconds = clocks.get(number, minutes * 60 if minutes else None)
+            if seconds:  # the round clock, counted from the start (sub-minute for demos and tests)
+                Round.objects.filter(pk=r.pk).update(deadline=timezone.now() + timedelta(seconds=seconds))
+            started = time.monotonic()
+            while True:
+                if sweep_here:
+                    sweep_rounds()
+                r.refresh_from_db()
+                if r.status == Round.Status.FINISHED:
+                    break
+                if time.monotonic() > deadline:
+                    out.write(f"Timed out in round {number}")
+                    raise SystemExit(1)
+                time.sleep(0.5)
+            out.write(f"Round {number} results ({time.monotonic() - started:.1f} s"
+                      f"{', ended by its time limit' if r.ended_by_clock else ''})")
+            for t in r.tables.order_by("number"):
+                parts = []
+                for i, res in zip(t.entries, (t.result or {}).get("entries", [])):
+                    shown = ", ".join(f"{k} {v}" for k, v in res.items() if k != "hands")
+                    parts.append(f"{names.get(i, '[bot]') if i else '[bot]'} ({shown})")
+                out.write(f"  T{t.number} [{(t.result or {}).get('hands', 0)} hand(s)]: " + "; ".join(parts))
+        event.refresh_from_db()
+        out.write("Standings")
+        for s in standings(event):
+            tb = ", ".join(f"{k} {v:g}" if isinstance(v, (int, float)) else f"{k} {v}" for k, v in s.tiebreaks.items())
+            out.write(f"  {s.rank:>3}. {names[s.entry]:<12} {s.score:g}   ({tb})")
+        out.write(f"Event status: {event.status}; {time.monotonic() - t0:.1f} s")
+        if event.status != Event.Status.FINISHED:
+            raise SystemExit(1)

@@ -1,0 +1,105 @@
+"""What an event page shows, as plain data for the templates (read-only):
+entries, rounds with their tables and progress, standings, corrections."""
+
+from __future__ import annotations
+
+from games.models import Hand
+
+from . import formats
+from .models import Correction, Entry, Event, EventTable, Round
+from .results import standings, travelling
+
+TIEBREAK_LABELS = {
+    "margin": "级差", "points": "得分", "buchholz": "对手分", "direct": "直接对局",
+    "firsts": "头科", "tablemates": "同桌总分", "matchpoints": "比赛分", "maximum": "满分",
+}
+
+
+def entry_names(event: Event) -> dict:
+    return {e.pk: e.name for e in event.entries.all()}
+
+
+def table_view(table: EventTable, names: dict, user=None) -> dict:
+    """One table: its entries' names, the room, progress and result."""
+    room = table.room
+    hands = []
+    if room is not None:
+        hands = list(
+            Hand.objects.filter(match__room=room).order_by("match__number", "number")
+            .values("number", "complete", "summary")
+        )
+    mine = False
+    if user is not None and user.is_authenticated and room is not None:
+        mine = room.seats.filter(user=user).exists()
+    stuck = bool(
+        room is not None and not table.finished and room.deadline is None and room.status == room.Status.WAITING
+        and table.round.status == Round.Status.RUNNING
+    )
+    return {
+        "table": table,
+        "names": [names.get(i, "🤖") if i else "🤖" for i in table.entries],
+        "room": room,
+        "hands_done": sum(1 for h in hands if h["complete"]),
+        "hands_dealt": len(hands),
+        "mine": mine,
+        "stuck": stuck,
+        "so_far": [] if table.finished or not hands else [
+            " · ".join(f"{TIEBREAK_LABELS.get(k, k)} {v}" for k, v in res.items() if k != "hands")
+            for res in formats.hooks(table.round.event.game).round_result(
+                [h["summary"] or {} for h in hands if h["complete"]]
+            )
+        ],
+        "result": [
+            " · ".join(f"{TIEBREAK_LABELS.get(k, k)} {v}" for k, v in res.items() if k != "hands")
+            for res in (table.result or {}).get("entries") or []
+        ],
+        "forfeit": [names.get(i, "?") for i in (table.result or {}).get("forfeit") or []],
+        "corrected": (table.result or {}).get("corrected", False),
+    }
+
+
+def event_context(event: Event, user=None) -> dict:
+    """Everything the event page and its live fragment show."""
+    hooks = formats.hooks(event.game)
+    names = entry_names(event)
+    rounds = []
+    for r in event.round_set.order_by("number"):
+        tables = [table_view(t, names, user) for t in r.tables.select_related("room", "round").order_by("number")]
+        preview = [
+            {"number": k, "ids": ids, "names": [names.get(i, "🤖") if i else "🤖" for i in ids]}
+            for k, ids in enumerate(r.pairing.get("tables", []), start=1)
+        ]
+        options = [
+            (i, f"T{t['number']}: {names.get(i, '?')}") for t in preview for i in t["ids"] if i
+        ] + ([(r.pairing["bye"], f"bye: {names.get(r.pairing['bye'], '?')}")] if r.pairing.get("bye") else [])
+        rounds.append({
+            "round": r,
+            "options": options,
+            "tables": tables,
+            "preview": preview,
+            "bye": names.get(r.pairing.get("bye")),
+            "bots": r.pairing.get("bots", 0),
+            "bot_table": (r.pairing.get("bot_table") or 0) + 1,
+            "repeats": r.pairing.get("repeats", 0),
+            "travelling": [
+                {**b, "rows": [{**row, "names": [names.get(i, "🤖") if i else "🤖" for i in row["entries"]]} for row in b["rows"]]}
+                for b in travelling(r)
+            ],
+        })
+    lines = [
+        {"standing": s, "name": names.get(s.entry, "?"),
+         "tiebreaks": [(TIEBREAK_LABELS.get(k, k), v) for k, v in s.tiebreaks.items()]}
+        for s in standings(event)
+    ]
+    my_table = next((t for r in rounds for t in r["tables"] if t["mine"] and not t["table"].finished), None)
+    return {
+        "event": event,
+        "match_event": hooks.SHAPE == "match",
+        "entry_size": hooks.ENTRY_SIZE,
+        "entries": event.entries.prefetch_related("players__user").order_by("id"),
+        "rounds": rounds,
+        "standings": lines,
+        "corrections": Correction.objects.filter(table__round__event=event).select_related("table__round", "by"),
+        "my_table": my_table,
+        "active_count": event.entries.filter(status=Entry.Status.ACTIVE).count(),
+    }

@@ -1,0 +1,20 @@
+"""``GET /healthz``: the web process's health for a load balancer (issue #8).
+
+200 ``{"ok": true, "checks": [...]}`` when the database (and, in the
+production topology, Redis) answer; 503 otherwise.  No login, no session, no
+database write; see :mod:`games.health`.
+"""
+
+from django.http import JsonResponse
+from django.views.decorators.cache import never_cache
+from django.views.decorators.http import require_GET
+
+from games import health
+
+
+@never_cache
+@require_GET
+def healthz(request):
+    results = health.check_web()
+    ok = all(r[0] for r in results)
+    return JsonResponse({"ok": ok, "checks": [d for _, d in results]}, status=200 if ok else 503)

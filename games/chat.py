@@ -1,0 +1,133 @@
+"""Table chat (issue #11): players and spectators of a room talk over the
+room's websocket.
+
+A browser sends ``{"chat": "text"}`` or ``{"quick": "<key>"}`` (快捷语) or
+``{"mute": "<user id>"}`` / ``{"unmute": ...}`` on the table socket
+(:class:`games.consumers.TableConsumer`).  :func:`post` checks the limits
+(:data:`MAX_LENGTH` characters; :data:`BURST` messages per
+:data:`BURST_SECONDS` and :data:`PER_MINUTE` per minute per user, counted in
+the database so every process agrees), stores the line and returns it; the
+channel layer then carries only ``{"type": "chat.posted", "id": N}`` and each
+connection reads and renders the line itself, in its reader's language,
+skipping users its reader muted.  Text is escaped by the template; a quick
+phrase is stored by key and shown in each reader's language.
+"""
+
+from __future__ import annotations
+
+from datetime import timedelta
+
+from django.template.loader import render_to_string
+from django.utils import timezone
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
+
+from .models import ChatMessage, ChatMute, Room
+
+#: Longest message, in characters.
+MAX_LENGTH = 200
+#: At most BURST messages in BURST_SECONDS, and PER_MINUTE in a minute, per user.
+BURST = 3
+BURST_SECONDS = 5
+PER_MINUTE = 20
+#: Lines sent to a socket when it connects.
+HISTORY = 30
+
+#: Quick phrases (快捷语), by key, in button order.
+QUICK_PHRASES = {
+    "hurry": gettext_lazy("快点吧，等得花儿都谢了"),
+    "nice": gettext_lazy("打得好！"),
+    "sorry": gettext_lazy("不好意思，出错牌了"),
+    "thanks": gettext_lazy("谢谢搭档"),
+    "again": gettext_lazy("再来一局！"),
+    "bye": gettext_lazy("我先走了，下次再玩"),
+}
+
+
+class ChatRefused(Exception):
+    """A line the limits refuse; ``message`` is for the sender."""
+
+    def __init__(self, message: str):
+        super().__init__(message)
+        self.message = message
+
+
+def post(room_id: int, user, text: str | None = None, quick: str | None = None) -> ChatMessage:
+    """Store ``user``'s line at room ``room_id`` (``text``, or the quick
+    phrase ``quick``).  Raises :class:`ChatRefused` for an empty or too long
+    text, an unknown phrase, a closed or missing room, or too many lines."""
+    if quick:
+        if quick not in QUICK_PHRASES:
+            raise ChatRefused(_("没有这个快捷语"))
+        text = ""
+    else:
+        text = (text or "").strip()
+        if not text:
+            raise ChatRefused(_("请输入内容"))
+        if len(text) > MAX_LENGTH:
+            raise ChatRefused(_("消息太长了（最多 %(n)d 个字）") % {"n": MAX_LENGTH})
+    room = Room.objects.filter(pk=room_id).only("status").first()
+    if room is None or room.status == Room.Status.CLOSED:
+        raise ChatRefused(_("房间已关闭"))
+    now = timezone.now()
+    recent = ChatMessage.objects.filter(user=user, created__gte=now - timedelta(minutes=1))
+    if recent.count() >= PER_MINUTE or recent.filter(
+        created__gte=now - timedelta(seconds=BURST_SECONDS)
+    ).count() >= BURST:
+        raise ChatRefused(_("说得太快了，请稍等几秒"))
+    return ChatMessage.objects.create(room_id=room_id, user=user, text=text, quick=quick or "")
+
+
+def muted_ids(user) -> set[int]:
+    """Ids of the users ``user`` muted."""
+    return set(ChatMute.objects.filter(user=user).values_list("muted_id", flat=True))
+
+
+def set_mute(user, other_id: int, on: bool) -> None:
+    """Mute (or unmute) the user ``other_id`` for ``user``; muting oneself is ignored."""
+    if other_id == user.pk:
+        return
+    if on:
+        ChatMute.objects.get_or_create(user=user, muted_id=other_id)
+    else:
+        ChatMute.objects.filter(user=user, muted_id=other_id).delete()
+
+
+def _line(msg: ChatMessage) -> dict:
+    return {
+        "id": msg.pk,
+        "user_id": msg.user_id,
+        "name": msg.user.get_username(),
+        "text": str(QUICK_PHRASES[msg.quick]) if msg.quick in QUICK_PHRASES else msg.text,
+        "quick": bool(msg.quick),
+        "time": timezone.localtime(msg.created).strftime("%H:%M"),
+    }
+
+
+def render_lines(messages, viewer, muted: set[int], replace: bool = False) -> str:
+    """The chat lines for ``viewer`` as an out-of-band fragment: appended to
+    ``#chat-log`` (``replace``: the whole log, on connect)."""
+    lines = [_line(m) for m in messages if m.user_id not in muted and not m.hidden]
+    if not lines and not replace:
+        return ""
+    return render_to_string(
+        "games/_chat_lines.html",
+        {"lines": lines, "replace": replace, "viewer_id": getattr(viewer, "pk", None)},
+    )
+
+
+def history(room_id: int):
+    """The room's latest visible lines, oldest first."""
+    rows = list(
+        ChatMessage.objects.filter(room_id=room_id, hidden=False).select_related("user").order_by("-id")[:HISTORY]
+    )
+    return rows[::-1]
+
+
+def line(message_id: int) -> ChatMessage | None:
+    return ChatMessage.objects.filter(pk=message_id).select_related("user").first()
+
+
+def render_error(message: str) -> str:
+    """The sender's own refusal, shown under the chat box."""
+    return render_to_string("games/_chat_error.html", {"message": message})

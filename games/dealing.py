@@ -1,0 +1,63 @@
+"""Deal plans: another app may decide about a room's deals (club events).
+
+The services ask :func:`may_deal` before dealing and :func:`plan` for the
+seed and the start of the hand they are about to deal.  Apps register a
+planner at start-up (``AppConfig.ready``); a planner is an object with
+
+``may_deal(room) -> bool | None``
+    False: deal no further hand at this table (a round's hands are played, or
+    its clock ran out); True: deal even if every seat is a bot (an event table
+    of bot entries); None: the room is not the planner's, the usual rules apply
+    (a table of bots only is not dealt to, and so on).
+``plan(room) -> DealPlan | None``
+    the seed (C3) and carry-in of the next hand (a duplicate board: the same
+    deal and start at every table, no tribute carried in), or None for the
+    usual new seed and carry-over.
+
+The first planner that answers (not None) decides.  Nothing here names a game
+or an app; the services stay game-generic.
+"""
+
+from __future__ import annotations
+
+import logging
+from dataclasses import dataclass
+
+log = logging.getLogger(__name__)
+
+
+@dataclass(frozen=True)
+class DealPlan:
+    """``seed``: the shuffle seed of the hand; ``start``: the engine's
+    ``match_to_json`` to deal from (``rules.new_match(**start)``), replacing
+    the carry-over from the previous hand."""
+
+    seed: int
+    start: dict
+
+
+_planners: list = []
+
+
+def register(planner) -> None:
+    """Add ``planner`` (once; see the module docstring for its two methods)."""
+    if planner not in _planners:
+        _planners.append(planner)
+
+
+def may_deal(room) -> bool | None:
+    """The first planner's verdict about dealing another hand at ``room``."""
+    for planner in _planners:
+        verdict = planner.may_deal(room)
+        if verdict is not None:
+            return verdict
+    return None
+
+
+def plan(room) -> DealPlan | None:
+    """The first planner's :class:`DealPlan` for ``room``'s next hand, or None."""
+    for planner in _planners:
+        p = planner.plan(room)
+        if p is not None:
+            return p
+    return None

@@ -1,0 +1,609 @@
+"""The ``search`` bot of 保皇 (#13): determinized Monte Carlo over the seat's
+information set.
+
+:func:`infoset` copies out of a state exactly what one seat may know (its own
+cards; everything public: hand sizes, the plays so far seat by seat, the crown
+offers and passes, the emperor, 買3 buyers and sellers, tribute payers and
+receivers, the round on the table, places; and what only this seat saw: the
+crown pile when it holds it, the card it paid or received in 買3 and tribute,
+its own guard or solo role).  Nothing else of the state is read: the search
+works on :class:`InfoSet` alone, so two states that differ only in cards this
+seat cannot see give the same decision (tested).
+
+:func:`sample_world` deals the unseen cards to the other seats at random,
+consistent with that knowledge:
+
+* each seat gets its public number of cards;
+* each seat with cards holds exactly one 3 (B6, after 買3);
+* the emperor holds ``BJ*`` and the crown pile's 2s unless he has played them;
+* the guard holds ``4H*`` when known (明保, or I am the guard), the emperor when
+  a solo is known; otherwise ``4H*`` lies anywhere unseen (a secret solo if it
+  lands with the emperor);
+* a crown passer after the first who added no 2 held none (B8);
+* a tribute payer this seat received from holds nothing above the lowest card
+  he paid but ``BJ*``/``4H*`` (B13: a payer gives his highest cards); a
+  receiver of this seat's tribute still holds it unless he played that card.
+
+Each candidate action is then played out with the ``heuristic`` policy at
+every seat and scored by the seat's game points (B12: places and doubling)
+plus the tribute the result brings in the next hand (B13, one card valued at
+:data:`TRIBUTE_CARD`).  Candidates (at most :data:`MAX_CANDIDATES`): crown accept/pass; solo/guard
+open/secret; when leading, the three lowest rank groups whole, the jokers
+alone, the highest group, and near the end each group with all its jokers;
+when following, 過, 讓, the cheapest set that beats the top for the three
+lowest body ranks that can, and the jokers-only beat; always the heuristic's
+own choice.
+"""
+
+from __future__ import annotations
+
+import random
+import time
+from dataclasses import dataclass
+
+from ..base import Action
+from ..search import SearchConfig, SearchStats, check_time, flat_monte_carlo
+from . import bots
+from .crown import apply_crown, apply_declaration
+from .order import (BJ, H4, KIND_BJ_MARKED, KIND_H4_MARKED, KIND_OF, KIND_RANK, KINDS,
+                    NKINDS, RANK_KINDS, SJ, THREE, TWO, rank_counts)
+from .play import apply_pass, apply_play, apply_yield
+from .scoring import score
+from .sets import beating_shapes
+from .state import HandState, Match, Previous, new_state
+from .tribute import owed_shares
+from .view import guard_visible, knowledge, solo_visible
+
+#: Largest number of actions compared in one decision (the heuristic's own
+#: choice always among them): fewer candidates, more worlds each.
+MAX_CANDIDATES = 6
+
+#: Game points one tribute card is worth to its receiver (and costs its payer)
+#: in the next hand: a strong card moves from one side to the other.
+TRIBUTE_CARD = 0.5
+
+_FULL_COUNTS: tuple[int, ...] | None = None
+
+
+def _full_counts() -> tuple[int, ...]:
+    global _FULL_COUNTS
+    if _FULL_COUNTS is None:
+        from .deal import deck
+
+        counts = [0] * NKINDS
+        for c in deck():
+            counts[KIND_OF[c]] += 1
+        _FULL_COUNTS = tuple(counts)
+    return _FULL_COUNTS
+
+
+@dataclass(frozen=True)
+class InfoSet:
+    """Everything one seat knows.  ``hand``: its 56 counts; ``played``: per seat,
+    56 counts of the cards that seat has played; the other fields mirror
+    :class:`~.state.HandState` with hidden parts removed (``guard``/``solo``/
+    ``guard_declared`` as this seat sees them; ``bought`` as (buyer, seller, paid
+    or None); ``tribute`` as (from, to, card or None); ``pile``: the crown pile's
+    cards when this seat holds it, else None; ``pile_twos`` their number of 2s)."""
+
+    seat: int
+    phase: str
+    match: Match
+    hand: tuple[int, ...]
+    sizes: tuple[int, ...]
+    played: tuple[tuple[int, ...], ...]
+    emperor: int | None
+    guard: int | None
+    solo: str | None
+    guard_declared: str | None
+    h4_played: bool
+    bought: tuple
+    tribute: tuple
+    crown_first: int | None
+    crown_holder: int | None
+    crown_passed: tuple[int, ...]
+    crown_second: bool
+    pile: tuple | None
+    pile_twos: int
+    leader: int | None
+    top: tuple | None
+    yielded: int
+    passed: int
+    trick_log: tuple
+    last_round: tuple
+    finished: tuple[int, ...]
+
+
+def infoset(st: HandState, seat: int) -> InfoSet:
+    """What ``seat`` knows of ``st`` (see the module docstring for the list)."""
+    played = [[0] * NKINDS for _ in range(5)]
+    for a in st.log:
+        if a.verb == "play":
+            row = played[a.seat]
+            for c in a.arg:
+                row[KIND_OF[c]] += 1
+    gv = guard_visible(st, seat)
+    declared = st.guard_declared
+    if declared == "secret" and seat != st.guard:
+        declared = None
+    return InfoSet(
+        seat=seat, phase=st.phase, match=st.match, hand=st.hands[seat], sizes=st.sizes,
+        played=tuple(tuple(r) for r in played), emperor=st.emperor,
+        guard=st.guard if gv else None, solo=solo_visible(st, seat), guard_declared=declared,
+        h4_played=st.h4_played,
+        bought=tuple((b, s, p if seat in (b, s) else None) for b, s, p, _t in st.bought),
+        tribute=tuple((f, t, c if seat in (f, t) else None) for f, t, c in st.tribute),
+        crown_first=st.crown_first, crown_holder=st.crown_holder,
+        crown_passed=st.crown_passed, crown_second=st.crown_second,
+        pile=st.crown_pile if seat == st.crown_holder else None,
+        pile_twos=sum(1 for c in st.crown_pile if c.rank == "2"),
+        leader=st.leader, top=st.top, yielded=st.yielded, passed=st.passed,
+        trick_log=st.trick_log, last_round=st.last_round, finished=st.finished,
+    )
+
+
+# ---------------------------------------------------------------- sampling
+
+
+def _constraints(info: InfoSet):
+    """Per seat: exact kinds it must hold, ranks it must hold (rank -> count),
+    forbidden rank values, and the cap (highest plain rank value allowed)."""
+    must_kind = [dict() for _ in range(5)]
+    must_rank = [dict() for _ in range(5)]
+    forbid = [set() for _ in range(5)]
+    cap = [None] * 5
+    me = info.seat
+    played_total = [sum(info.played[s][k] for s in range(5)) for k in range(NKINDS)]
+    emp = info.emperor
+    if emp is not None and emp != me:
+        if not info.played[emp][KIND_BJ_MARKED] and not played_total[KIND_BJ_MARKED]:
+            must_kind[emp][KIND_BJ_MARKED] = 1
+        twos_played = sum(info.played[emp][k] for k in RANK_KINDS[TWO])
+        if info.pile_twos - twos_played > 0:
+            must_rank[emp][TWO] = info.pile_twos - twos_played
+    if not played_total[KIND_H4_MARKED]:
+        holder = None
+        if info.guard is not None:
+            holder = info.guard
+        elif info.solo is not None:
+            holder = emp
+        if holder is not None and holder != me:
+            must_kind[holder][KIND_H4_MARKED] = 1
+    # B8: passers after the first add a 2 if they hold one; a pile without 2s
+    # after two or more passes means none of them held a 2
+    if info.phase == "crown" and len(info.crown_passed) > 1 and info.pile_twos == 0:
+        for s in info.crown_passed[1:]:
+            if s != me:
+                forbid[s].add(TWO)
+    # tribute (B13): what I received caps the payer; what I paid stays with the receiver
+    low_paid: dict[int, int] = {}
+    for frm, to, card in info.tribute:
+        if card is None:
+            continue
+        k = KIND_OF[card]
+        if to == me and frm != me:
+            r = KIND_RANK[k]
+            low_paid[frm] = min(low_paid.get(frm, 99), r)
+        elif frm == me and to != me:
+            must_kind[to][k] = must_kind[to].get(k, 0) + 1
+    for frm, to, card in info.tribute:
+        if card is not None and frm == me and to != me:
+            k = KIND_OF[card]
+            must_kind[to][k] = max(0, must_kind[to][k] - info.played[to][k])
+    for s, r in low_paid.items():
+        cap[s] = r
+    return must_kind, must_rank, forbid, cap
+
+
+def _allowed(kind: int, s: int, forbid, cap) -> bool:
+    r = KIND_RANK[kind]
+    if r in forbid[s]:
+        return False
+    c = cap[s]
+    if c is not None and r > c and kind not in (KIND_BJ_MARKED, KIND_H4_MARKED) and r != THREE:
+        return False
+    return True
+
+
+def sample_hands(info: InfoSet, rng: random.Random, tries: int = 20) -> list[list[int]] | None:
+    """56-count hands of all five seats, the seat's own as known and the others
+    drawn at random consistent with ``info``; None if the counts do not add up
+    (a hand built by hand in a test, not from a deal)."""
+    me = info.seat
+    full = _full_counts()
+    unseen = list(full)
+    for k in range(NKINDS):
+        unseen[k] -= info.hand[k]
+        for s in range(5):
+            unseen[k] -= info.played[s][k]
+    if info.pile is not None:
+        for c in info.pile:
+            unseen[KIND_OF[c]] -= 1
+    elif info.phase == "crown" and info.pile_twos + (1 if info.crown_passed else 0):
+        # pile in transit that I cannot see: BJ* and some 2s belong to nobody
+        unseen[KIND_BJ_MARKED] -= 1
+    others = [s for s in range(5) if s != me and info.sizes[s]]
+    need = {s: info.sizes[s] for s in others}
+    if any(v < 0 for v in unseen):
+        return None
+    pool_size = sum(unseen)
+    pile_hidden = (info.phase == "crown" and info.pile is None and info.crown_passed)
+    extra = pool_size - sum(need.values())
+    if extra < 0 or (extra > 0 and not pile_hidden):
+        return None
+    must_kind, must_rank, forbid, cap = _constraints(info)
+    for _ in range(tries):
+        hands = [[0] * NKINDS for _ in range(5)]
+        hands[me] = list(info.hand)
+        pool = list(unseen)
+        room = dict(need)
+        ok = True
+        # exactly one 3 for every seat with cards
+        threes = [k for k in RANK_KINDS[THREE] for _ in range(pool[k])]
+        rng.shuffle(threes)
+        for s in others:
+            if not threes:
+                ok = False
+                break
+            k = threes.pop()
+            hands[s][k] += 1
+            pool[k] -= 1
+            room[s] -= 1
+        if not ok:
+            break
+        for k in RANK_KINDS[THREE]:
+            pool[k] = 0  # spare 3s (extra > 0 only during a hidden crown pile) unused
+        for s in others:
+            for k, n in must_kind[s].items():
+                take = min(n, pool[k], room[s])
+                hands[s][k] += take
+                pool[k] -= take
+                room[s] -= take
+            for r, n in must_rank[s].items():
+                ks = [k for k in RANK_KINDS[r] for _ in range(pool[k])]
+                rng.shuffle(ks)
+                for k in ks[:min(n, room[s])]:
+                    hands[s][k] += 1
+                    pool[k] -= 1
+                    room[s] -= 1
+        cards = [k for k in range(NKINDS) for _ in range(pool[k])]
+        rng.shuffle(cards)
+        # the most constrained (highest) cards first
+        cards.sort(key=lambda k: KIND_RANK[k] if KIND_RANK[k] != H4 else -1, reverse=True)
+        left_over = len(cards) - sum(room.values())
+        for k in cards:
+            seats = [s for s in others if room[s] and _allowed(k, s, forbid, cap)]
+            if not seats:
+                if left_over > 0:
+                    left_over -= 1  # a card of the hidden crown pile
+                    continue
+                ok = False
+                break
+            total = sum(room[s] for s in seats)
+            x = rng.randrange(total)
+            for s in seats:
+                x -= room[s]
+                if x < 0:
+                    break
+            hands[s][k] += 1
+            room[s] -= 1
+        if ok and not any(room.values()):
+            return hands
+        # relax the soft constraints (caps, forbidden ranks) and retry
+        forbid = [set() for _ in range(5)]
+        cap = [None] * 5
+    return None
+
+
+def sample_world(info: InfoSet, rng: random.Random) -> HandState | None:
+    """A full :class:`HandState` consistent with ``info`` (see module doc)."""
+    hands = sample_hands(info, rng)
+    if hands is None:
+        return None
+    emp = info.emperor
+    guard, solo, declared = info.guard, info.solo, info.guard_declared
+    pile = info.pile
+    if info.phase == "crown" and pile is None:
+        pile = ()
+        if info.crown_passed:
+            from ..cards import BJ_MARKED, Card
+
+            pile = (BJ_MARKED,) + (Card.parse("2S"),) * info.pile_twos
+    if info.phase not in ("crown",) and emp is not None:
+        if not info.h4_played:
+            holder = next((s for s in range(5) if hands[s][KIND_H4_MARKED]), None)
+            if holder is not None:
+                if holder == emp:
+                    guard = None
+                    solo = solo or ("secret" if info.phase != "declare" else None)
+                    declared = None
+                else:
+                    guard = holder
+                    solo = None
+                    if info.phase != "declare":
+                        declared = declared or "secret"
+        elif guard is None and solo is None:
+            solo = "secret"
+    return new_state(
+        match=info.match, deal=None, hands=tuple(tuple(h) for h in hands),
+        rcs=tuple(rank_counts(h) for h in hands), sizes=info.sizes, phase=info.phase,
+        to_act=info.seat, bought=tuple((b, s, p, None) for b, s, p in info.bought),
+        crown_first=info.crown_first, crown_holder=info.crown_holder,
+        crown_passed=info.crown_passed, crown_pile=tuple(pile or ()),
+        crown_second=info.crown_second, emperor=emp, guard=guard, solo=solo,
+        guard_declared=declared, h4_played=info.h4_played, tribute=(),
+        leader=info.leader, top=info.top, yielded=info.yielded, passed=info.passed,
+        trick_log=info.trick_log, last_round=info.last_round, finished=info.finished,
+    )
+
+
+# ---------------------------------------------------------------- rollouts
+
+
+def _by_rank_cards(hand, shape) -> tuple:
+    out = []
+    i, n = 0, len(shape)
+    while i < n:
+        r = shape[i]
+        j = i + 1
+        while j < n and shape[j] == r:
+            j += 1
+        need = j - i
+        for k in RANK_KINDS[r]:
+            take = min(hand[k], need)
+            if take:
+                out += [KINDS[k]] * take
+                need -= take
+                if not need:
+                    break
+        i = j
+    return tuple(out)
+
+
+def step(st: HandState, seat: int, verb: str, arg) -> HandState:
+    """Apply a bot decision (``arg`` a rank shape for plays) without logging it."""
+    if verb == "play":
+        return apply_play(st, seat, _by_rank_cards(st.hands[seat], arg))
+    if verb == "pass":
+        return apply_pass(st, seat)
+    if verb == "yield":
+        return apply_yield(st, seat)
+    if verb == "crown":
+        return apply_crown(st, seat, arg)
+    return apply_declaration(st, seat, verb, arg)
+
+
+def rollout(st: HandState, rng: random.Random, limit: int = 2000) -> HandState:
+    """Play ``st`` to the end with the heuristic at every seat, through the
+    engine (used up to the first lead; :func:`fast_rollout` does the play)."""
+    heuristic = bots.heuristic
+    while st.phase not in ("done", "voided") and limit:
+        s = st.to_act
+        verb, arg = heuristic(knowledge(st, s), rng)
+        st = step(st, s, verb, arg)
+        limit -= 1
+    return st
+
+
+class _Kn:
+    """The fields of :class:`~.view.Knowledge` the heuristic reads, mutable."""
+
+    __slots__ = ("seat", "phase", "rc", "size", "sizes", "emperor", "guard", "solo",
+                 "i_am_guard", "top", "can_yield")
+
+
+def fast_rollout(st: HandState, rng: random.Random, deadline: float | None = None) -> tuple | None:
+    """The finishing order after playing ``st`` to the end with the heuristic
+    at every seat, each seeing only what its view shows (the guard and a solo
+    as :func:`~.view.guard_visible`/:func:`~.view.solo_visible` decide).
+
+    The same rules as :mod:`.play` (B4–B6, B11) on mutable rank counts, about
+    four times faster than stepping immutable states.  Before the play phase
+    the engine plays the crown and declaration first.  Returns
+    ``(finished, emperor, guard, solo, guard_declared)`` or None if voided.
+    Raises :class:`~games.engine.search.OutOfTime` after ``deadline``.
+    """
+    if st.phase != "play":
+        st = rollout_to_play(st, rng)
+        if st.phase == "voided":
+            return None
+        if st.phase == "done":
+            return (st.finished, st.emperor, st.guard, st.solo, st.guard_declared)
+    rcs = [list(r) for r in st.rcs]
+    sizes = list(st.sizes)
+    finished = list(st.finished)
+    emp, guard, solo, declared = st.emperor, st.guard, st.solo, st.guard_declared
+    h4_played = st.h4_played
+    top = (st.top[0], st.top[2]) if st.top is not None else None
+    yielded, passed = st.yielded, st.passed
+    s = st.to_act
+    lead, follow = bots._lead, bots._follow
+    params = bots.PARAMS
+    kn = _Kn()
+    kn.phase = "play"
+    kn.emperor = emp
+    kn.sizes = sizes
+    for step_no in range(3000):
+        if not step_no & 31:
+            check_time(deadline)
+        kn.seat = s
+        rc = rcs[s]
+        kn.rc = rc
+        kn.size = sizes[s]
+        vis = h4_played or s == guard
+        kn.guard = guard if (vis or declared == "open") else None
+        kn.i_am_guard = s == guard and guard is not None
+        kn.solo = solo if (solo == "open" or h4_played or s == emp) else None
+        kn.top = top
+        if top is None:
+            verb, shape = "play", lead(kn, params)
+        else:
+            kn.can_yield = not yielded >> s & 1
+            verb, shape = follow(kn, params)
+        if verb == "play":
+            for r in shape:
+                rc[r] -= 1
+            n = sizes[s] - len(shape)
+            sizes[s] = n
+            if H4 in shape:
+                h4_played = True
+            if n == 0:
+                finished.append(s)
+                if len(finished) == 4:
+                    finished.append(next(p for p in range(5) if p not in finished))
+                    return (tuple(finished), emp, guard, solo, declared)
+            top = (s, shape)
+        elif verb == "pass":
+            passed |= 1 << s
+        else:
+            yielded |= 1 << s
+        # the next seat to act, or the end of the round (B5)
+        top_seat = top[0]
+        nxt = None
+        for i in range(1, 6):
+            p = (s + i) % 5
+            if p == top_seat or not sizes[p] or passed >> p & 1:
+                continue
+            nxt = p
+            break
+        if nxt is None:
+            nxt = top_seat
+            while not sizes[nxt]:
+                nxt = (nxt + 1) % 5
+            top = None
+            yielded = passed = 0
+        s = nxt
+    raise RuntimeError("fast_rollout did not finish")
+
+
+def rollout_to_play(st: HandState, rng: random.Random) -> HandState:
+    """Step the crown and declaration phases with the heuristic."""
+    heuristic = bots.heuristic
+    while st.phase in ("crown", "declare"):
+        s = st.to_act
+        verb, arg = heuristic(knowledge(st, s), rng)
+        st = step(st, s, verb, arg)
+    return st
+
+
+def value(st: HandState, seat: int) -> float:
+    """The seat's result of a finished hand (see :func:`outcome_value`)."""
+    if st.phase != "done":
+        return 0.0
+    return outcome_value((st.finished, st.emperor, st.guard, st.solo, st.guard_declared), seat)
+
+
+def outcome_value(outcome: tuple | None, seat: int) -> float:
+    """The seat's result of a finished hand: game points (B12) plus the tribute
+    it will receive minus what it will pay next hand (B13), valued at
+    :data:`TRIBUTE_CARD` per card.  A voided deal (None) is worth 0."""
+    if outcome is None:
+        return 0.0
+    finished, emperor, guard, solo, declared = outcome
+    r = score(finished, emperor, guard, solo, declared, 1)
+    v = float(r["game_points"][seat])
+    prev = Previous(emperor, guard, solo, declared, tuple(finished))
+    for frm, to, n in owed_shares(prev):
+        if to == seat:
+            v += TRIBUTE_CARD * n
+        elif frm == seat:
+            v -= TRIBUTE_CARD * n
+    return v
+
+
+# ---------------------------------------------------------------- candidates
+
+
+def candidates(info: InfoSet, kn, rng) -> tuple[list[tuple], int]:
+    """The decisions to compare, as ``(verb, arg)`` with play args as rank
+    shapes, and the index of the heuristic's own choice."""
+    seat = info.seat
+    default = bots.heuristic(kn, rng)
+    if info.phase == "crown":
+        out = [("crown", "accept"), ("crown", "pass")]
+    elif info.phase == "declare":
+        verb = default[0]
+        out = [(verb, "open"), (verb, "secret")]
+    else:
+        rc = kn.rc
+        out = []
+        if info.top is None:
+            body = [r for r in range(1, SJ) if rc[r]]
+            specials = (H4,) * rc[H4] + (BJ,) * rc[BJ] + (SJ,) * rc[SJ]
+            if kn.size == rc[THREE]:
+                out.append(("play", (THREE,)))
+            # priority: the three lowest groups, the jokers alone, the highest
+            # group, near the end the groups with every joker attached
+            for r in body[:3]:
+                out.append(("play", (r,) * rc[r]))
+            if specials:
+                out.append(("play", specials))
+            if len(body) > 3:
+                out.append(("play", (body[-1],) * rc[body[-1]]))
+            if specials and len(body) <= 3:
+                for r in body:
+                    out.append(("play", specials + (r,) * rc[r]))
+            if specials and rc[H4] + rc[BJ] and rc[SJ]:
+                out.append(("play", (SJ,) * rc[SJ]))
+        else:
+            out.append(("pass", True))
+            if kn.can_yield:
+                out.append(("yield", True))
+            best: dict = {}
+            shapes = beating_shapes(rc, info.top[2])
+            if not shapes:
+                return [default], 0  # nothing beats the top now or later this round
+            for sh in shapes:
+                n_special = sum(1 for r in sh if r >= SJ)
+                body_rank = sh[-1] if sh[-1] < SJ else None
+                key = body_rank
+                cost = (n_special, sum(sh[:n_special]))
+                if key not in best or cost < best[key][0]:
+                    best[key] = (cost, sh)
+            ranked = sorted(best.items(), key=lambda kv: (kv[0] is None, kv[0] or 0))
+            plain = [sh for key, (_c, sh) in ranked if key is not None]
+            jokers = [sh for key, (_c, sh) in ranked if key is None]
+            for sh in plain[:3] + jokers:
+                out.append(("play", sh))
+    out = out[:MAX_CANDIDATES - 1]
+    if default not in out:
+        out.append(default)
+    return out, out.index(default)
+
+
+def decide(st: HandState, seat: int, rng: random.Random, config: SearchConfig | None = None,
+           stats: SearchStats | None = None) -> tuple[str, object]:
+    """The search bot's decision for ``seat`` as ``(verb, arg)`` (play args are
+    rank shapes).  Reads ``st`` only through :func:`infoset` and
+    :func:`~.view.knowledge` (the seat's own view)."""
+    started = time.perf_counter()
+    config = config or SearchConfig()
+    info = infoset(st, seat)
+    kn = knowledge(st, seat)
+    cands, default = candidates(info, kn, rng)
+    if len(cands) == 1:
+        return cands[0]
+
+    def sample(r):
+        return sample_world(info, r)
+
+    def evaluate(world, cand, r, deadline):
+        verb, arg = cand
+        nxt = step(world, seat, verb, arg)
+        if nxt.phase == "done":
+            return value(nxt, seat)
+        if nxt.phase == "voided":
+            return 0.0
+        return outcome_value(fast_rollout(nxt, r, deadline), seat)
+
+    return flat_monte_carlo(cands, default, sample, evaluate, rng, config, stats=stats,
+                            started=started)
+
+
+def search_action(st: HandState, seat: int, rng: random.Random,
+                  config: SearchConfig | None = None, stats: SearchStats | None = None) -> Action:
+    """:func:`decide` as an engine :class:`~games.engine.base.Action`."""
+    verb, arg = decide(st, seat, rng, config, stats)
+    if verb == "play":
+        arg = _by_rank_cards(st.hands[seat], arg)
+    return Action(seat, verb, arg)

@@ -1,0 +1,49 @@
+"""How a 保皇 event scores (clubs, issue #10): the game's tournament hooks.
+
+Pure functions of the engine's hand summaries (``BaohuangRules.summary``).  A
+保皇 entry is one player; a table is five entries, entry i at seat i.  A
+player's round result is the sum of their game points over the round's hands;
+头科 (first out, ``finish_order[0]``) counts for the first tiebreak.  See
+``docs/tournaments.md``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+#: Five individuals per table (a table event).
+SHAPE = "table"
+ENTRY_SIZE = 1
+ENTRIES_PER_TABLE = 5
+
+
+def seat_plan(entries_at_table: int = ENTRIES_PER_TABLE) -> list[tuple[int, int]]:
+    """For each seat 0-4: ``(entry index at the table, player index)``: entry i at seat i."""
+    return [(s, 0) for s in range(5)]
+
+
+def round_result(summaries: Sequence[dict]) -> list[dict]:
+    """Per seat: ``points`` (game points summed over the round's completed
+    hands, room multiplier included), ``firsts`` (hands finished first, 头科),
+    ``hands`` counted (a voided deal, B8, scores nothing and is not counted)."""
+    points = [0] * 5
+    firsts = [0] * 5
+    hands = 0
+    for s in summaries:
+        if not s or not s.get("complete") or s.get("voided") or s.get("game_points") is None:
+            continue
+        hands += 1
+        for seat, value in s["game_points"].items():
+            points[int(seat)] += int(value or 0)
+        order = s.get("finish_order") or []
+        if order:
+            firsts[order[0]] += 1
+    return [{"points": points[i], "firsts": firsts[i], "hands": hands} for i in range(5)]
+
+
+def board_scores(summary: dict) -> list[float] | None:
+    """A duplicate board's score per seat: the seat's game points; None for
+    a voided or incomplete hand."""
+    if not summary or not summary.get("complete") or summary.get("voided") or summary.get("game_points") is None:
+        return None
+    return [int(summary["game_points"].get(str(i), 0)) for i in range(5)]

@@ -1,0 +1,61 @@
+"""How a 升級 event scores (clubs, issue #10): the game's tournament hooks.
+
+Pure functions of the engine's hand summaries (``ShengjiRules.summary``), so
+the tournament core never needs to know a rule.  A 升級 entry is a fixed pair;
+a table is two entries: entry 0 at seats 0 and 2 (team 0, S1), entry 1 at
+seats 1 and 3 (team 1).  See ``docs/tournaments.md``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from .match import team_of
+
+#: Two entries per table, each a fixed pair (a match event).
+SHAPE = "match"
+ENTRY_SIZE = 2
+ENTRIES_PER_TABLE = 2
+
+
+def seat_plan(entries_at_table: int = ENTRIES_PER_TABLE) -> list[tuple[int, int]]:
+    """For each seat 0-3: ``(entry index at the table, player index in the
+    entry)``: entry 0 holds seats 0 and 2, entry 1 seats 1 and 3 (S1)."""
+    return [(team_of(s), s // 2) for s in range(4)]
+
+
+def _team(values: dict | None, team: int) -> int:
+    return int((values or {}).get(str(team), 0) or 0)
+
+
+def round_result(summaries: Sequence[dict]) -> list[dict]:
+    """The round's result per entry (index 0, 1) from its completed hands.
+
+    ``margin``: the entry's levels gained over the round minus the other
+    entry's (the pair ahead in levels at the end of the round wins, #10);
+    ``points``: the game points (C4) its two seats scored; ``hands``: hands
+    counted (a voided deal or an incomplete hand adds nothing)."""
+    gained = [0, 0]
+    points = [0, 0]
+    hands = 0
+    for s in summaries:
+        if not s or not s.get("complete") or s.get("levels_gained") is None:
+            continue
+        hands += 1
+        for team in (0, 1):
+            gained[team] += _team(s.get("levels_gained"), team)
+        for seat, value in (s.get("game_points") or {}).items():
+            points[team_of(int(seat))] += int(value or 0)
+    return [
+        {"margin": gained[0] - gained[1], "points": points[0], "hands": hands},
+        {"margin": gained[1] - gained[0], "points": points[1], "hands": hands},
+    ]
+
+
+def board_scores(summary: dict) -> list[float] | None:
+    """A duplicate board's score per entry index (0, 1): levels gained by the
+    entry's team minus the other team's; None if the hand did not complete."""
+    if not summary or not summary.get("complete") or summary.get("levels_gained") is None:
+        return None
+    g = summary["levels_gained"]
+    return [_team(g, 0) - _team(g, 1), _team(g, 1) - _team(g, 0)]

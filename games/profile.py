@@ -1,0 +1,22 @@
+"""What the games app adds to a profile page (through
+:data:`accounts.signals.profile_context`, connected in ``GamesConfig.ready``)."""
+
+from __future__ import annotations
+
+from .models import Room, Seat
+
+
+def current_seats(user) -> list[Seat]:
+    """Seats the user holds now in rooms that are not closed, newest room
+    first (at most 10), rooms joined."""
+    return list(
+        Seat.objects.filter(user=user)
+        .exclude(room__status=Room.Status.CLOSED)
+        .select_related("room")
+        .order_by("-room__created")[:10]
+    )
+
+
+def seats_for_profile(sender, user, **kwargs) -> dict:
+    """Receiver of ``profile_context``: ``{"current_seats": [...]}``."""
+    return {"current_seats": current_seats(user)}

@@ -1,0 +1,60 @@
+"""Every change to a room goes through this package (one module per concern).
+
+=================  ==========================================================
+``errors``         refusals (:class:`ServiceError` …) and :class:`Outcome`
+``readmodel``      the hand state rebuilt from the log, cached in-process
+``frame``          :func:`locked_room`: lock + version check + save + after
+                   commit (notify, schedule), used by every command
+``deadlines``      turn policy: who acts by itself, when the server acts next
+``rooms``          create, sit, leave, ready, bots, 托管, close
+``hands``          deal, one decision (:func:`do_action`), completion (the
+                   :data:`games.signals.hand_completed` signal), next deal
+``settlement``     what a leaver owes, through the rules' hooks
+``turns``          the server's own turns (bots, 托管, C5 timeouts, sweep)
+=================  ==========================================================
+
+Callers use the names re-exported here (``services.do_action(…)``).  The
+rules come from :func:`games.engine.get_rules` only: nothing here knows a game.
+"""
+
+from __future__ import annotations
+
+from ..engine import get_rules
+from .deadlines import AUTOPLAY_POLICY, HAND_PAUSE_S, POLICIES, acts_automatically, bot_rng
+from .errors import Conflict, Forbidden, IllegalMove, InvalidRequest, Outcome, ServiceError
+from .frame import StaleVersion, locked_room
+from .hands import do_action, hidden_decision, next_hand, start_hand, user_action, user_by_id
+from .readmodel import (
+    action_count,
+    by_seat,
+    cache_stats,
+    clear_cache,
+    current_hand,
+    current_hand_counted,
+    hand_match,
+    hand_state,
+)
+from .rooms import (
+    close_room,
+    create_room,
+    fill_bots,
+    leave_seat,
+    rejoin_seat,
+    set_autoplay,
+    set_ready,
+    take_seat,
+)
+from .settlement import carry_in_after, settle_leaving
+from .turns import play_turn, sweep
+
+__all__ = [
+    "AUTOPLAY_POLICY", "HAND_PAUSE_S", "POLICIES", "acts_automatically", "bot_rng",
+    "Conflict", "Forbidden", "IllegalMove", "InvalidRequest", "Outcome", "ServiceError",
+    "StaleVersion", "locked_room",
+    "do_action", "next_hand", "start_hand", "user_action", "hidden_decision", "user_by_id",
+    "action_count", "by_seat", "cache_stats", "clear_cache", "current_hand",
+    "current_hand_counted", "hand_match", "hand_state",
+    "close_room", "create_room", "fill_bots", "leave_seat", "rejoin_seat", "set_autoplay", "set_ready",
+    "take_seat",
+    "carry_in_after", "settle_leaving", "play_turn", "sweep", "get_rules",
+]

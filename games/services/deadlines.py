@@ -1,0 +1,74 @@
+"""Turn policy shared by the commands and the server's turns: who acts by
+itself (bots, 托管) and when the server acts next (``Room.deadline``, C5)."""
+
+from __future__ import annotations
+
+import random
+from datetime import timedelta
+
+from django.conf import settings
+from django.utils import timezone
+
+from .. import dealing
+from ..models import Hand, Room, Seat
+
+#: Seconds between the end of a hand and the deal of the next (result panel).
+HAND_PAUSE_S = float(getattr(settings, "GAMES_HAND_PAUSE_S", 6.0))
+#: Policy used for a human seat on auto-play (托管, C5).
+AUTOPLAY_POLICY = "heuristic"
+#: Bot policies an owner may seat (every engine's ``bot_action`` knows them).
+POLICIES = ("random", "heuristic", "search")
+
+
+def seats_of(room: Room) -> list[Seat]:
+    """The room's seats in index order, users joined."""
+    return list(room.seats.select_related("user").order_by("index"))
+
+
+def acts_automatically(seat: Seat) -> bool:
+    """A bot's seat, or a human's on 托管 (C5): the server decides for it."""
+    return bool(seat.bot_policy) or seat.autoplay
+
+
+def set_deadline(room: Room, rules, state, seats: list[Seat]) -> None:
+    """Deadline for the seat to act: bot delay for bots and 托管 seats, the
+    room's time limit (C5) for a human, None when nobody is to act.  The
+    caller saves ``room``."""
+    from .. import hidden
+
+    now = timezone.now()
+    seat_index = rules.to_act(state)
+    if seat_index is None:
+        room.deadline = None
+    elif hidden.uniform(rules, state, seats):
+        # Whoever holds a hidden decision: the same window (games.hidden, issue #8).
+        room.deadline = now + timedelta(seconds=hidden.window_s(room))
+    elif acts_automatically(seats[seat_index]):
+        room.deadline = now + timedelta(milliseconds=room.bot_delay_ms)
+    else:
+        room.deadline = now + timedelta(seconds=room.turn_seconds)
+
+
+def set_pause(room: Room) -> None:
+    """Deadline after a completed hand: the next deal after the result pause."""
+    room.deadline = timezone.now() + timedelta(seconds=HAND_PAUSE_S)
+
+
+def can_start(room: Room, seats: list[Seat]) -> bool:
+    """Every seat filled, every human ready, at least one human, room open (a
+    planner, :mod:`games.dealing`, may allow a table of bots or stop the
+    dealing)."""
+    if room.status == Room.Status.CLOSED or any(s.is_empty for s in seats):
+        return False
+    if not all(s.ready for s in seats if s.user_id):
+        return False
+    verdict = dealing.may_deal(room)
+    if verdict is False:
+        return False
+    return verdict is True or any(s.user_id for s in seats)
+
+
+def bot_rng(hand: Hand, count: int) -> random.Random:
+    """The random source of a bot's decision: a pure function of the hand's
+    seed and the action count, so a hand can be reproduced exactly."""
+    return random.Random(hand.seed * 1009 + count)

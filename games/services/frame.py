@@ -1,0 +1,132 @@
+"""The one frame every command runs in: :func:`locked_room`.
+
+``with locked_room(room_id, expected_version) as room:`` opens
+``transaction.atomic()`` and as its first statement runs a conditional
+``UPDATE room SET version = version + 1 WHERE id = … [AND version =
+expected]``.  That statement both takes the row lock (PostgreSQL) or the write
+lock (SQLite) and performs the optimistic version check: a second worker or a
+doubled click that carries the same version finds zero rows and
+:class:`StaleVersion` is raised (a command turns it into ``Outcome(applied=
+False)`` with :func:`stale_outcome`).  Any exception inside the block (an
+illegal action) rolls the bump back, so a refused action leaves the room
+exactly as it was.
+
+When the block ends normally the room's ``deadline`` and ``status`` are saved
+and, after the commit, the room's channel group is told ``table.changed``
+with the new version (:mod:`games.notify`) and the next turn is scheduled
+for ``room.deadline`` (:mod:`games.scheduling`).
+"""
+
+from __future__ import annotations
+
+import functools
+import logging
+from contextlib import contextmanager
+
+from django.db import transaction
+from django.db.models import F
+from django.utils import timezone
+
+from .. import notify, scheduling
+from ..models import Room
+from .errors import Outcome
+
+log = logging.getLogger(__name__)
+
+
+class StaleVersion(Exception):
+    """The room is no longer at the version the caller saw (nothing changed)."""
+
+    def __init__(self, room_id: int):
+        super().__init__(room_id)
+        self.room_id = room_id
+
+
+def _listing(room: Room) -> tuple:
+    """What a lobby's room list shows of ``room`` apart from its seats
+    (``templates/games/_room_list.html``): name, multiplier, status."""
+    return (room.name, room.multiplier, room.status)
+
+
+def lock_room(room_id: int, expected_version: int | None) -> Room | None:
+    """Inside an atomic block: bump the version (optionally only if it equals
+    ``expected_version``) and return the fresh room, or None when stale.
+    Raises ``Room.DoesNotExist`` for an unknown room."""
+    now = timezone.now()
+    qs = Room.objects.filter(pk=room_id)
+    if expected_version is not None:
+        qs = qs.filter(version=expected_version)
+    if not qs.update(version=F("version") + 1, changed=now):
+        if not Room.objects.filter(pk=room_id).exists():
+            raise Room.DoesNotExist(room_id)
+        return None
+    room = Room.objects.get(pk=room_id)
+    room._listed_before = _listing(room)
+    return room
+
+
+@contextmanager
+def locked_room(room_id: int, expected_version: int | None = None, *, lobby: bool | None = None):
+    """Run a command on room ``room_id`` under its lock (see the module).
+
+    Yields the fresh ``Room`` (version already bumped).  ``expected_version``
+    None skips the version check (owner commands that cannot be doubled
+    harmfully).  Raises :class:`StaleVersion` when the version moved on and
+    ``Room.DoesNotExist`` for an unknown room.  On a normal exit saves
+    ``deadline`` and ``status`` and registers :func:`after_commit` (``lobby``
+    as there).  An exception from the body rolls everything back."""
+    with transaction.atomic():
+        room = lock_room(room_id, expected_version)
+        if room is None:
+            raise StaleVersion(room_id)
+        yield room
+        room.save(update_fields=["deadline", "status"])
+        after_commit(room, lobby)
+
+
+def stale_outcome(room_id: int) -> Outcome:
+    """``Outcome(False, current version, "stale")``: nothing was done."""
+    return Outcome(False, Room.objects.get(pk=room_id).version, "stale")
+
+
+def after_commit(room: Room, lobby: bool | None = None) -> None:
+    """Register the post-commit notify + schedule for the room's final state.
+
+    ``lobby``: whether the lobby's room list changed too (its group is then
+    told as well, and every lobby socket re-renders the list).  True for the
+    services that change seats; None (the default) compares the room's name,
+    multiplier and status with what :func:`lock_room` read, so a plain play,
+    托管 or a ready click that deals nothing leaves the lobby alone."""
+    if lobby is None:
+        lobby = _listing(room) != getattr(room, "_listed_before", None)
+    room_id, version, game, deadline = room.pk, room.version, room.game, room.deadline
+
+    def run():
+        notify.table_changed(room_id, version, game, lobby=lobby)
+        if deadline is not None:
+            delay = max(0.0, (deadline - timezone.now()).total_seconds())
+            try:
+                scheduling.schedule_turn(room_id, version, delay)
+            except Exception:
+                # The move is committed: answer it as such (issue #8).  The
+                # deadline is in the database; a sweep runs it once the broker
+                # is back (beat, or a worker's own sweep thread).
+                log.warning("room %s version %s: turn not scheduled (broker down?); "
+                            "the deadline sweep will run it", room_id, version, exc_info=True)
+
+    transaction.on_commit(run)
+
+
+def versioned(command):
+    """Decorate a command whose body runs in :func:`locked_room`: a
+    :class:`StaleVersion` becomes ``Outcome(False, current version,
+    "stale")`` (nothing changed)."""
+
+    @functools.wraps(command)
+    def wrapper(*args, **kwargs):
+        try:
+            return command(*args, **kwargs)
+        except StaleVersion as exc:
+            return stale_outcome(exc.room_id)
+
+    return wrapper

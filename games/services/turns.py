@@ -1,0 +1,141 @@
+"""The server's own turns: bots, 托管, C5 timeouts and the next deal.
+
+:func:`play_turn` is what runs when a room's deadline comes (a Celery task in
+the production topology, an in-process timer in the embedded one; where it
+runs is :mod:`games.scheduling`'s business).  It is idempotent: it does
+nothing unless the room is still at the version it was scheduled for, and
+the command it calls repeats that check under the row lock, so two workers
+can never apply the same turn twice.  :func:`sweep` finds every room whose
+deadline passed (Celery beat or the in-process sweep thread), so a lost task
+or a restart cannot hang a table.
+"""
+
+from __future__ import annotations
+
+import logging
+from datetime import timedelta
+
+from django.utils import timezone
+
+from .. import scheduling
+from ..engine import get_rules
+from ..models import HandAction, Room
+from .deadlines import AUTOPLAY_POLICY, acts_automatically, bot_rng
+from .errors import ServiceError
+from .hands import do_action, hidden_decision, next_hand, user_by_id
+from .readmodel import current_hand_counted, hand_state
+
+log = logging.getLogger(__name__)
+
+#: A task may fire this much before the deadline (clock granularity).
+EARLY_TOLERANCE = timedelta(milliseconds=50)
+#: The sweep leaves a deadline this long to its own timer/task first.
+SWEEP_GRACE = timedelta(seconds=1)
+SWEEP_BATCH = 500
+
+
+def _without_seat(action) -> dict:
+    record = action.to_record()
+    record.pop("seat", None)
+    return record
+
+
+def play_turn(room_id: int, version: int) -> str:
+    """Do what is due for room ``room_id`` at ``version``; return what was done.
+
+    - version moved on, room gone or not playing: ``"stale"`` / ``"idle"``;
+    - hand complete and the pause is over: deal the next hand (``"dealt"``);
+    - seat to act is a bot or on 托管: its policy's move (托管 uses the
+      heuristic bot), stored with actor ``bot``/``auto`` (``"bot"``);
+    - a human whose time ran out: the C5 auto action (``rules.auto_action``),
+      and the seat is switched to 托管 in the same transaction (``"timeout"``);
+    - not due yet: rescheduled for the remaining time (``"early"``).
+    """
+    room = Room.objects.filter(pk=room_id).first()
+    if room is None or room.version != version:
+        return "stale"
+    if room.status != Room.Status.PLAYING or room.deadline is None:
+        return "idle"
+    now = timezone.now()
+    due = room.deadline <= now + EARLY_TOLERANCE
+    hand = current_hand_counted(room)
+    if hand is None or hand.complete:
+        if not due:
+            scheduling.schedule_turn(room_id, version, (room.deadline - now).total_seconds())
+            return "early"
+        outcome = next_hand(room_id, version)
+        return "dealt" if outcome.applied else "stale"
+    rules = get_rules(room.game)
+    count = hand.n_actions
+    state = hand_state(hand, count=count)
+    seat_index = rules.to_act(state)
+    if seat_index is None:
+        return "idle"
+    seat = room.seats.get(index=seat_index)
+    if not due:
+        scheduling.schedule_turn(room_id, version, (room.deadline - now).total_seconds())
+        return "early"
+    secret = hidden_decision(rules, state)
+    if secret:
+        from .. import hidden
+
+        pending = hidden.pending_for(room, hand, count, seat_index)
+        if pending is not None:
+            # A human's hidden choice, made earlier, takes effect now (issue #8).
+            action = dict(pending["action"])
+            action.pop("seat", None)
+            outcome = do_action(room_id, seat_index, action, version, actor=HandAction.Actor.USER,
+                                user=user_by_id(pending.get("user")), hold_hidden=False)
+            return "held" if outcome.applied else "stale"
+    if acts_automatically(seat):
+        policy = seat.bot_policy or AUTOPLAY_POLICY
+        actor = HandAction.Actor.BOT if seat.bot_policy else HandAction.Actor.AUTO
+        action = rules.bot_action(state, seat_index, policy, bot_rng(hand, count))
+        try:
+            outcome = do_action(room_id, seat_index, _without_seat(action), version, actor=actor)
+        except ServiceError as exc:
+            # An engine bug must not hang the table: fall back to the C5 move.
+            log.error("bot %s move %s refused (%s); using auto_action", policy, action, exc.message)
+            outcome = do_action(
+                room_id, seat_index, _without_seat(rules.auto_action(state, seat_index)), version,
+                actor=HandAction.Actor.AUTO,
+            )
+        return "bot" if outcome.applied else "stale"
+    action = rules.auto_action(state, seat_index)
+    outcome = do_action(
+        room_id, seat_index, _without_seat(action), version,
+        # A timeout switches the seat to 托管 (C5), except in a hidden
+        # decision: the 托管 tag would show everyone who held it (issue #8).
+        actor=HandAction.Actor.AUTO, autoplay=None if secret else True,
+    )
+    return "timeout" if outcome.applied else "stale"
+
+
+def due_rooms() -> list[tuple[int, int]]:
+    """``[(room id, version)]`` of playing rooms whose deadline passed more
+    than :data:`SWEEP_GRACE` ago, oldest first (at most :data:`SWEEP_BATCH`)."""
+    limit = timezone.now() - SWEEP_GRACE
+    return list(
+        Room.objects.filter(status=Room.Status.PLAYING, deadline__lte=limit)
+        .order_by("deadline")
+        .values_list("id", "version")[:SWEEP_BATCH]
+    )
+
+
+def sweep(direct: bool = False) -> int:
+    """Run the due turn of every overdue room (:func:`due_rooms`); returns how
+    many rooms were handled.  Each goes through :func:`games.scheduling.dispatch`:
+    a ``run_turn`` task in the production topology, here and now otherwise;
+    with ``direct`` (a worker's own sweep thread, :mod:`games.worker_sweep`)
+    here and now always, so tables go on while the broker is down (issue #8)."""
+    due = due_rooms()
+    for room_id, version in due:
+        if direct:
+            with scheduling.room_lock(room_id):
+                try:
+                    play_turn(room_id, version)
+                except Exception:
+                    log.exception("worker sweep: room %s failed", room_id)
+        else:
+            scheduling.dispatch(room_id, version)
+    return len(due)

@@ -1,0 +1,104 @@
+"""The :class:`~games.registry.GameSpec` of 四副牌升級 with 比牌 bidding (four
+seats in two teams)."""
+
+from __future__ import annotations
+
+from django.utils.translation import gettext_lazy as _
+
+from typing import Mapping
+
+from games.engine.shengji import RULES
+from games.engine.shengji import tournament as tournament_hooks
+from games.engine.shengji.match import team_of
+from games.registry import GameSpec, Tag
+
+from .table import shengji_context
+
+
+DEALER = Tag("role dealer", _("庄"))
+DEFENDER = Tag("role defender", _("庄家"))
+ATTACKER = Tag("role attacker", _("闲"))
+
+
+def seat_tags(data: Mapping | None, seat: int) -> list[Tag]:
+    """庄 for the dealer, 庄家 for the partner, 闲 for the attackers (S15,
+    S16), once the dealer is known."""
+    dealer = (data or {}).get("dealer")
+    if dealer is None:
+        return []
+    if seat == dealer:
+        return [DEALER]
+    return [DEFENDER] if team_of(seat) == team_of(dealer) else [ATTACKER]
+
+
+def seat_plays(view: Mapping | None) -> dict:
+    """The cards each seat played in the trick on the table (#11)."""
+    trick = (view or {}).get("trick") or {}
+    return {p["seat"]: {"cards": list(p["cards"]), "verb": None} for p in trick.get("plays") or []}
+
+
+def parse_give(verb: str, post) -> dict | None:
+    """``give`` (还牌, S14) reads the fields ``give_<seat>`` of ``post``
+    (space-separated codes per loser seat): ``{"give": {"1": ["4C"], …}}``;
+    None for any other verb.  Raises ``ValueError`` for a malformed give."""
+    if verb != "give":
+        return None
+    give = {}
+    for key in post or {}:
+        seat = key[5:] if key.startswith("give_") else None
+        if seat is None:
+            continue
+        if not seat.isdigit() or len(give) >= 8:
+            raise ValueError(_("未知的动作"))
+        codes = (post.get(key) or "").split()
+        if len(codes) > 64:
+            raise ValueError(_("未知的动作"))
+        give[seat] = codes
+    if not give:
+        raise ValueError(_("请先选择要还的牌"))
+    return {"give": give}
+
+
+SPEC = GameSpec(
+    tournament=tournament_hooks,
+    blurb=_("四人两队，四副牌，比牌争叫主，从 2 打过 K。"),
+    code="shengji",
+    label=_("升级"),
+    full_label=_("升级（四副牌）"),
+    rules=RULES,
+    board_template="games/shengji/_board.html",
+    replay_template="games/shengji/_replay_public.html",
+    css=("games/shengji.css",),
+    js=("games/shengji.js",),
+    table_context=shengji_context,
+    seat_tags=seat_tags,
+    seat_plays=seat_plays,
+    action_labels={
+        "bid": _("亮牌"),
+        "trump-S": _("♠ 黑桃"),
+        "trump-H": _("♥ 红桃"),
+        "trump-D": _("♦ 方块"),
+        "trump-C": _("♣ 梅花"),
+        "give": _("还牌"),
+        "bury": _("埋底"),
+    },
+    choices={"trump": ("S", "H", "D", "C")},
+    verb_order=("trump", "give", "bury", "bid", "play", "pass"),
+    phase_names={
+        "auction": _("比牌"),
+        "trump": _("叫主"),
+        "give": _("还牌"),
+        "bury": _("埋底"),
+        "play": _("出牌"),
+        "done": _("本局结束"),
+    },
+    rule_messages={  # one sentence per ruling, no ruling id (#11)
+        "S8": _("这样不能领出：领出须是单张、对子、三张、炸弹、拖拉机、摔牌或甩牌。"),
+        "S9": _("跟牌不对：有领出这一门的牌就必须跟这一门，并尽量跟出同样的牌型（对子跟对子，拖拉机跟拖拉机）。"),
+        "S13": _("亮牌后你的比牌总分必须超过目前的最高分。"),
+        "S14": _("这样还牌不行：张数要和拿走的一样，不能还分牌（5、10、K），每门至少留一张。"),
+        "S15": _("埋底必须是你手里的正好 8 张牌。"),
+    },
+    parse_extra=parse_give,
+    ledger_reasons={"spade_ace": _("黑桃A被抓")},
+)

@@ -1,0 +1,324 @@
+"""What the 升级 (shengji) table template needs beyond the generic context.
+
+:func:`shengji_context` is the game's ``table_context`` hook
+(:class:`~games.registry.GameSpec`), called by
+:func:`games.tables.table_context` for every viewer.  It reads only the
+viewer's seat view (``ctx["view"]``, the engine's ``view(state, seat)``) and
+the engine's seat aids for that seat (``ctx["aids"]``,
+``RULES.seat_aids(state, seat)``: suit of play of the viewer's own cards, the
+lead's suit, the trump order, the cheapest bid, the 还牌 limits), so nothing
+here can show a card another seat holds (hidden information, S13–S15).
+
+The result is one ``sj`` dict (see :func:`shengji_context`); the template is
+``templates/games/shengji/_board.html``.
+"""
+
+from __future__ import annotations
+
+import json
+from collections import Counter
+from html import escape
+
+from django.utils.safestring import mark_safe
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_noop
+
+from games.engine.cards import SUIT_SYMBOLS, Card
+from games.engine.shengji.match import team_of
+from games.engine.shengji.trumps import bid_points, card_points
+from games.templatetags.cards import card_class as card_css
+from games.templatetags.cards import face, short
+
+SUIT_NAMES = {"S": gettext_noop("黑桃"), "H": gettext_noop("红桃"), "D": gettext_noop("方块"),
+              "C": gettext_noop("梅花")}
+
+
+def level_label(level: str | None) -> str:
+    """``"T"`` -> ``"10"`` (C1 codes to what players say).
+
+    >>> level_label("T"), level_label("2"), level_label(None)
+    ('10', '2', '')
+    """
+    if level is None:
+        return ""
+    return "10" if level == "T" else level
+
+
+def suit_name(suit: str | None) -> str:
+    """The trump suit as players say it (``♥ 红桃``); empty before trumps."""
+    if not suit:
+        return ""
+    return f"{SUIT_SYMBOLS[suit]} {_(SUIT_NAMES[suit])}"
+
+
+def hand_html(cards: list[dict]) -> str:
+    """The buttons of the viewer's hand (built here, not in the template: a
+    hand of 52-60 cards is re-rendered for every seat on every change).
+
+    Each is ``<button class="card …" data-card="CODE" [data-bid] [data-kitty]
+    [data-suit-of] [data-block]>`` with the rank over the suit inside.
+    """
+    out = []
+    for c in cards:
+        css = "card"
+        if c["css"]:
+            css += " " + c["css"]
+        attrs = [f'data-card="{c["code"]}"']
+        if c["bid"]:
+            css += " bipai"
+            attrs.append(f'data-bid="{c["bid"]}"')
+        if c["kitty"]:
+            css += " kitty"
+            attrs.append('data-kitty="1"')
+        if c["suit_of"]:
+            attrs.append(f'data-suit-of="{c["suit_of"]}"')
+        if c["block"]:
+            css += " blocked"
+            attrs.append(f'data-block="{escape(c["block"])}"')
+        out.append(
+            f'<button type="button" class="{css}" {" ".join(attrs)}>'
+            f'<span class="r">{escape(c["rank"])}</span><span class="s">{escape(c["suit"])}</span></button>'
+        )
+    return mark_safe("".join(out))
+
+
+def follow_sentence(trick: dict | None) -> str:
+    """What S9 asks of a follower, in the reader's language (the engine's
+    own hint line mixes languages): the count and suit led."""
+    if not trick or not trick.get("led_count"):
+        return ""
+    led = trick["led_suit"]
+    suit = _("主牌") if led == "T" else suit_name(led)
+    return _("跟 %(n)s 张：有%(suit)s就必须出%(suit)s，并尽量跟出同样的牌型。") % {"n": trick["led_count"], "suit": suit}
+
+
+def _team_label(team: int, names: list[str]) -> str:
+    seats = [s for s in range(4) if team_of(s) == team]
+    return "、".join(names[s] for s in seats)
+
+
+def shengji_context(ctx: dict) -> dict:
+    """Extra context for the shengji board: ``{"sj": {...}}`` plus an
+    overridden ``hint`` (提示) in the auction (the cheapest bid that exceeds).
+
+    ``sj`` members: ``cards`` (the viewer's hand as dicts: ``code``, ``rank``,
+    ``suit``, ``css``, ``bid`` 比牌 points or 0, ``kitty`` marked as a kitty card
+    while burying, ``suit_of`` suit of play, ``block`` why it may not be given
+    back), ``piles`` (every seat's shown 比牌 with points, passed, highest),
+    ``trump``/``level``/``dealer``/``levels`` labels, ``trick`` and
+    ``last_trick`` (plays by seat with names), ``failed`` (a failed throw,
+    never who stopped it, S11/S12), ``give`` (owed per loser, caps, hint),
+    ``result`` (S16–S18 figures) and ``match`` (match/hand numbers, winner).
+    """
+    view = ctx.get("view")
+    aids = ctx.get("aids")
+    if view is None or aids is None:
+        return {"sj": None}
+    names = list(ctx["names"])
+    hand = ctx["hand"]
+    me = ctx["me"]
+    phase = view["phase"]
+    level = view["level"]
+    trump = view["trump"]
+    dealer = view["dealer"]
+    out: dict = {}
+
+    # --- the viewer's hand, with per-card hooks
+    kitty_left = Counter(view["kitty"] or []) if phase == "bury" and me == dealer else Counter()
+    give = aids["give"] if phase == "give" and me is not None and me == view["to_act"] else None
+    cards = []
+    blocked = (give or {}).get("blocked", {})
+    parse = {code: Card.parse(code) for code in set(view["hand"])}
+    for code in view["hand"]:
+        rank, suit = face(code)
+        is_kitty = kitty_left[code] > 0
+        if is_kitty:
+            kitty_left[code] -= 1
+        card = parse[code]
+        cards.append(
+            {
+                "code": code,
+                "rank": rank,
+                "suit": suit,
+                "css": card_css(code),
+                "bid": bid_points(card, level) if phase == "auction" else 0,
+                "kitty": is_kitty,
+                "suit_of": aids["suit_of"].get(code, ""),
+                "points": card_points(card),
+                "block": blocked.get(code, ""),
+            }
+        )
+
+    # --- auction piles (S13)
+    piles = []
+    for s in range(4):
+        pile = view["piles"].get(str(s)) or []
+        piles.append(
+            {
+                "seat": s,
+                "name": names[s],
+                "cards": [{"code": c, "label": short(c), "css": card_css(c)} for c in pile],
+                "points": view["pile_points"].get(str(s), 0),
+                "passed": s in view["passed"],
+                "highest": bool(pile) and view["pile_points"].get(str(s), 0) == view["highest"],
+            }
+        )
+    if phase == "auction" and me is not None and me == view["to_act"] and "bid" in view["legal"]:
+        out["hint"] = " ".join(aids["bid"] or [])
+
+    def plays_of(plays, leader=None):
+        return [
+            {
+                "seat": p["seat"],
+                "name": names[p["seat"]],
+                "cards": [{"code": c, "label": short(c), "css": card_css(c)} for c in p["cards"]],
+                "lead": p["seat"] == leader,
+            }
+            for p in plays
+        ]
+
+    trick = None
+    if view["trick"] is not None:
+        plays = view["trick"]["plays"]
+        trick = {
+            "leader": view["trick"]["leader"],
+            "plays": plays_of(plays, view["trick"]["leader"]),
+            # the suit of play led (T for trumps): public once the lead is on the table
+            "led_suit": aids["led_suit"] if plays else "",
+            "led_count": len(plays[0]["cards"]) if plays else 0,
+        }
+    last = None
+    if view["last_trick"] is not None:
+        lt = view["last_trick"]
+        last = {
+            "winner": lt["winner"],
+            "winner_name": names[lt["winner"]],
+            "points": lt["points"],
+            "failed_throw": lt["failed_throw"],
+            "plays": plays_of(lt["plays"], lt["leader"]),
+        }
+    failed = None
+    if view["failed_throw"]:
+        f = view["failed_throw"]
+        failed = {
+            "seat": f["seat"],
+            "name": names[f["seat"]],
+            "attempted": [short(c) for c in f["attempted"]],
+            "played": [short(c) for c in f["played"]],
+        }
+
+    attackers = 1 - team_of(dealer) if dealer is not None else None
+    levels = {
+        t: {
+            "team": t,
+            "level": level_label(view["levels"][str(t)]),
+            "players": _team_label(t, names),
+            "attacking": attackers == t,
+        }
+        for t in (0, 1)
+    }
+
+    give_ctx = None
+    if phase == "give":
+        owed = [
+            {"seat": int(s), "name": names[int(s)], "n": n,
+             "given": [short(c) for c in view["given"].get(s, [])]}
+            for s, n in view["owed"].items()
+        ]
+        give_ctx = {"owed": owed, "mine": give is not None}
+        if give:
+            give_ctx.update(
+                caps=give["caps"],
+                caps_json=json.dumps(give["caps"]),
+                hint=give["hint"],
+                hint_json=json.dumps(give["hint"]),
+            )
+
+    order_labels = []
+    if aids["trump_order"]:
+        seen = set()
+        for code, off_suit_level in aids["trump_order"]:
+            if off_suit_level:
+                label = _("%(level)s（副）") % {"level": level_label(level)}
+            else:
+                label = short(code)
+            if label not in seen:
+                seen.add(label)
+                order_labels.append(label)
+
+    result = None
+    r = view["result"]
+    if r is not None:
+        kitty = view["kitty"] or []
+        result = {
+            "attackers_points": r["attackers_points"],
+            "kitty_points": r["kitty_points"],
+            "kitty_multiplier": r["kitty_multiplier"],
+            "kitty": [{"code": c, "label": short(c), "css": card_css(c)} for c in kitty],
+            "winners": r["winners"],
+            "winners_label": _("闲家上台") if r["winners"] == "attackers" else _("庄家守住"),
+            "teams": [
+                {
+                    "team": t,
+                    "players": _team_label(t, names),
+                    "before": level_label(r["levels_before"][str(t)]),
+                    "after": level_label(r["levels_after"][str(t)]),
+                    "gained": r["levels_gained"][str(t)],
+                }
+                for t in (0, 1)
+            ],
+            "rows": [
+                {
+                    "seat": s,
+                    "name": names[s],
+                    "points": r["game_points"][str(s)],
+                    "penalty": r["penalties"][str(s)],
+                }
+                for s in range(4)
+            ],
+            "next_dealer": names[r["next_dealer"]],
+            "match_winner": r["match_winner"],
+            "match_winner_players": _team_label(r["match_winner"], names)
+            if r["match_winner"] is not None
+            else "",
+        }
+
+    # trump phase: how many cards of each suit the viewer holds (jokers and
+    # level cards aside), shown on the four suit buttons
+    suit_counts = {}
+    if phase == "trump":
+        suit_counts = {f"trump-{x}": sum(1 for c in view["hand"] if c not in ("BJ", "SJ")
+                                          and c[-1] == x and c[:-1] != level) for x in "SHDC"}
+
+    points_sofar = view["attackers_points"]
+    out["sj"] = {
+        "phase": phase,
+        "cards": cards,
+        "hand_html": hand_html(cards),
+        "count": len(cards),
+        "piles": piles,
+        "highest": view["highest"],
+        "shown_card": short(view["shown_card"]) if view["shown_card"] else "",
+        "opener": names[view["opener"]] if view["opener"] is not None else "",
+        "auction_winner": names[view["auction_winner"]] if view["auction_winner"] is not None else "",
+        "trump": trump,
+        "trump_name": suit_name(trump),
+        "trump_order": order_labels,
+        "suit_counts": suit_counts,
+        "level": level_label(level),
+        "dealer": dealer,
+        "dealer_name": names[dealer] if dealer is not None else "",
+        "levels": [levels[0], levels[1]],
+        "attackers_points": points_sofar,
+        "trick": trick,
+        "last_trick": last,
+        "tricks_played": view["tricks_played"],
+        "failed": failed,
+        "follow_hint": follow_sentence(trick) if view["hint"] else "",
+        "give": give_ctx,
+        "result": result,
+        "kitty_count": sum(1 for c in cards if c["kitty"]),
+        "match_number": hand.match.number if hand is not None else None,
+        "hand_number": hand.number if hand is not None else None,
+    }
+    return out

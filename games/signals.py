@@ -1,0 +1,76 @@
+"""Signals other apps listen to; ``games`` imports none of its listeners.
+
+``hand_completed``
+    Sent once per completed hand, **after** the transaction that completed it
+    has committed (``transaction.on_commit``), from whichever process applied
+    the last action (a web process, a Celery worker, an in-process timer).
+    ``sender`` is the game code (a registry key, e.g. the room's ``game``);
+    keyword arguments: ``room_id`` (int), ``hand_id`` (int), ``match_id``
+    (int), ``summary`` (the engine's summary dict as stored in
+    ``Hand.summary``; ``summary.get("voided")`` for a deal that scored
+    nothing), ``players`` (``Hand.players``: per seat ``{"name", "user",
+    "bot"}``) and ``match_finished`` (bool: the hand ended its match).
+    Receivers are called with ``send_robust``: an exception is logged and
+    never undoes the hand; a receiver that writes opens its own transaction.
+    For listeners that only need to know after the fact (events, statistics).
+
+``hand_scored``
+    Sent by :mod:`games.services` *inside* the transaction that completes a hand
+    (after its summary, tribute rows and ledger credits are written), with
+    ``sender`` the game code and the keyword arguments ``room`` (the locked
+    :class:`~games.models.Room`), ``hand`` (the completed
+    :class:`~games.models.Hand`, ``summary`` set) and ``rules`` (the engine's
+    rules object).  It is sent with ``send_robust``: a failing receiver is
+    logged and never stops the table.  A receiver that writes must do so in a
+    savepoint of its own (``transaction.atomic()``), so that its failure rolls
+    back only its own rows; its rows then commit (or roll back) with the hand,
+    and the table's next render (same version) already shows them.  (A
+    listener that only needs to know after the fact should rather run after
+    the commit.)
+
+``result_notes``
+    Asked by :func:`games.tables.table_snapshot` for the completed hand a
+    table shows in its result panel: ``sender`` the game code, keyword
+    argument ``hand``.  A receiver answers None or a dict ``{"key": str,
+    "label": str, "seats": {seat index: short text}}`` (e.g. the rating change ``"+12"``);
+    the answers are shown under the result, one line per note, the same for
+    every viewer (a receiver must return only public information).
+"""
+
+from __future__ import annotations
+
+import logging
+
+from django.dispatch import Signal
+
+log = logging.getLogger(__name__)
+
+hand_completed = Signal()
+hand_scored = Signal()
+result_notes = Signal()
+
+
+def send_hand_scored(room, hand, rules) -> None:
+    """Send :data:`hand_scored`; a failing receiver is logged, not raised."""
+    for receiver, response in hand_scored.send_robust(
+        sender=room.game, room=room, hand=hand, rules=rules
+    ):
+        if isinstance(response, Exception):
+            log.error(
+                "hand_scored receiver %r failed for hand %s", receiver, hand.pk,
+                exc_info=(type(response), response, response.__traceback__),
+            )
+
+
+def collect_result_notes(game: str, hand) -> list[dict]:
+    """The :data:`result_notes` answers for ``hand`` (failures logged, skipped)."""
+    notes = []
+    for receiver, response in result_notes.send_robust(sender=game, hand=hand):
+        if isinstance(response, Exception):
+            log.error(
+                "result_notes receiver %r failed for hand %s", receiver, hand.pk,
+                exc_info=(type(response), response, response.__traceback__),
+            )
+        elif response:
+            notes.append(response)
+    return notes

@@ -1,0 +1,75 @@
+"""The queue page's websocket ``ws/quickplay/``: pushes the user's own
+``#queue-status`` fragment when his queue state changes; any message from the
+page (a ping every few seconds) is a sign of life and is answered with the
+current fragment.  A client may also queue through it: the JSON messages
+``{"join": "<game>", "bots": "10"|"30"|"never"}`` and ``{"leave": true}``
+do what the page's forms do (a refusal is answered with the unchanged
+status)."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+
+from channels.db import database_sync_to_async
+from channels.generic.websocket import AsyncWebsocketConsumer
+
+from games import notify as game_notify
+
+from . import notify, services
+from .views import _bot_wait as bot_wait
+from .views import render_status
+
+UNAUTHORIZED = 4401
+
+
+class QueueConsumer(AsyncWebsocketConsumer):
+    async def connect(self):
+        game_notify.register_loop(asyncio.get_running_loop())
+        user = self.scope.get("user")
+        await self.accept()
+        if user is None or not user.is_authenticated:
+            await self.close(code=UNAUTHORIZED)
+            return
+        self.user = user
+        self.group = notify.group(user.pk)
+        await self.channel_layer.group_add(self.group, self.channel_name)
+        await self.alive()
+
+    async def disconnect(self, code):
+        group = getattr(self, "group", None)
+        if group:
+            await self.channel_layer.group_discard(group, self.channel_name)
+
+    async def receive(self, text_data=None, bytes_data=None):
+        if getattr(self, "user", None) is None:
+            return
+        command = None
+        if text_data and text_data.startswith("{"):
+            try:
+                command = json.loads(text_data)
+            except ValueError:
+                command = None
+        if isinstance(command, dict):
+            await database_sync_to_async(self.command)(command)
+        await self.alive()
+
+    def command(self, command: dict) -> None:
+        """A join or leave sent over the socket (as the page's forms)."""
+        try:
+            if command.get("join"):
+                services.join(self.user, str(command["join"]), bot_wait(command.get("bots")))
+            elif command.get("leave"):
+                services.leave(self.user)
+        except services.QueueError:
+            pass
+
+    async def queue_changed(self, event):
+        await self.send(text_data=await database_sync_to_async(render_status)(self.user))
+
+    async def alive(self):
+        def work():
+            services.ping(self.user)
+            return render_status(self.user)
+
+        await self.send(text_data=await database_sync_to_async(work)())

@@ -1,0 +1,153 @@
+/* The table's comforts (issue #11):
+ *
+ * - turn alerts: when #table says data-my-turn, the tab title gets a "▶"
+ *   and the favicon a red dot; an optional sound (static/games/sounds/
+ *   turn.wav, off unless the player ticks it; remembered) and a short
+ *   vibration where the browser allows it;
+ * - hand tools (inserted above #my-hand after every swap): sort by suit
+ *   (cards the server marks data-suit-of="T" and jokers first) or by rank
+ *   (equal ranks together, ranks in the server's own order), remembered per
+ *   game; "clear selection";
+ * - drag-select: press on a card and slide across others to select (or
+ *   unselect) them all; a tap still toggles one card.
+ *
+ * Selection itself lives in table.js (and a game's own script): this file
+ * only clicks cards, so both keep their own bookkeeping.
+ */
+(function () {
+  "use strict";
+  var baseTitle = document.title;
+  var wasMyTurn = false;
+  var store = window.localStorage || {getItem: function () { return null; }, setItem: function () {}};
+
+  function table() { return document.getElementById("table"); }
+  function game() { var t = table(); var m = t && /game-(\w+)/.exec(t.className); return m ? m[1] : ""; }
+
+  // ---- favicon / title / sound / vibration
+  function favicon(on) {
+    var link = document.querySelector("link[rel=icon]");
+    if (!link) return;
+    link.href = on
+      ? "data:image/svg+xml," + encodeURIComponent('<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 16 16"><circle cx="8" cy="8" r="7" fill="#b3261e"/></svg>')
+      : "data:,";
+  }
+  function turnAlert() {
+    var t = table();
+    var mine = !!(t && t.getAttribute("data-my-turn"));
+    if (mine && !wasMyTurn) {
+      document.title = "▶ " + baseTitle;
+      favicon(true);
+      if (store.getItem("cardroom.turnSound") === "1") {
+        var a = document.getElementById("turn-sound");
+        if (a && a.play) { try { var p = a.play(); if (p && p.catch) p.catch(function () {}); } catch (e) { /* autoplay refused */ } }
+      }
+      if (navigator.vibrate && document.hidden !== undefined) { try { navigator.vibrate(150); } catch (e) { /* not allowed */ } }
+    } else if (!mine && wasMyTurn) {
+      document.title = baseTitle;
+      favicon(false);
+    }
+    wasMyTurn = mine;
+  }
+
+  // ---- sorting
+  function rankOf(code) { var base = code.replace("*", ""); return base === "SJ" || base === "BJ" ? code : base.slice(0, -1); }
+  var SUITS = "SHCD";
+  function suitValue(btn) {
+    var code = btn.getAttribute("data-card");
+    var of = btn.getAttribute("data-suit-of");
+    if (of === "T" || code === "SJ" || code === "BJ" || code.indexOf("J*") >= 0) return -1;  // marked by the server, jokers: first
+    return SUITS.indexOf(code.replace("*", "").slice(-1));
+  }
+  function sortHand() {
+    var hand = document.getElementById("my-hand");
+    if (!hand) return;
+    var mode = store.getItem("cardroom.sort." + game()) || "";
+    var cards = Array.prototype.slice.call(hand.querySelectorAll("[data-card]"));
+    cards.forEach(function (c, i) { if (!c.hasAttribute("data-order")) c.setAttribute("data-order", i); });
+    // a rank's place: where its first card stands in the server's order
+    var firstOf = {};
+    cards.forEach(function (c) {
+      var r = rankOf(c.getAttribute("data-card")), o = parseInt(c.getAttribute("data-order"), 10);
+      if (!(r in firstOf) || o < firstOf[r]) firstOf[r] = o;
+    });
+    var key = function (c) {
+      var order = parseInt(c.getAttribute("data-order"), 10);
+      if (mode === "suit") return [suitValue(c), order];
+      if (mode === "rank") return [firstOf[rankOf(c.getAttribute("data-card"))], order];
+      return [order, 0];
+    };
+    cards.sort(function (a, b) {
+      var ka = key(a), kb = key(b);
+      return ka[0] - kb[0] || ka[1] - kb[1];
+    });
+    cards.forEach(function (c) { hand.appendChild(c); });
+  }
+
+  // ---- hand tools bar
+  function tools() {
+    var hand = document.getElementById("my-hand");
+    var tpl = document.getElementById("hand-tools-tpl");
+    if (!hand || !tpl || document.getElementById("hand-tools")) return;
+    var node = tpl.content.firstElementChild.cloneNode(true);
+    hand.parentNode.insertBefore(node, hand);
+    var sel = node.querySelector("[data-hand-sort]");
+    sel.value = store.getItem("cardroom.sort." + game()) || "";
+    var snd = node.querySelector("[data-turn-sound]");
+    snd.checked = store.getItem("cardroom.turnSound") === "1";
+  }
+  document.addEventListener("change", function (ev) {
+    if (ev.target.matches && ev.target.matches("[data-hand-sort]")) {
+      store.setItem("cardroom.sort." + game(), ev.target.value);
+      sortHand();
+    } else if (ev.target.matches && ev.target.matches("[data-turn-sound]")) {
+      store.setItem("cardroom.turnSound", ev.target.checked ? "1" : "0");
+      var a = document.getElementById("turn-sound");
+      if (ev.target.checked && a && a.load) a.load();
+    }
+  });
+  document.addEventListener("click", function (ev) {
+    var b = ev.target.closest && ev.target.closest("[data-action=clear-selection]");
+    if (!b) return;
+    var on = document.querySelectorAll("#my-hand [data-card].selected");
+    for (var i = 0; i < on.length; i++) on[i].click();
+  });
+
+  // ---- drag-select
+  var drag = null;  // {on: bool, seen: Set-like object, moved: bool}
+  function cardAt(x, y) {
+    var el = document.elementFromPoint(x, y);
+    return el && el.closest ? el.closest("#my-hand [data-card]") : null;
+  }
+  function dragTo(card) {
+    if (!drag || !card || drag.seen.indexOf(card) >= 0) return;
+    drag.seen.push(card);
+    if (card.classList.contains("selected") !== drag.on) card.click();
+  }
+  document.addEventListener("pointerdown", function (ev) {
+    var card = ev.target.closest && ev.target.closest("#my-hand [data-card]");
+    if (!card || ev.button > 0) return;
+    drag = {on: !card.classList.contains("selected"), seen: [], first: card, moved: false};
+  });
+  document.addEventListener("pointermove", function (ev) {
+    if (!drag) return;
+    var card = cardAt(ev.clientX, ev.clientY);
+    if (!card || (card === drag.first && !drag.moved)) return;
+    if (!drag.moved) { drag.moved = true; dragTo(drag.first); }
+    dragTo(card);
+  });
+  document.addEventListener("pointerup", function () {
+    if (drag && drag.moved) {
+      // the click that follows a drag must not toggle the last card back
+      var swallow = function (e) { if (e.target.closest && e.target.closest("#my-hand")) { e.stopImmediatePropagation(); e.preventDefault(); } };
+      document.addEventListener("click", swallow, true);
+      setTimeout(function () { document.removeEventListener("click", swallow, true); }, 0);
+    }
+    drag = null;
+  });
+  document.addEventListener("pointercancel", function () { drag = null; });
+
+  function afterSwap() { tools(); sortHand(); turnAlert(); }
+  document.addEventListener("htmx:wsAfterMessage", afterSwap);
+  document.addEventListener("htmx:afterSwap", afterSwap);
+  document.addEventListener("DOMContentLoaded", afterSwap);
+})();

@@ -1,0 +1,114 @@
+"""A club event in Chromium, end to end: an organiser signs up, creates a club
+and a 升级 event; four players sign up, join the club by its link and register
+as two pairs (the partner confirms); the organiser pairs round 1 and starts
+it; each player follows the "go to your table" link on the event page to the
+seat the seat plan gives them (the registrant at seat 0 or 1, the partner
+opposite, S1), says ready and turns 托管 on; the hand is played out and the
+result and the standings appear on the event page (pushed over its websocket).
+"""
+
+from __future__ import annotations
+
+import secrets
+
+import pytest
+
+from .conftest import SHOTS
+
+pytestmark = pytest.mark.browser
+
+PASSWORD = "Cards-" + secrets.token_hex(6)
+
+
+def new_page(browser):
+    context = browser.new_context(viewport={"width": 900, "height": 900}, locale="zh-CN")
+    context.set_default_timeout(30_000)
+    return context.new_page()
+
+
+def sign_up(page, base: str, username: str) -> None:
+    page.goto(base + "/accounts/signup/")
+    page.fill("#id_username", username)
+    page.fill("#id_password1", PASSWORD)
+    page.fill("#id_password2", PASSWORD)
+    page.click('[data-action="signup"]')
+    page.wait_for_load_state()
+    assert "/accounts/signup/" not in page.url
+
+
+def test_organiser_runs_round_one_for_two_pairs(site_server, browser):
+    base = site_server.web_url
+    tag = secrets.token_hex(3)
+    organiser = new_page(browser)
+    sign_up(organiser, base, f"org{tag}")
+    organiser.goto(base + "/clubs/")
+    organiser.fill('#club-create input[name="name"]', f"牌社{tag}")
+    organiser.click('#club-create button[type="submit"]')
+    organiser.wait_for_selector("#join-link")
+    join_link = organiser.input_value("#join-link")
+    organiser.click("#new-event")
+    organiser.fill("#id_name", "周五升级赛")
+    organiser.select_option("#id_game", "shengji")
+    organiser.fill("#id_rounds", "2")
+    organiser.fill("#id_hands_per_round", "1")
+    organiser.fill("#id_bot_delay_ms", "0")
+    organiser.click('#event-form button[type="submit"]')
+    organiser.wait_for_selector("#event-name")
+    event_url = organiser.url
+
+    names = [f"p{i}{tag}" for i in range(4)]
+    players = []
+    for name in names:
+        page = new_page(browser)
+        sign_up(page, base, name)
+        page.goto(join_link)
+        page.click('#club-join button[type="submit"]')
+        page.wait_for_selector("#club-name")
+        players.append(page)
+    # two pairs: p0 with p1, p2 with p3; the partners confirm
+    for lead, partner in ((0, 1), (2, 3)):
+        players[lead].goto(event_url)
+        players[lead].fill('#register input[name="partner"]', names[partner])
+        players[lead].click('#register button[type="submit"]')
+        players[lead].wait_for_selector("#entries")
+        players[partner].goto(event_url)
+        players[partner].click(".confirm-entry")
+        players[partner].wait_for_selector("#entries")
+    organiser.goto(event_url)
+    assert organiser.locator("#entries li").count() == 2
+    assert organiser.locator("#entries").inner_text().count("已报名") == 2
+
+    for page in players:  # watching the event page: the link must arrive live
+        page.goto(event_url)
+    organiser.click("#pair-round")
+    organiser.wait_for_selector("#start-round")
+    organiser.click("#start-round")
+    organiser.wait_for_selector('#round-1[data-status="running"]')
+
+    seats = {}
+    for i, page in enumerate(players):
+        link = page.locator("#go-to-table a")
+        link.wait_for(timeout=30_000)  # pushed over ws/events/<id>/
+        link.click()
+        page.wait_for_selector("#table[data-my-seat]")
+        seat = int(page.locator("#table").get_attribute("data-my-seat"))
+        assert page.locator(f'.seat[data-seat="{seat}"]').inner_text().count(names[i]) == 1
+        seats[i] = seat
+    # entry k of the table holds seats k and k + 2 (which pair is entry 0
+    # depends on the pairing): the registrant at 0 or 1, the partner opposite
+    for lead in (0, 2):
+        assert seats[lead] in (0, 1) and seats[lead + 1] == seats[lead] + 2
+    assert sorted(seats.values()) == [0, 1, 2, 3]
+    for page in players:
+        page.click('[data-action="ready"]')
+    for page in players:
+        page.locator('[data-action="autoplay-on"]').click(timeout=60_000)
+
+    organiser.goto(event_url)
+    organiser.wait_for_selector('#round-1 tr[data-finished="1"]', timeout=300_000)
+    organiser.screenshot(path=str(SHOTS / "event-round1.png"), full_page=True)
+    result = organiser.locator("#round-1 tr[data-finished] .result").inner_text()
+    assert "级差" in result and "得分" in result
+    standings = organiser.locator("#standings tbody tr")
+    assert standings.count() == 2
+    assert all(page.locator("#table").count() == 1 for page in players)

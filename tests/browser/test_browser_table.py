@@ -1,0 +1,322 @@
+"""Issue #11 in headless Chromium against the embedded site (one daphne):
+
+* an English and a zh-Hant spectator keep their language over many
+  websocket updates of the table and of the lobby;
+* 关闭房间 and 离座 ask first in a <dialog>, a cancelled dialog changes
+  nothing, and a player who left takes the seat back from the bot;
+* a refused play shows one sentence in the user's language (no ruling id)
+  next to the cards, with a link to the rule;
+* chat between a player and a spectator (an HTML payload arrives escaped);
+* the "reconnecting…" indicator appears when the socket drops (daphne
+  stopped) and goes when it returns;
+* a replay steps and auto-plays without a full page load;
+* screenshots (1280×800 and 375×800) of both games mid-trick in ``tmp/``,
+  axe-core on home, lobby, table and rules pages (no serious or critical
+  violation), and the phone's first contentful paint of a table, printed.
+"""
+
+from __future__ import annotations
+
+import re
+import time
+
+import pytest
+
+from .conftest import SHOTS
+from .test_browser_hand import my_buttons, take_turn
+
+pytestmark = pytest.mark.browser
+
+SIMPLIFIED_ONLY = ("机器人", "座位", "积分", "准备", "进贡")
+
+
+def open_page(browser, base, cookie, locale="zh-CN", language=None, phone=False):
+    """A page logged in with session ``cookie``; ``language`` sets the
+    django_language cookie (the language the user chose)."""
+    size = {"width": 375, "height": 800} if phone else {"width": 1280, "height": 800}
+    context = browser.new_context(viewport=size, locale=locale, is_mobile=phone, has_touch=phone)
+    context.set_default_timeout(20_000)
+    cookies = [{"name": "sessionid", "value": cookie, "url": base}]
+    if language:
+        cookies.append({"name": "django_language", "value": language, "url": base})
+    context.add_cookies(cookies)
+    return context, context.new_page()
+
+
+def version(page) -> int:
+    return int(page.locator("#table").get_attribute("data-version") or -1)
+
+
+def wait_versions(page, n: int, timeout_s: float = 60) -> None:
+    """Wait until the table has been replaced by ``n`` newer websocket pushes."""
+    start = version(page)
+    page.wait_for_function(
+        "v => parseInt(document.querySelector('#table').dataset.version, 10) >= v",
+        arg=start + n, timeout=timeout_s * 1000)
+
+
+def test_language_survives_table_and_lobby_updates(site_server, browser):
+    base = site_server.web_url
+    room = site_server.ops("bot_room", game="baohuang", humans=1, autoplay=True, ready=True,
+                           bot_delay_ms=250, turn_seconds=60, prefix="lang")
+    en_user = site_server.ops("new_user", prefix="en")
+    hant_user = site_server.ops("new_user", prefix="tw")
+    en_ctx, en = open_page(browser, base, en_user["cookie"], locale="en-US")
+    tw_ctx, tw = open_page(browser, base, hant_user["cookie"], locale="en-US", language="zh-hant")
+    try:
+        for page in (en, tw):
+            page.goto(f"{base}/rooms/{room['room_id']}/")
+            page.wait_for_selector("#table")
+        wait_versions(en, 4)
+        wait_versions(tw, 4)
+        en_text = en.locator("#table").inner_text()
+        tw_text = tw.locator("#table").inner_text()
+        assert "Bot" in en_text and not re.search(r"[\u4e00-\u9fff]{2}", en_text.replace("保皇", "")), en_text
+        assert "機器人" in tw_text and not any(w in tw_text for w in SIMPLIFIED_ONLY), tw_text
+        # the lobby: a room another player opens arrives over the lobby socket
+        en.goto(f"{base}/g/baohuang/")
+        tw.goto(f"{base}/g/baohuang/")
+        en.wait_for_timeout(800)  # sockets open
+        owner_ctx, owner = open_page(browser, base, room["users"][0]["cookie"])
+        name = f"lobby-{time.monotonic_ns() % 10**6}"
+        owner.goto(f"{base}/rooms/new/?game=baohuang")
+        owner.fill("#id_name", name)
+        owner.click('[data-action="create-room-submit"]')
+        owner.wait_for_url(re.compile(r"/rooms/\d+/$"))
+        owner_ctx.close()
+        for page in (en, tw):
+            page.wait_for_function("n => document.querySelector('#room-list').innerText.includes(n)",
+                                   arg=name, timeout=30_000)
+        assert "Room" in en.locator("#room-list").inner_text()
+        tw_list = tw.locator("#room-list").inner_text()
+        assert "房間" in tw_list and "房间" not in tw_list
+    finally:
+        en_ctx.close()
+        tw_ctx.close()
+
+
+def _my_turn_to_play(page, timeout_s: float = 90) -> None:
+    """Take the non-play decisions (crown, declarations) until "play" is offered."""
+    stale: list = []
+    deadline = time.monotonic() + timeout_s
+    while time.monotonic() < deadline:
+        actions = my_buttons(page)
+        if "play" in actions:
+            return
+        if actions:
+            before = version(page)
+            take_turn(page, actions, stale)
+            page.wait_for_function(
+                "v => parseInt(document.querySelector('#table').dataset.version, 10) > v", arg=before)
+        else:
+            page.wait_for_timeout(150)
+    pytest.fail("never my turn to play")
+
+
+def test_refusal_dialogs_and_taking_the_seat_back(site_server, browser):
+    base = site_server.web_url
+    room = site_server.ops("bot_room", game="baohuang", humans=1, autoplay=False, ready=True,
+                           bot_delay_ms=150, turn_seconds=600, prefix="dlg")
+    ctx, page = open_page(browser, base, room["users"][0]["cookie"], locale="en-US", phone=True)
+    url = f"{base}/rooms/{room['room_id']}/"
+    try:
+        page.goto(url)
+        page.wait_for_selector("#table[data-my-seat='0']")
+        # a refused play: one English sentence next to the cards, a link to the rule
+        _my_turn_to_play(page)
+        before = version(page)
+        page.locator('#my-hand [data-card^="3"]').first.click()
+        page.click('#actions [data-action="play"]')
+        page.wait_for_selector("#act-msg.error")
+        msg = page.locator("#act-msg")
+        text = msg.inner_text()
+        assert "A 3 can only be played alone, as your last card." in text
+        assert not re.search(r"\b[BCS]\d+\b", text) and not re.search(r"[\u4e00-\u9fff]", text)
+        assert page.locator("#actions + #act-msg a[href$='#rule-B6']").count() == 1
+        assert version(page) == before
+        page.locator('#my-hand [data-card^="3"].selected').first.click()
+
+        # 关闭房间: asks first; cancel changes nothing
+        page.click('[data-action="close-room"]')
+        assert page.locator("#confirm-dialog[open]").is_visible()
+        page.click('#confirm-dialog [data-action="confirm-cancel"]')
+        assert not page.locator("#confirm-dialog[open]").count()
+        page.wait_for_timeout(500)
+        assert page.url == url and site_server.ops("hand_log", room_id=room["room_id"])["status"] == "playing"
+
+        # 离座: asks first; cancel keeps the seat; confirm hands it to a bot
+        v = version(page)
+        page.click('[data-action="leave"]')
+        assert page.locator("#confirm-dialog[open]").is_visible()
+        page.click('#confirm-dialog [data-action="confirm-cancel"]')
+        page.wait_for_timeout(500)
+        assert page.locator("#table[data-my-seat='0']").count() == 1 and version(page) == v
+        page.click('[data-action="leave"]')
+        page.click('#confirm-dialog [data-action="confirm-ok"]')
+        page.wait_for_selector('[data-action="rejoin"]')
+        assert page.locator("#table[data-my-seat]").count() == 0
+        page.click('[data-action="rejoin"]')
+        page.wait_for_selector("#table[data-my-seat='0']")
+        assert page.locator("#my-hand [data-card]").count() > 0
+    finally:
+        ctx.close()
+
+
+def test_chat_between_player_and_spectator_is_escaped(site_server, browser):
+    base = site_server.web_url
+    room = site_server.ops("bot_room", game="baohuang", humans=1, autoplay=True, prefix="chat")
+    watcher = site_server.ops("new_user", prefix="spec")
+    p_ctx, player = open_page(browser, base, room["users"][0]["cookie"])
+    s_ctx, spectator = open_page(browser, base, watcher["cookie"], locale="en-US", phone=True)
+    try:
+        for page in (player, spectator):
+            page.goto(f"{base}/rooms/{room['room_id']}/")
+            page.wait_for_selector("#table")
+            page.wait_for_function("() => !document.body.classList.contains('offline')")
+        payload = '<b id="bold">x</b><img src=x onerror="window.pwned=1">'
+        spectator.wait_for_timeout(500)  # the socket is open
+        spectator.fill("#chat-input", payload)
+        spectator.click('[data-action="chat-send"]')
+        player.wait_for_selector("#chat-log .chat-line")
+        assert payload in player.locator("#chat-log .chat-text").first.inner_text()
+        assert player.locator("#chat-log b, #chat-log img").count() == 0
+        assert player.evaluate("() => window.pwned") is None
+        assert spectator.input_value("#chat-input") == ""
+        player.click('[data-quick="nice"]')
+        spectator.wait_for_function(
+            "() => document.querySelector('#chat-log').innerText.includes('Well played!')")
+        assert "打得好" in player.locator("#chat-log").inner_text()
+    finally:
+        p_ctx.close()
+        s_ctx.close()
+
+
+def test_replay_steps_and_autoplays_without_page_load(site_server, browser):
+    base = site_server.web_url
+    room = site_server.ops("bot_room", game="baohuang", humans=1, autoplay=True, ready=True,
+                           bot_delay_ms=20, turn_seconds=60, prefix="rp")
+    deadline = time.monotonic() + 240
+    hand_id = None
+    while time.monotonic() < deadline:
+        log = site_server.ops("hand_log", room_id=room["room_id"])
+        done = [h for h in log["hands"] if h["complete"] and len(h["actions"]) > 20]
+        if done:
+            hand_id = done[0]["id"]
+            break
+        time.sleep(2)
+    assert hand_id, "no completed hand"
+    ctx, page = open_page(browser, base, room["users"][0]["cookie"], phone=True)
+    try:
+        page.goto(f"{base}/hands/{hand_id}/replay/?step=0")
+        page.evaluate("() => { window.__samePage = 'yes'; }")
+        page.click('[data-action="replay-next"]')
+        page.wait_for_selector('#replay[data-step="1"]')
+        assert "step=1" in page.url
+        page.click('[data-action="replay-auto"]')
+        page.wait_for_function("() => parseInt(document.querySelector('#replay').dataset.step, 10) >= 5",
+                               timeout=30_000)
+        page.click('[data-action="replay-auto"]')  # pause
+        jump = page.locator('[data-jump-trick="2"]')
+        target = re.search(r"step=(\d+)", jump.get_attribute("href")).group(1)
+        jump.click()
+        page.wait_for_selector(f'#replay[data-step="{target}"]')
+        assert page.evaluate("() => window.__samePage") == "yes"  # never a full page load
+        assert page.locator("[data-replay-seat]").count() == 5
+    finally:
+        ctx.close()
+
+
+def _mid_trick(page, game: str, timeout_s: float = 120) -> None:
+    selector = ("#top-set .round-log li" if game == "baohuang" else "#sj-trick [data-play-seat]")
+    page.wait_for_function(
+        "s => { const n = document.querySelectorAll(s).length; return n >= 2 && n <= 3; }",
+        arg=selector, timeout=timeout_s * 1000)
+
+
+@pytest.mark.parametrize("game", ["baohuang", "shengji"])
+def test_screenshots_mid_trick_axe_and_first_paint(site_server, browser, game):
+    from axe_playwright_python.sync_playwright import Axe
+
+    base = site_server.web_url
+    room = site_server.ops("bot_room", game=game, humans=1, autoplay=True, ready=True,
+                           bot_delay_ms=700, turn_seconds=60, prefix="shot")
+    SHOTS.mkdir(exist_ok=True)
+    ctx, page = open_page(browser, base, room["users"][0]["cookie"], phone=True)
+    try:
+        t0 = time.monotonic()
+        page.goto(f"{base}/rooms/{room['room_id']}/")
+        page.wait_for_selector("#table")
+        fcp = page.evaluate(
+            "() => (performance.getEntriesByName('first-contentful-paint')[0] || {}).startTime || null")
+        print(f"\n[{game}] phone table: first contentful paint {fcp:.0f} ms, "
+              f"#table visible after {1000 * (time.monotonic() - t0):.0f} ms (embedded topology)")
+        _mid_trick(page, game)
+        page.screenshot(path=str(SHOTS / f"table-{game}-375x800.png"))
+        page.set_viewport_size({"width": 1280, "height": 800})
+        _mid_trick(page, game)
+        page.screenshot(path=str(SHOTS / f"table-{game}-1280x800.png"))
+
+        axe = Axe()
+        pages = [f"/rooms/{room['room_id']}/", f"/help/{game}/", f"/g/{game}/", "/"]
+        for path in pages:
+            page.goto(base + path)
+            page.wait_for_load_state()
+            results = axe.run(page)
+            bad = [v for v in results.response["violations"] if v.get("impact") in ("serious", "critical")]
+            assert not bad, (path, [(v["id"], v["impact"], [n["target"] for n in v["nodes"]][:3]) for v in bad])
+    finally:
+        ctx.close()
+
+
+def test_turn_alert_sorting_drag_select_and_clear(site_server, browser):
+    """Turn alerts (tab title, favicon), hand sorting, drag-select and clear."""
+    base = site_server.web_url
+    room = site_server.ops("bot_room", game="baohuang", humans=1, autoplay=False, ready=True,
+                           bot_delay_ms=150, turn_seconds=600, prefix="ui")
+    ctx, page = open_page(browser, base, room["users"][0]["cookie"], phone=True)
+    try:
+        page.goto(f"{base}/rooms/{room['room_id']}/")
+        page.wait_for_selector("#table[data-my-turn='1']", timeout=60_000)
+        page.wait_for_function("() => document.title.startsWith('▶')")
+        assert page.locator("link[rel=icon]").get_attribute("href").startswith("data:image/svg+xml")
+        page.select_option("#hand-tools [data-hand-sort]", "rank")
+        codes = page.locator("#my-hand [data-card]").evaluate_all("els => els.map(e => e.dataset.card)")
+        ranks = [c if c.rstrip("*") in ("SJ", "BJ") else c.rstrip("*")[:-1] for c in codes]
+        runs = [r for k, r in enumerate(ranks) if k == 0 or ranks[k - 1] != r]
+        assert len(runs) == len(set(runs)), ranks  # every rank in one group
+        cards = page.locator("#my-hand [data-card]")
+        boxes = [cards.nth(i).bounding_box() for i in range(3)]
+        page.mouse.move(boxes[0]["x"] + 5, boxes[0]["y"] + 10)
+        page.mouse.down()
+        for b in boxes[1:]:
+            page.mouse.move(b["x"] + 5, b["y"] + 10, steps=4)
+        page.mouse.up()
+        assert page.locator("#my-hand [data-card].selected").count() == 3
+        page.click("#hand-tools [data-action='clear-selection']")
+        assert page.locator("#my-hand [data-card].selected").count() == 0
+        assert page.input_value("#cards-input") == ""
+    finally:
+        ctx.close()
+
+
+def test_offline_indicator_appears_and_goes(site_server, browser):
+    """Last: stops and restarts daphne (the site's only web process)."""
+    base = site_server.web_url
+    room = site_server.ops("bot_room", game="baohuang", humans=1, autoplay=False, ready=True,
+                           bot_delay_ms=150, turn_seconds=600, prefix="off")
+    ctx, page = open_page(browser, base, room["users"][0]["cookie"], phone=True)
+    try:
+        page.goto(f"{base}/rooms/{room['room_id']}/")
+        page.wait_for_selector("#table[data-my-seat='0']")
+        page.wait_for_timeout(800)
+        assert page.locator("#conn-state").is_hidden()
+        site_server.procs["web0"].stop()
+        page.wait_for_selector("#conn-state:not([hidden])", timeout=20_000)
+        assert page.locator("body.offline").count() == 1
+        assert page.locator("#conn-state").inner_text().strip()
+        site_server.procs["web0"].start()
+        site_server.wait_ready("web0")
+        page.wait_for_selector("#conn-state[hidden]", state="attached", timeout=120_000)
+        assert page.locator("body.offline").count() == 0
+    finally:
+        ctx.close()

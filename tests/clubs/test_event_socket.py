@@ -1,0 +1,52 @@
+"""The event page's websocket ``ws/events/<id>/`` sends the ``#event-live``
+fragment on connect and again after every change of the event (here: a
+registration), rendered for the connection's own user."""
+
+from __future__ import annotations
+
+import pytest
+from channels.db import database_sync_to_async
+from channels.routing import URLRouter
+from channels.testing import WebsocketCommunicator
+from django.db import connections
+
+from clubs.routing import websocket_urlpatterns
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+APP = URLRouter(websocket_urlpatterns)
+
+
+@pytest.fixture(autouse=True)
+async def _close_thread_connections():
+    yield
+    await database_sync_to_async(connections.close_all)()
+
+
+async def test_event_socket_pushes_after_a_change(club_setup, multipliers):
+    from clubs import events
+
+    club, olga, mike, *_ = club_setup
+    event = await database_sync_to_async(events.create_event)(
+        olga, club, name="推送", game="baohuang", rounds=1, hands_per_round=1)
+    comm = WebsocketCommunicator(APP, f"/ws/events/{event.pk}/")
+    comm.scope["user"] = mike
+    connected, _ = await comm.connect()
+    assert connected
+    first = await comm.receive_from(timeout=10)
+    assert 'id="event-live"' in first and "mike" not in first
+    await database_sync_to_async(events.register)(mike, event)
+    await database_sync_to_async(events.pair_round)(olga, event)
+    html = await comm.receive_from(timeout=10)
+    while "第 1 轮" not in html:  # the registration's push may come first
+        html = await comm.receive_from(timeout=10)
+    assert "mike" in html and 'id="round-1"' in html
+    await comm.disconnect()
+
+
+async def test_unknown_event_is_closed(db):
+    comm = WebsocketCommunicator(APP, "/ws/events/999999/")
+    connected, _ = await comm.connect()
+    assert connected
+    out = await comm.receive_output(timeout=5)
+    assert out["type"] == "websocket.close" and out.get("code") == 4404

@@ -1,0 +1,172 @@
+"""The 保皇 search bot (#13): it decides from the seat's knowledge only (two states
+that differ only in cards the seat cannot see give the same decision with the
+same seed), always returns a legal action in every phase (crown, declaration,
+play; B5–B10), is reproducible for a fixed seed, and its sampled worlds respect
+what the seat knows (own cards, B6 one 3 each, BJ* with the emperor)."""
+
+import random
+
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from games.engine.baohuang import RULES
+from games.engine.baohuang.order import KIND_BJ_MARKED, KIND_H4_MARKED, NKINDS, RANK_KINDS, THREE, rank_counts
+from games.engine.baohuang.search import fast_rollout, infoset, rollout, sample_world
+from games.engine.search import SearchConfig
+
+# a cap on sampled worlds and no real time limit: decisions are deterministic
+TINY = SearchConfig(budget_ms=60_000, max_playouts=3, margin=0.0, min_switch=2)
+
+
+def advance(seed: int, steps: int, match=None):
+    """A state ``steps`` heuristic decisions into the hand dealt with ``seed``."""
+    match = match or RULES.new_match()
+    state = RULES.start_hand(match, RULES.deal(match, seed))
+    rng = random.Random(seed)
+    for _ in range(steps):
+        if RULES.is_complete(state):
+            break
+        state = RULES.apply(state, RULES.bot_action(state, RULES.to_act(state), "heuristic", rng))
+    return state
+
+
+def swap_hidden(state, seat: int, rng: random.Random):
+    """The same state with one card swapped between two other seats' hands
+    (cards ``seat`` cannot see; 3s, BJ* and 4H* stay put so the state stays
+    valid)."""
+    others = [s for s in range(5) if s != seat and state.sizes[s] > 1]
+    if len(others) < 2:
+        return None
+    keep = {KIND_BJ_MARKED, KIND_H4_MARKED, *RANK_KINDS[THREE]}
+    for _ in range(50):
+        a, b = rng.sample(others, 2)
+        ka = [k for k in range(NKINDS) if state.hands[a][k] and k not in keep]
+        kb = [k for k in range(NKINDS) if state.hands[b][k] and k not in keep]
+        if not ka or not kb:
+            continue
+        x, y = rng.choice(ka), rng.choice(kb)
+        if x == y:
+            continue
+        hands = [list(h) for h in state.hands]
+        hands[a][x] -= 1
+        hands[a][y] += 1
+        hands[b][y] -= 1
+        hands[b][x] += 1
+        return state.evolve(hands=tuple(tuple(h) for h in hands),
+                            rcs=tuple(rank_counts(h) for h in hands))
+    return None
+
+
+@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(seed=st.integers(0, 2**40), steps=st.integers(0, 220), bot_seed=st.integers(0, 2**32))
+def test_decision_ignores_cards_the_seat_cannot_see(seed, steps, bot_seed):
+    state = advance(seed, steps)
+    if RULES.is_complete(state):
+        return
+    seat = RULES.to_act(state)
+    other = swap_hidden(state, seat, random.Random(bot_seed))
+    if other is None:
+        return
+    assert other.hands != state.hands
+    assert infoset(other, seat) == infoset(state, seat)
+    a = RULES.bot_action(state, seat, "search", random.Random(bot_seed), search=TINY)
+    b = RULES.bot_action(other, seat, "search", random.Random(bot_seed), search=TINY)
+    assert a == b
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(seed=st.integers(0, 2**40), steps=st.integers(0, 260), bot_seed=st.integers(0, 2**32),
+       tribute=st.booleans())
+def test_search_always_returns_a_legal_action(seed, steps, bot_seed, tribute):
+    match = RULES.new_match()
+    if tribute:  # a previous result, so tribute (B13) is paid in this hand
+        match = RULES.new_match(None, {"previous": {
+            "emperor": seed % 5, "guard": (seed + 1 + bot_seed % 4) % 5, "solo": None,
+            "guard_declared": "open" if bot_seed % 2 else "secret",
+            "finish_order": [(seed + i) % 5 for i in range(5)]}})
+    state = advance(seed, steps, match)
+    if RULES.is_complete(state):
+        return
+    seat = RULES.to_act(state)
+    action = RULES.bot_action(state, seat, "search", random.Random(bot_seed), search=TINY)
+    RULES.apply(state, action)  # raises IllegalAction if it is not legal
+
+
+def test_every_phase_is_searched_and_legal():
+    """Crown, declaration and play decisions of the search are legal, and the
+    search does not just echo the heuristic (with margin 0 it deviates)."""
+    from games.engine.baohuang import bots
+    from games.engine.baohuang.view import knowledge
+
+    phases = set()
+    deviations = 0
+    for seed in range(6):
+        state = advance(seed, 0)
+        rng = random.Random(seed)
+        while not RULES.is_complete(state):
+            seat = RULES.to_act(state)
+            if state.phase != "play" or rng.random() < 0.05:
+                phases.add(state.phase)
+                action = RULES.bot_action(state, seat, "search", rng, search=TINY)
+                verb, arg = bots.heuristic(knowledge(state, seat), random.Random(0))
+                if verb != action.verb or (verb != "play" and arg != action.arg) or (
+                        verb == "play" and len(arg) != len(action.arg)):
+                    deviations += 1
+            else:
+                action = RULES.bot_action(state, seat, "heuristic", rng)
+            state = RULES.apply(state, action)
+    assert {"crown", "declare", "play"} <= phases
+    assert deviations > 0
+
+
+def test_fixed_seed_decision_is_reproducible():
+    state = advance(11, 40)
+    seat = RULES.to_act(state)
+    cfg = SearchConfig(budget_ms=60_000, max_playouts=6)
+    first = RULES.bot_action(state, seat, "search", random.Random(99), search=cfg)
+    for _ in range(2):
+        assert RULES.bot_action(state, seat, "search", random.Random(99), search=cfg) == first
+
+
+@settings(max_examples=30, deadline=None)
+@given(seed=st.integers(0, 2**40), steps=st.integers(0, 200), world_seed=st.integers(0, 2**32))
+def test_sampled_worlds_respect_the_seats_knowledge(seed, steps, world_seed):
+    state = advance(seed, steps)
+    if RULES.is_complete(state):
+        return
+    seat = RULES.to_act(state)
+    info = infoset(state, seat)
+    world = sample_world(info, random.Random(world_seed))
+    assert world is not None
+    assert world.hands[seat] == state.hands[seat]
+    assert world.sizes == state.sizes
+    for s in range(5):
+        assert sum(world.hands[s]) == state.sizes[s]
+        if state.sizes[s]:
+            assert sum(world.hands[s][k] for k in RANK_KINDS[THREE]) == 1  # B6
+    bj_holders = [s for s in range(5) if world.hands[s][KIND_BJ_MARKED]]
+    if state.emperor is not None and state.hands[state.emperor][KIND_BJ_MARKED]:
+        assert bj_holders == [state.emperor]  # the emperor took BJ* with the crown (B8)
+    if state.phase == "play" and (state.guard_declared == "open" or seat == state.guard) \
+            and state.guard is not None and not state.h4_played:
+        assert world.hands[state.guard][KIND_H4_MARKED] == 1  # a known guard holds 4H*
+
+
+def test_fast_rollout_plays_exactly_like_the_engine():
+    """The search's fast play-out and the engine's rules give the same places."""
+    for seed in range(8):
+        state = advance(seed, 0)
+        rng = random.Random(seed)
+        while state.phase != "play":
+            state = RULES.apply(state, RULES.bot_action(state, RULES.to_act(state), "heuristic", rng))
+        for steps in (0, 30, 90):
+            st_ = state
+            for _ in range(steps):
+                if RULES.is_complete(st_):
+                    break
+                st_ = RULES.apply(st_, RULES.bot_action(st_, RULES.to_act(st_), "heuristic", rng))
+            if RULES.is_complete(st_):
+                continue
+            slow = rollout(st_, random.Random(steps))
+            fast = fast_rollout(st_, random.Random(steps))
+            assert fast == (slow.finished, slow.emperor, slow.guard, slow.solo, slow.guard_declared)

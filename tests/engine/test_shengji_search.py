@@ -1,0 +1,141 @@
+"""The 升級 search bot (#13): it decides from its seat's view only (two states that
+differ only in cards the seat cannot see give the same decision with the same
+seed), returns a legal action in every phase (auction S13, trump and 還牌 S14,
+bury S15, play S8–S12), is reproducible for a fixed seed, and its sampled
+worlds respect what the seat knows (own cards, counts, voids shown, the 比牌 the
+auction winner took, the kitty for the dealer)."""
+
+import random
+from collections import Counter
+from dataclasses import replace
+
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from games.engine.search import SearchConfig
+from games.engine.shengji import RULES
+from games.engine.shengji.search import sample_world
+from games.engine.shengji.view import seat_view
+
+TINY = SearchConfig(budget_ms=60_000, max_playouts=2, margin=0.0, min_switch=2)
+
+
+def advance(seed: int, steps: int, match=None):
+    match = match or RULES.new_match()
+    state = RULES.start_hand(match, RULES.deal(match, seed))
+    rng = random.Random(seed)
+    for _ in range(steps):
+        if RULES.is_complete(state):
+            break
+        state = RULES.apply(state, RULES.bot_action(state, RULES.to_act(state), "heuristic", rng))
+    return state
+
+
+def swap_hidden(state, seat: int, rng: random.Random):
+    """The same state with one card swapped between two other seats' hands,
+    chosen among cards of the same suit of play once trumps are named (so no
+    void shown is contradicted) and outside anything the seat saw."""
+    others = [s for s in range(4) if s != seat and state.hands[s]]
+    if len(others) < 2:
+        return None
+    ctx = state.ctx
+    for _ in range(60):
+        a, b = rng.sample(others, 2)
+        x, y = rng.choice(state.hands[a]), rng.choice(state.hands[b])
+        if x is y:
+            continue
+        if ctx is not None and ctx.suit_of(x) != ctx.suit_of(y):
+            continue
+        hands = [list(h) for h in state.hands]
+        hands[a].remove(x)
+        hands[a].append(y)
+        hands[b].remove(y)
+        hands[b].append(x)
+        return replace(state, hands=tuple(tuple(h) for h in hands))
+    return None
+
+
+@settings(max_examples=12, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(seed=st.integers(0, 2**40), steps=st.integers(0, 70), bot_seed=st.integers(0, 2**32))
+def test_decision_ignores_cards_the_seat_cannot_see(seed, steps, bot_seed):
+    state = advance(seed, steps)
+    if RULES.is_complete(state):
+        return
+    seat = RULES.to_act(state)
+    other = swap_hidden(state, seat, random.Random(bot_seed))
+    if other is None:
+        return
+    assert other.hands != state.hands
+    assert seat_view(other, seat) == seat_view(state, seat)
+    a = RULES.bot_action(state, seat, "search", random.Random(bot_seed), search=TINY)
+    b = RULES.bot_action(other, seat, "search", random.Random(bot_seed), search=TINY)
+    assert a == b
+
+
+@settings(max_examples=20, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(seed=st.integers(0, 2**40), steps=st.integers(0, 70), bot_seed=st.integers(0, 2**32),
+       first_hand=st.booleans())
+def test_search_always_returns_a_legal_action(seed, steps, bot_seed, first_hand):
+    match = RULES.new_match() if first_hand else RULES.new_match(
+        None, {"levels": {"0": "7", "1": "J"}, "dealer": seed % 4})
+    state = advance(seed, steps, match)
+    if RULES.is_complete(state):
+        return
+    seat = RULES.to_act(state)
+    action = RULES.bot_action(state, seat, "search", random.Random(bot_seed), search=TINY)
+    RULES.apply(state, action)  # raises IllegalAction if it is not legal
+
+
+def test_every_phase_is_searched_and_legal():
+    phases = set()
+    rng = random.Random(4)
+    for seed in range(3):
+        state = advance(seed, 0)
+        while not RULES.is_complete(state):
+            seat = RULES.to_act(state)
+            if state.phase != "play" or rng.random() < 0.03:
+                phases.add(state.phase)
+                action = RULES.bot_action(state, seat, "search", rng, search=TINY)
+            else:
+                action = RULES.bot_action(state, seat, "heuristic", rng)
+            state = RULES.apply(state, action)
+    assert {"auction", "trump", "bury", "play"} <= phases
+
+
+def test_fixed_seed_decision_is_reproducible():
+    state = advance(2, 40)
+    assert state.phase == "play"
+    seat = RULES.to_act(state)
+    cfg = SearchConfig(budget_ms=60_000, max_playouts=2)
+    first = RULES.bot_action(state, seat, "search", random.Random(7), search=cfg)
+    assert RULES.bot_action(state, seat, "search", random.Random(7), search=cfg) == first
+
+
+@settings(max_examples=25, deadline=None)
+@given(seed=st.integers(0, 2**40), steps=st.integers(0, 70), world_seed=st.integers(0, 2**32))
+def test_sampled_worlds_respect_the_seats_knowledge(seed, steps, world_seed):
+    state = advance(seed, steps)
+    if RULES.is_complete(state):
+        return
+    seat = RULES.to_act(state)
+    v = seat_view(state, seat)
+    world = sample_world(v, state.match, random.Random(world_seed))
+    assert world is not None
+    assert world.hands[seat] == state.hands[seat]
+    assert [len(h) for h in world.hands] == [len(h) for h in state.hands]
+    assert seat_view(world, seat) == v  # the seat cannot tell the world from the real hand
+    total = Counter(c for h in world.hands for c in h) + Counter(world.kitty)
+    total.update(c for p in (world.piles if world.phase == "auction" else ()) for c in p)
+    total.update(world.played or {})
+    total.update(c for _s, cs in world.plays for c in cs)
+    if world.phase in ("bury",):
+        total.subtract(world.kitty)  # the dealt kitty is in the dealer's hand
+    assert sum(total.values()) == 216
+    if world.ctx is not None:
+        for s in range(4):
+            if s != seat:
+                assert not any(world.ctx.suit_of(c) in state.voids[s] for c in world.hands[s])
+    w = state.auction_winner
+    if w is not None and w != seat and state.phase in ("trump", "give"):
+        taken = Counter(c for s, p in enumerate(state.piles) for c in p)
+        assert not taken - Counter(world.hands[w])  # the winner holds every shown card

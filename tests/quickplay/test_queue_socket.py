@@ -1,0 +1,65 @@
+"""The queue page's websocket (``ws/quickplay/``): refuses anonymous users,
+sends the user's own status, is a sign of life, and tells the page its table
+when a pass seats the player."""
+
+from __future__ import annotations
+
+import pytest
+from channels.db import database_sync_to_async
+from channels.routing import URLRouter
+from channels.testing import WebsocketCommunicator
+from django.contrib.auth.models import AnonymousUser
+from django.db import connections
+
+from quickplay import services
+from quickplay.routing import websocket_urlpatterns
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+APP = URLRouter(websocket_urlpatterns)
+
+
+@pytest.fixture(autouse=True)
+async def _close_thread_connections():
+    yield
+    await database_sync_to_async(connections.close_all)()
+
+
+def communicator(user):
+    comm = WebsocketCommunicator(APP, "/ws/quickplay/")
+    comm.scope["user"] = user
+    return comm
+
+
+async def test_anonymous_is_refused():
+    comm = communicator(AnonymousUser())
+    await comm.connect()
+    assert (await comm.receive_output(timeout=3))["type"] == "websocket.close"
+    # Finish the application task: left running, its channel-layer receive is a
+    # task the event loop cannot cancel at teardown with channels-redis.
+    await comm.disconnect()
+
+
+async def test_status_then_the_table_when_matched(django_user_model, multipliers):
+    make = database_sync_to_async(lambda n: django_user_model.objects.create(username=n))
+    a = await make("sa")
+    await database_sync_to_async(services.join)(a, "baohuang", 10)
+    comm = communicator(a)
+    connected, _ = await comm.connect()
+    assert connected
+    first = await comm.receive_from(timeout=5)
+    assert 'data-state="waiting"' in first
+    await comm.send_to(text_data="ping")
+    assert 'data-state="waiting"' in await comm.receive_from(timeout=5)
+
+    def seat():
+        from datetime import timedelta
+
+        from django.utils import timezone
+
+        return services.run_pass("baohuang", now=timezone.now() + timedelta(seconds=11))
+
+    (room,) = await database_sync_to_async(seat)()
+    html = await comm.receive_from(timeout=5)
+    assert f'data-room-url="/rooms/{room.pk}/"' in html
+    await comm.disconnect()

@@ -1,0 +1,61 @@
+"""The generic modules name no game (#9): no game code, no game's wording,
+no game's ruling (only the common C rulings).  A game's site code lives in
+its own package (``games/<code>/``) behind :mod:`games.registry`.
+
+The list below is the README's layout table's list of generic modules.
+"""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+
+GENERIC = [
+    "games/__init__.py", "games/admin.py", "games/apps.py", "games/consumers.py",
+    "games/context_processors.py", "games/forms.py", "games/live.py", "games/notify.py",
+    "games/profile.py", "games/registry.py", "games/routing.py", "games/scheduling.py",
+    "games/services/*.py", "games/signals.py", "games/tables.py", "games/tasks.py",
+    "games/urls.py", "games/views.py", "games/templatetags/*.py", "games/dealing.py",
+    "accounts/*.py", "templates/base.html", "templates/games/*.html",
+    "static/games/*.js", "static/games/*.css",
+]
+
+#: Game code names, the games' own names and words (roles, phases, verbs
+#: with no meaning outside one game) and their rulings (B…, S…).
+WORDS = re.compile(
+    r"baohuang|shengji|保皇|升级|升級|皇帝|反贼|\bemperor|\bguard\b|\brebels?\b|\bcrown|\bsolo\b|"
+    r"\btrumps?\b|\bkitty\b|\btractor|比牌|叫主|埋底|还牌|還牌|进贡|進貢|\b[BS]\d{1,2}\b",
+    re.IGNORECASE,
+)
+
+
+def generic_files() -> list[Path]:
+    files = sorted({p for pattern in GENERIC for p in ROOT.glob(pattern) if p.is_file()})
+    assert len(files) > 30
+    return files
+
+
+@pytest.mark.parametrize("path", generic_files(), ids=lambda p: str(p.relative_to(ROOT)))
+def test_generic_module_names_no_game(path):
+    hits = [
+        f"{path.relative_to(ROOT)}:{n}: {m.group(0)}"
+        for n, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1)
+        for m in WORDS.finditer(line)
+    ]
+    assert hits == []
+
+
+def test_each_game_package_has_its_spec():
+    from games import registry
+
+    for spec in registry.specs():
+        package = ROOT / "games" / spec.code
+        assert (package / "spec.py").is_file() and (package / "apps.py").is_file()
+        if spec.board_template != "games/_board_generic.html":
+            assert (package / "templates" / spec.board_template).is_file()
+        for path in (*spec.css, *spec.js):
+            assert (package / "static" / path).is_file()

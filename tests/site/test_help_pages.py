@@ -1,0 +1,60 @@
+"""Issue #11: rules and help pages for both games in three languages, the
+home page for a newcomer, and the links refusals point to."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+from django.test import Client
+
+from accounts.models import LevelTitle
+from games import registry
+from games.rulings import rule_url
+from games.tables import RULE_MESSAGES
+
+pytestmark = pytest.mark.django_db
+
+LANGS = {"zh-hans": "管牌", "zh-hant": "管牌", "en": "Beating a set"}
+
+
+@pytest.mark.parametrize("lang", ["zh-hans", "zh-hant", "en"])
+@pytest.mark.parametrize("game", ["baohuang", "shengji"])
+def test_rules_page_in_each_language_with_the_ladder(game, lang):
+    html = Client(HTTP_ACCEPT_LANGUAGE=lang).get(f"/help/{game}/").content.decode()
+    assert f'lang="{lang}"' in html
+    titles = list(LevelTitle.objects.filter(game=game).order_by("threshold"))
+    assert len(titles) == 18
+    ladder = re.search(r'<section id="titles">.*?</section>', html, re.S).group(0)
+    assert all(str(t.threshold) in ladder for t in titles)
+    if lang == "en":
+        assert "Rules" in html and "規則" not in html
+    elif lang == "zh-hant":
+        assert "規則" in html and "规则" not in html
+    else:
+        assert "规则" in html
+
+
+def test_every_refusal_rule_has_an_anchor_on_its_page():
+    """Each ruling a refusal may cite links to a section that exists."""
+    for spec in registry.specs():
+        for rule in {**RULE_MESSAGES, **spec.rule_messages}:
+            game = spec.code
+            url = rule_url(game, rule)
+            page, anchor = url.split("#")
+            html = Client().get(page).content.decode()
+            assert f'id="{anchor}"' in html, url
+
+
+def test_rules_page_edits_follow_the_admin_ladder():
+    row = LevelTitle.objects.get(game="baohuang", level_no=18)
+    row.threshold = 999999
+    row.save()
+    assert "999999" in Client().get("/help/baohuang/").content.decode()
+
+
+def test_home_explains_the_site_and_links_rules():
+    html = Client(HTTP_ACCEPT_LANGUAGE="en").get("/").content.decode()
+    assert "play Shengji and Baohuang" in html
+    assert 'href="/help/shengji/"' in html and 'href="/help/baohuang/"' in html
+    assert 'href="/help/"' in html

@@ -1,0 +1,77 @@
+"""The profile's rating section (issue 14): the rating graph over time
+(server-rendered SVG) and the per-game record (hands, win rate, 头科 rate,
+levels gained per hand, ♠A penalties …)."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+from django.template.loader import render_to_string
+
+from games import services
+from ratings import profile
+from ratings.models import RatingChange
+from tests.site.ratings_fixtures import make_user, play_out, seated_room  # noqa: F401
+
+pytestmark = pytest.mark.django_db
+
+
+def test_graph_scales_history_into_the_box():
+    g = profile.graph([(None, 1500), (None, 1560), (None, 1530)])
+    xs_ys = [tuple(map(float, p.split(","))) for p in g.points.split()]
+    assert len(xs_ys) == 3 and g.low == 1500 and g.high == 1560
+    assert xs_ys[0] == (profile.PAD_X, profile.HEIGHT - profile.PAD_Y)   # lowest: bottom left
+    assert xs_ys[1] == (profile.WIDTH / 2, profile.PAD_Y)                 # highest: top middle
+    assert xs_ys[2][0] == profile.WIDTH - profile.PAD_X
+    assert profile.graph([]) is None
+
+
+def test_profile_section_has_graph_and_record(make_user, multipliers, monkeypatch):
+    a = make_user("pa")
+    room = seated_room("baohuang", [a, "heuristic", "random", "heuristic", "heuristic"], seed=2,
+                       monkeypatch=monkeypatch)
+    hands = [play_out(room)]
+    for seed in (16, 3):
+        monkeypatch.setattr(services.hands, "new_seed", lambda seed=seed: seed)
+        room.refresh_from_db()
+        services.next_hand(room, room.version)
+        hands.append(play_out(room))
+    (section,) = profile.sections(a)
+    assert section["graph"].count == 4  # the rating before the first hand, then one per hand
+    firsts = sum(h.summary["finish_order"][0] == 0 for h in hands)
+    stats = {line["key"]: line["value"] for line in section["stats"]}
+    assert stats["first"] == f"{100 * firsts / 3:.0f}%"
+    emperor = sum(h.summary["emperor"] == 0 for h in hands)
+    assert stats["emperor"] == f"{100 * emperor / 3:.0f}%"
+    html = render_to_string("ratings/_profile.html", {"rating_sections": [section]})
+    assert 'data-testid="rating-graph-baohuang" data-points="4"' in html
+    points = re.search(r'<polyline class="line" points="([^"]+)"', html).group(1)
+    assert len(points.split()) == 4
+    last = RatingChange.objects.filter(user=a).order_by("-id").first()
+    assert f'data-testid="rating-baohuang">{last.rating_after}<' in html
+    assert 'data-stat="hands">3<' in html
+
+
+def test_shengji_record_levels_and_spade_ace(make_user, multipliers, monkeypatch):
+    a = make_user("sa")
+    room = seated_room("shengji", [a, "heuristic", "heuristic", "heuristic"], seed=3,
+                       monkeypatch=monkeypatch)
+    hand = play_out(room)
+    (section,) = profile.sections(a)
+    stats = {line["key"]: line["value"] for line in section["stats"]}
+    assert stats["levels"] == f"{hand.summary['levels_gained']['0']:.2f}"
+    assert stats["spade_ace"] == f"{-min(0, hand.summary['penalties']['0']):g}"
+    assert stats["dealer_side"] == ("100%" if hand.summary["dealer"] % 2 == 0 else "0%")
+
+
+def test_profile_page_shows_the_rating_section(client, make_user, multipliers, monkeypatch):
+    a = make_user("pp")
+    room = seated_room("shengji", [a, "heuristic", "heuristic", "heuristic"], seed=3,
+                       monkeypatch=monkeypatch)
+    play_out(room)
+    html = client.get(f"/accounts/u/{a.username}/").content.decode()
+    assert 'data-testid="rating-graph-shengji" data-points="2"' in html
+    assert 'data-testid="record-shengji"' in html and 'data-stat="levels"' in html
+    other = make_user("nobody")
+    assert "rating-graph" not in client.get(f"/accounts/u/{other.username}/").content.decode()

@@ -1,0 +1,71 @@
+"""Issue #11: seats around the table.  The viewer's seat is at position 0
+(the bottom), the others in playing order; the seat to act carries the
+timer; what each seat played in the round on the table is laid in front of
+it; 升级 seats say 庄 / 庄家 / 闲 once the dealer is known."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+from django.test import Client
+
+from games import registry, services
+
+pytestmark = pytest.mark.django_db
+
+
+def page(room, user):
+    c = Client()
+    c.force_login(user)
+    return c.get(f"/rooms/{room.pk}/").content.decode()
+
+
+def positions(html):
+    return {int(s): int(p) for s, p in re.findall(r'data-seat="(\d+)" data-pos="(\d+)"', html)}
+
+
+def test_positions_are_relative_to_the_viewer(five_humans, make_user):
+    room, users = five_humans
+    assert positions(page(room, users[2])) == {2: 0, 3: 1, 4: 2, 0: 3, 1: 4}
+    assert positions(page(room, make_user("watcher"))) == {i: i for i in range(5)}
+    html = page(room, users[0])
+    assert 'data-ring="5"' in html
+
+
+def test_timer_on_the_seat_to_act_and_plays_in_front_of_seats(bot_room, alice, driver):
+    rules = registry.get("baohuang").rules
+
+    def a_set_on_the_table(r):
+        hand = services.current_hand(r)
+        view = rules.view(services.hand_state(hand), None)
+        return view.get("phase") == "play" and any(e["verb"] == "play" for e in view["trick_log"])
+
+    driver(bot_room, a_set_on_the_table)
+    bot_room.refresh_from_db()
+    hand = services.current_hand(bot_room)
+    state = services.hand_state(hand)
+    view = rules.view(state, 0)
+    html = page(bot_room, alice)
+    to_act = rules.to_act(state)
+    seat_block = html[html.index(f'data-seat="{to_act}"'):]
+    seat_block = seat_block[:seat_block.index('<div class="seat ') if '<div class="seat ' in seat_block else None]
+    assert "seat-timer" in seat_block
+    played = [e for e in view["trick_log"] if e["verb"] == "play"]
+    last = {}
+    for e in view["trick_log"]:
+        last[e["seat"]] = e
+    for seat, e in last.items():
+        block = re.search(rf'data-played-seat="{seat}"[^>]*>(.*?)</div>', html, re.S)
+        assert block, seat
+        if e["verb"] == "play":
+            assert re.findall(r'data-played="([^"]+)"', block.group(1)) == e["cards"]
+    assert played
+
+
+def test_shengji_role_tags():
+    tags = registry.get("shengji").seat_tags
+    assert [t.label for t in tags({"dealer": 1}, 1)] == ["庄"]
+    assert [t.label for t in tags({"dealer": 1}, 3)] == ["庄家"]
+    assert [t.label for t in tags({"dealer": 1}, 0)] == ["闲"]
+    assert tags({"dealer": None}, 0) == []
