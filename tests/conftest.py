@@ -16,6 +16,19 @@ from tests.integration.stack import LiveStack
 
 
 @pytest.fixture(autouse=True)
+def _default_language(settings):
+    """Every test starts in the site's default language (zh-hans).  A request
+    through the test client runs LocaleMiddleware in the test's own thread and
+    leaves the language it activated (English after an ``Accept-Language: en``
+    request) for the next test, whose bot names then read "Bot3", not "机器人3"."""
+    from django.utils import translation
+
+    translation.activate(settings.LANGUAGE_CODE)
+    yield
+    translation.activate(settings.LANGUAGE_CODE)
+
+
+@pytest.fixture(autouse=True)
 def _games_no_timers(settings):
     settings.GAMES_SCHEDULING_DISABLED = True
     # Request limits (games.throttle) count per user across a whole minute;
