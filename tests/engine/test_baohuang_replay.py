@@ -2,17 +2,14 @@
 
 import copy
 import json
-import subprocess
-import sys
-from pathlib import Path
 
 import pytest
 
 from games.engine.base import RecordError
 from games.engine.records import replay_record
 from tests.engine.baohuang_helpers import make_record
+from tests.engine.replay_cli import run_replay
 
-ROOT = Path(__file__).resolve().parents[2]
 
 
 def test_replay_of_a_bot_hand_gives_status_0_and_the_summary():
@@ -82,8 +79,7 @@ def test_manage_py_replay_exit_codes(tmp_path):
     for name, rec in (("good", good), ("bad", bad), ("broken", broken)):
         path = tmp_path / f"{name}.json"
         path.write_text(json.dumps(rec))
-        proc = subprocess.run([sys.executable, "manage.py", "replay", str(path)], cwd=ROOT,
-                              capture_output=True, text=True, timeout=120)
+        proc = run_replay(path)
         codes[name] = proc.returncode
         if name != "broken":
             out = json.loads(proc.stdout)

@@ -3,17 +3,14 @@
 import copy
 import json
 import random
-import subprocess
-import sys
-from pathlib import Path
 
 import pytest
 
 from games.engine.base import RecordError
 from games.engine.records import replay_record
 from games.engine.shengji import RULES
+from tests.engine.replay_cli import run_replay
 
-ROOT = Path(__file__).resolve().parents[2]
 
 
 def _bot_record(n_hands=1, seed=1, policies=("heuristic", "random") * 2, stop_at=None):
@@ -111,8 +108,7 @@ def test_a_first_hand_without_opener_is_a_record_error():
 def _run(tmp_path, record):
     path = tmp_path / "rec.json"
     path.write_text(json.dumps(record) if not isinstance(record, str) else record)
-    return subprocess.run([sys.executable, "manage.py", "replay", str(path)], cwd=ROOT,
-                          capture_output=True, text=True, timeout=120)
+    return run_replay(path)
 
 
 def test_manage_py_replay_exit_codes(tmp_path):
