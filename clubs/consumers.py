@@ -5,9 +5,11 @@ each connection renders it for its own user (the "go to your table" link)."""
 from __future__ import annotations
 
 import asyncio
+import re
 
 from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncWebsocketConsumer
+from django.conf import settings
 
 from games import notify as game_notify
 
@@ -38,8 +40,17 @@ class EventConsumer(AsyncWebsocketConsumer):
     async def event_changed(self, message):
         await self.push()
 
+    def _csrf_token(self) -> str:
+        """This browser's CSRF cookie (the secret, which Django's check accepts as
+        a form token), so the pushed fragment's POST forms keep working; "" when
+        there is none or it is not a well-formed token."""
+        token = (self.scope.get("cookies") or {}).get(settings.CSRF_COOKIE_NAME, "")
+        return token if re.fullmatch(r"[A-Za-z0-9]{32}|[A-Za-z0-9]{64}", token) else ""
+
     async def push(self):
         from .event_views import render_live
 
-        html = await database_sync_to_async(render_live)(self.event_id, self.scope.get("user"))
+        html = await database_sync_to_async(render_live)(
+            self.event_id, self.scope.get("user"), csrf_token=self._csrf_token()
+        )
         await self.send(text_data=html)

@@ -52,11 +52,19 @@ def event_page(request, event_id: int):
     return render(request, "clubs/event.html", context)
 
 
-def render_live(event_id: int, user=None) -> str:
-    """The ``#event-live`` fragment one viewer sees (websocket pushes)."""
+def render_live(event_id: int, user=None, csrf_token: str = "") -> str:
+    """The ``#event-live`` fragment one viewer sees (websocket pushes).
+
+    ``csrf_token`` is the viewer's own CSRF cookie (the consumer reads it from
+    the socket's scope): the fragment's forms (start, pause, swap, correct) are
+    plain POST forms, and a push replaces the request-rendered ones, so without
+    it the organiser's next click was refused with 403 "CSRF token missing".
+    """
     event = Event.objects.select_related("club").get(pk=event_id)
     context = event_context(event, user)
     context["can_manage"] = bool(user and user.has_perm("clubs.manage_event", event))
+    if csrf_token:
+        context["csrf_token"] = csrf_token
     return render_to_string("clubs/_event_live.html", context)
 
 

@@ -4,6 +4,8 @@ registration), rendered for the connection's own user."""
 
 from __future__ import annotations
 
+import re
+
 import pytest
 from channels.db import database_sync_to_async
 from channels.routing import URLRouter
@@ -50,3 +52,30 @@ async def test_unknown_event_is_closed(db):
     assert connected
     out = await comm.receive_output(timeout=5)
     assert out["type"] == "websocket.close" and out.get("code") == 4404
+
+
+async def test_pushed_forms_carry_the_viewers_csrf_token(club_setup, multipliers):
+    """The organiser's start/pause/swap forms arrive by push; each carries this
+    browser's CSRF cookie, and a forged cookie value is not echoed."""
+    from clubs import events
+
+    club, olga, mike, *_ = club_setup
+    event = await database_sync_to_async(events.create_event)(
+        olga, club, name="令牌", game="baohuang", rounds=1, hands_per_round=1)
+    await database_sync_to_async(events.add_bot_entries)(olga, event, 5)
+    await database_sync_to_async(events.pair_round)(olga, event)
+    token = "A" * 16 + "b" * 16
+    for cookie, expected in ((token, token), ('x" onclick="evil', None)):
+        comm = WebsocketCommunicator(APP, f"/ws/events/{event.pk}/")
+        comm.scope["user"] = olga
+        comm.scope["cookies"] = {"csrftoken": cookie}
+        connected, _ = await comm.connect()
+        assert connected
+        html = await comm.receive_from(timeout=10)
+        assert 'id="start-round"' in html
+        values = re.findall(r'name="csrfmiddlewaretoken" value="([^"]*)"', html)
+        if expected:
+            assert len(values) >= 3 and set(values) == {expected}  # swap, re-pair, start
+        else:
+            assert values == [] and "evil" not in html
+        await comm.disconnect()
