@@ -818,14 +818,18 @@ def fill_en(path: Path) -> tuple[int, list[str]]:
 
 def convert_help_pages() -> int:
     """Write ``rules.zh-hant.html`` beside every ``rules.zh-hans.html`` help
-    page (issue #11) with :func:`to_hant`; an existing one is kept (edit the
-    Traditional page by hand, or delete it to regenerate)."""
+    page (issue #11) with :func:`to_hant`, overwriting it: the Simplified page
+    is the one source, so the two cannot drift (a fix to the Traditional text
+    goes into :data:`ZH_HANT_TERMS`); ``tests/site/test_help_pages.py`` fails
+    when a committed Traditional page differs from the conversion.  Returns the
+    number of pages whose text changed."""
     count = 0
     for source in sorted(ROOT.parent.glob("games/*/templates/games/*/rules.zh-hans.html")):
         target = source.with_name("rules.zh-hant.html")
-        if target.exists():
+        text = to_hant(source.read_text(encoding="utf-8"))
+        if target.exists() and target.read_text(encoding="utf-8") == text:
             continue
-        target.write_text(to_hant(source.read_text(encoding="utf-8")), encoding="utf-8")
+        target.write_text(text, encoding="utf-8")
         count += 1
     return count
 
