@@ -3,15 +3,18 @@ entries, rounds with their tables and progress, standings, corrections."""
 
 from __future__ import annotations
 
+from django.utils.translation import gettext_lazy as _
+
 from games.models import Hand
 
 from . import formats
 from .models import Correction, Entry, Event, EventTable, Round
 from .results import standings, travelling
 
+#: Result and tie-break keys → labels, translated when shown (lazy).
 TIEBREAK_LABELS = {
-    "margin": "级差", "points": "得分", "buchholz": "对手分", "direct": "直接对局",
-    "firsts": "头科", "tablemates": "同桌总分", "matchpoints": "比赛分", "maximum": "满分",
+    "margin": _("级差"), "points": _("得分"), "buchholz": _("对手分"), "direct": _("直接对局"),
+    "firsts": _("头科"), "tablemates": _("同桌总分"), "matchpoints": _("比赛分"), "maximum": _("满分"),
 }
 
 

@@ -58,3 +58,23 @@ def test_home_explains_the_site_and_links_rules():
     assert "play Shengji and Baohuang" in html
     assert 'href="/help/shengji/"' in html and 'href="/help/baohuang/"' in html
     assert 'href="/help/"' in html
+
+
+@pytest.mark.parametrize("game", ["baohuang", "shengji"])
+def test_traditional_rules_page_is_the_conversion_of_the_simplified_one(game):
+    """One source per rules page: ``rules.zh-hant.html`` must equal
+    ``locale/translate.py``'s OpenCC conversion of ``rules.zh-hans.html``, so an
+    edit of the Simplified page that was not regenerated fails here (run
+    ``python locale/translate.py``)."""
+    import importlib.util
+    from pathlib import Path
+
+    pytest.importorskip("opencc")
+    root = Path(__file__).resolve().parents[2]
+    spec = importlib.util.spec_from_file_location("cardroom_translate", root / "locale" / "translate.py")
+    translate = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(translate)
+    folder = root / "games" / game / "templates" / "games" / game
+    source = (folder / "rules.zh-hans.html").read_text(encoding="utf-8")
+    assert (folder / "rules.zh-hant.html").read_text(encoding="utf-8") == translate.to_hant(source)
+    assert translate.to_hant(source) != source  # the conversion did change the text
