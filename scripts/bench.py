@@ -48,6 +48,9 @@ def main() -> int:
     parser.add_argument("--webs", type=int, default=2, help="daphne processes")
     parser.add_argument("--worker-pool", default="threads")
     parser.add_argument("--concurrency", type=int, default=4)
+    parser.add_argument("--redis-commands", action="store_true",
+                        help="count Redis commands per action (INFO commandstats of the whole "
+                             "server: give --redis-url of a private redis-server)")
     parser.add_argument("--workers", type=int, nargs="+",
                         default=[int(w) for w in os.environ.get("BENCH_WORKERS", "1").split()],
                         help="worker process counts to run every N with, ascending (e.g. 1 2)")
@@ -79,6 +82,8 @@ def main() -> int:
                    "--hands", str(args.hands), "--seconds", str(args.seconds),
                    "--bot-delay-ms", str(args.bot_delay_ms), "--url", urls, "--json",
                    "--cpu-pids", ";".join(f"{k}={','.join(map(str, v))}" for k, v in pids.items())]
+            if args.redis_commands:
+                cmd.append("--redis-commands")
             result = subprocess.run(cmd, cwd=REPO, env=stack.env, capture_output=True,
                                     text=True, timeout=args.seconds + 600)
             lines = result.stdout.strip().splitlines()

@@ -129,6 +129,9 @@ class Command(BaseCommand):
                             help="delay of every automatic move (the room's bot delay)")
         parser.add_argument("--keep", action="store_true", help="leave the rooms open")
         parser.add_argument("--json", action="store_true", help="also print one JSON line")
+        parser.add_argument("--redis-commands", action="store_true",
+                            help="also count the Redis server's commands per action (INFO "
+                                 "commandstats: the whole server, so only with a private one)")
         parser.add_argument("--cpu-pids", default="",
                             help="process kinds to charge CPU time to, 'daphne=PID,PID;worker=PID;"
                                  "beat=PID' (trees from /proc; PostgreSQL backends of this "
@@ -249,6 +252,7 @@ class Command(BaseCommand):
             errors.append("not every socket connected within 60 s")
         lag_task = asyncio.create_task(loop_lag())
         cpu_before = self.cpu_sample(opts)
+        redis_before = self.redis_commands() if opts["redis_commands"] else {}
         client_before = time.process_time()
         start = time.monotonic()
         start_actions = await asyncio.to_thread(self.action_count, tables)
@@ -263,6 +267,11 @@ class Command(BaseCommand):
         elapsed = time.monotonic() - start
         client_cpu = time.process_time() - client_before
         cpu = proc_cpu.delta(cpu_before, self.cpu_sample(opts))
+        redis_calls = {}
+        if opts["redis_commands"]:
+            after = self.redis_commands()
+            redis_calls = {k: v - redis_before.get(k, 0) for k, v in after.items()
+                           if v - redis_before.get(k, 0)}
         cpu["client"] = client_cpu
         end_actions = await asyncio.to_thread(self.action_count, tables)
         versions = await asyncio.to_thread(self.versions, tables)
@@ -281,6 +290,7 @@ class Command(BaseCommand):
             "seen_pairs": sum(len(v) for v in seen.values()),
             "loop_lag": sorted(lags),
             "cpu": cpu,
+            "redis_calls": redis_calls,
         }
 
     @staticmethod
@@ -291,6 +301,18 @@ class Command(BaseCommand):
             kind, _, pids = part.partition("=")
             kinds[kind.strip()] = [int(p) for p in pids.split(",") if p.strip()]
         return proc_cpu.sample(kinds, settings.DATABASES["default"].get("NAME"))
+
+    @staticmethod
+    def redis_commands() -> dict[str, int]:
+        """``{command: calls}`` of the Redis server at ``REDIS_URL`` so far."""
+        import redis
+
+        client = redis.Redis.from_url(settings.REDIS_URL)
+        try:
+            return {k.removeprefix("cmdstat_"): int(v["calls"])
+                    for k, v in client.info("commandstats").items()}
+        finally:
+            client.close()
 
     # DB helpers (run in a thread: the ORM is synchronous)
     def say_ready(self, tables: list[Table]) -> None:
@@ -350,6 +372,9 @@ class Command(BaseCommand):
             "served_pct": round(100 * served / asked, 1) if asked else None,
             "cpu_s": cpu,
             "cpu_ms_per_action": per_action,
+            "redis_commands_per_action": {
+                k: round(v / actions, 2) for k, v in sorted(
+                    result["redis_calls"].items(), key=lambda kv: -kv[1])} if actions else {},
             "load": [round(x, 2) for x in os.getloadavg()],
             "hands_completed": sum(result["hands"].values()) if result["hands"] else 0,
             "seconds": round(elapsed, 1),
@@ -367,6 +392,10 @@ class Command(BaseCommand):
         self.stdout.write(
             "  CPU ms per action: " + "  ".join(f"{k} {v}" for k, v in per_action.items())
             + f"  | load {figures['load']}")
+        if figures["redis_commands_per_action"]:
+            calls = figures["redis_commands_per_action"]
+            self.stdout.write(f"  Redis commands per action: {round(sum(calls.values()), 1)} "
+                              + " ".join(f"{k} {v}" for k, v in calls.items()))
         for err in result["errors"][:5]:
             self.stderr.write(f"  {err}")
         if opts["json"]:
