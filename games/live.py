@@ -33,7 +33,7 @@ from concurrent.futures import wait as wait_all
 
 from django.db import close_old_connections, connections
 
-from .models import Room
+from .models import Room, Seat
 from .tables import TableSnapshot, render_table, table_snapshot
 
 #: Rooms whose newest snapshot this process keeps.
@@ -76,12 +76,20 @@ def close_connections() -> None:
 
 
 def load_snapshot(room_id: int) -> TableSnapshot | None:
-    """Read room ``room_id`` from the database (synchronous); None if gone."""
-    room = Room.objects.filter(pk=room_id).first()
-    if room is None:
-        return None
+    """Read room ``room_id`` from the database (synchronous); None if gone.
+    The room comes joined to its seats (one query for both)."""
+    seats = tuple(Seat.objects.filter(room_id=room_id).select_related("user", "room").order_by("index"))
+    if seats:
+        room = seats[0].room
+        for seat in seats:
+            seat.room = room  # one Room object for the snapshot
+    else:  # a room without seats (never made by the services), or gone
+        room = Room.objects.filter(pk=room_id).first()
+        if room is None:
+            return None
+        seats = None
     stats["reads"] += 1
-    return table_snapshot(room)
+    return table_snapshot(room, seats)
 
 
 def _remember(snap: TableSnapshot, fresh: bool) -> None:

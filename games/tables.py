@@ -150,12 +150,14 @@ def score_sheet(
 
 
 def match_history(hand: Hand) -> tuple[list[Hand], list[TributeSettlement]]:
-    """``(completed hands, tribute settlements)`` of ``hand``'s match, in two
-    queries: the hands in number order, the settlements in id order with the
-    leaver (``user``) joined and their hand's number as ``hand_number``."""
+    """``(completed hands, tribute settlements)`` of ``hand``'s match: the
+    hands in number order (:func:`games.services.completed_hands`, one query
+    per completed hand and process, cached), the settlements in id order with
+    the leaver (``user``) joined and their hand's number as ``hand_number``
+    (one query)."""
     from django.db.models import F
 
-    completed = list(Hand.objects.filter(match_id=hand.match_id, complete=True).order_by("number"))
+    completed = services.completed_hands(hand)
     settlements = list(
         TributeSettlement.objects.filter(hand__match_id=hand.match_id)
         .select_related("user")
@@ -287,14 +289,17 @@ class TableSnapshot:
         return self.room.version
 
 
-def table_snapshot(room: Room) -> TableSnapshot:
-    """Read everything :func:`table_context` needs except the viewer: four
-    queries (seats; hand with its action count; the match's completed hands;
-    its tribute settlements) plus one for the actions this process has not
-    applied yet (the hand state comes from the incremental cache,
-    :func:`games.services.hand_state`), whatever the length of the hand."""
+def table_snapshot(room: Room, seats: tuple | None = None) -> TableSnapshot:
+    """Read everything :func:`table_context` needs except the viewer: three
+    queries (seats unless given; hand with its action count; the match's
+    tribute settlements), one more for the match's completed hands the first
+    time this process sees them (:func:`games.services.completed_hands`), one
+    for the actions this process has not applied yet (the hand state comes
+    from the incremental cache, :func:`games.services.hand_state`), whatever
+    the length of the hand and of the match."""
     rules = registry.get(room.game).rules
-    seats = tuple(room.seats.select_related("user").order_by("index"))
+    if seats is None:
+        seats = tuple(room.seats.select_related("user").order_by("index"))
     hand = services.current_hand_counted(room)
     state = None
     action_count = 0

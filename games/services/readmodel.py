@@ -78,6 +78,34 @@ def clear_cache() -> None:
     with _cache_lock:
         _cache.clear()
         _newest.clear()
+        _completed.clear()
+
+
+#: ``(match id, n)`` -> the match's completed hands 1..n (see :func:`completed_hands`).
+_completed: OrderedDict[tuple, list] = OrderedDict()
+
+
+def completed_hands(hand: Hand) -> list[Hand]:
+    """The completed hands of ``hand``'s match in number order: hands
+    1 .. ``hand.number`` (``hand`` included once it is complete; the hands of a
+    match complete in order and a completed hand's row does not change).
+    Cached in-process by ``(match id, last number)``: one query per match
+    and completed hand per process, none for the other versions of a hand.
+    The rows are shared: read them, do not change them."""
+    n = hand.number if hand.complete else hand.number - 1
+    key = (hand.match_id, n)
+    with _cache_lock:
+        rows = _completed.get(key)
+        if rows is not None:
+            _completed.move_to_end(key)
+            return rows
+    rows = [] if n <= 0 else list(
+        Hand.objects.filter(match_id=hand.match_id, complete=True, number__lte=n).order_by("number"))
+    with _cache_lock:
+        _completed[key] = rows
+        while len(_completed) > _CACHE_SIZE:
+            _completed.popitem(last=False)
+    return rows
 
 
 def hand_match(hand: Hand):

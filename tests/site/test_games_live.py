@@ -177,10 +177,11 @@ async def test_concurrent_requests_for_one_version_share_one_read(bot_room, _clo
 
 @pytest.mark.django_db
 def test_a_snapshot_read_costs_the_same_few_queries_however_long_the_hand(bot_room, alice):
-    """Room, seats, hand with its count, completed hands, settlements: five
-    queries at action 3 and at action 21 (here ``do_action`` ran in this
-    process and cached the state; a process that did not adds one query for
-    the new rows only, see test_games_state_cache)."""
+    """Room joined to its seats, hand with its count, settlements: three
+    queries at action 3 and at action 21 (no completed hand in hand 1; here
+    ``do_action`` ran in this process and cached the state; a process that
+    did not adds one query for the new rows only, see test_games_state_cache;
+    the statements themselves: tests/site/test_query_counts.py)."""
     services.set_autoplay(bot_room, alice, True)
     counts = []
     for target in (3, 21):
@@ -189,4 +190,4 @@ def test_a_snapshot_read_costs_the_same_few_queries_however_long_the_hand(bot_ro
             snap = live.load_snapshot(bot_room.pk)
         assert snap.action_count == target
         counts.append(len(queries))
-    assert counts == [5, 5]
+    assert counts == [3, 3]

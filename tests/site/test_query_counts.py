@@ -16,9 +16,10 @@ Shapes pinned:
 * a bot turn (:func:`games.tasks.play_turn`): room, hand, seats read once
   before the lock (still exact when the lock is taken at that version,
   ``do_action(known=…)``), then bump, insert, room save;
-* a table snapshot (:func:`games.tables.table_snapshot`): four queries
-  whatever the number of hands already played (one more for the result
-  panel's notes when a completed hand is shown), and a seat's fragment
+* a table snapshot (:func:`games.live.load_snapshot`): three queries (room
+  and seats joined, hand, settlements) whatever the number of hands already
+  played; the match's completed hands once per process and completed hand;
+  one more for the result panel's notes when a completed hand is shown; and a seat's fragment
   rendered from it (:func:`games.live.render_seat`) for a player and for a
   spectator: none.
 """
@@ -162,20 +163,21 @@ def test_stale_bot_turn_is_one_read(bot_room):
 
 # one snapshot, one render per socket --------------------------------------
 SNAPSHOT = [
-    "SELECT games_seat",                # seats + users
+    "SELECT games_seat",                # seats + users (live.load_snapshot: + the room, joined)
     "SELECT games_hand",                # latest hand + action count
-    "SELECT games_hand",                # the match's completed hands (score sheet)
     "SELECT games_tributesettlement",   # leaving settlements
 ]
+#: The first time a process shows a match with n completed hands: those
+#: hands (score sheet), cached by (match, n) (services.completed_hands).
+COMPLETED = "SELECT games_hand"
 #: With a result panel (the hand just completed, or the previous hand's
 #: under the next one): what other apps add to it (ratings' notes, one read).
 NOTES = ["SELECT ratings_ratingchange"]
 
 
 def _snapshot_and_renders(room, users, spectator, expected=SNAPSHOT):
-    room = Room.objects.get(pk=room.pk)
     with CaptureQueriesContext(connection) as ctx:
-        snap = table_snapshot(room)
+        snap = live.load_snapshot(room.pk)
     assert statements(ctx) == expected
     with CaptureQueriesContext(connection) as ctx:
         fragments = [live.render_seat(snap, user, snap.version, 1) for user in [*users, spectator]]
@@ -186,26 +188,46 @@ def _snapshot_and_renders(room, users, spectator, expected=SNAPSHOT):
 
 def test_snapshot_and_render(five_humans, make_user):
     room, users = five_humans
-    _snapshot_and_renders(room, users, make_user("watcher"))
+    snap = _snapshot_and_renders(room, users, make_user("watcher"))
+    assert snap.room.pk == room.pk and [s.index for s in snap.seats] == [0, 1, 2, 3, 4]
+    # table_snapshot given a room it has not read: the seats are read on their own
+    fresh = Room.objects.get(pk=room.pk)
+    with CaptureQueriesContext(connection) as ctx:
+        table_snapshot(fresh)
+    assert statements(ctx) == SNAPSHOT
 
 
-def test_snapshot_after_hands_played_is_still_four_queries(bot_room, alice, make_user):
-    """No query per completed hand or score-sheet row: hand 3's snapshot
-    (two completed hands in the score sheet) takes the same four, plus the
-    previous hand's result notes (its panel is shown during the next hand)."""
+def _one_bot_move(room):
+    from games.tasks import play_turn
+
+    room.refresh_from_db()
+    make_due(room)
+    assert play_turn(room.pk, room.version) in ("bot", "timeout")
+
+
+def test_snapshot_after_hands_played(bot_room, alice, make_user):
+    """No query per completed hand or score-sheet row: hand 3's first
+    snapshot reads the two completed hands once, the next version's does not
+    (plus the previous hand's result notes: its panel is shown during the
+    next hand)."""
 
     def third_hand_dealt(room):
         hand = services.current_hand(room)
         return hand is not None and hand.number == 3
 
     drive(bot_room, third_hand_dealt)  # alice times out and comes back (stay)
-    snap = _snapshot_and_renders(bot_room, [alice], make_user("watcher"), SNAPSHOT + NOTES)
-    assert len(snap.score_rows) == 2 and snap.previous is not None
+    first = SNAPSHOT[:2] + [COMPLETED] + SNAPSHOT[2:] + NOTES
+    snap = _snapshot_and_renders(bot_room, [alice], make_user("watcher"), first)
+    assert [r["number"] for r in snap.score_rows] == [1, 2] and snap.previous.number == 2
+    _one_bot_move(bot_room)
+    snap = _snapshot_and_renders(bot_room, [alice], make_user("watcher2"), SNAPSHOT + NOTES)
+    assert [r["number"] for r in snap.score_rows] == [1, 2] and snap.previous.number == 2
 
 
 def test_between_hands_snapshot(bot_room, alice, make_user):
     """The result panel's snapshot (hand complete, next deal pending): the
-    four reads and the panel's notes."""
+    just completed hand joins the score sheet (read once), and the panel's notes."""
     drive(bot_room, lambda room: services.current_hand(room).complete)
-    snap = _snapshot_and_renders(bot_room, [alice], make_user("watcher"), SNAPSHOT + NOTES)
-    assert snap.hand.complete
+    first = SNAPSHOT[:2] + [COMPLETED] + SNAPSHOT[2:] + NOTES
+    snap = _snapshot_and_renders(bot_room, [alice], make_user("watcher"), first)
+    assert snap.hand.complete and [r["number"] for r in snap.score_rows] == [1]
