@@ -133,7 +133,7 @@ class Command(BaseCommand):
                             help="also count the Redis server's commands per action (INFO "
                                  "commandstats: the whole server, so only with a private one)")
         parser.add_argument("--cpu-pids", default="",
-                            help="process kinds to charge CPU time to, 'daphne=PID,PID;worker=PID;"
+                            help="process kinds to charge CPU time to, 'web=PID,PID;wrk=PID;"
                                  "beat=PID' (trees from /proc; PostgreSQL backends of this "
                                  "database, the cluster and Redis are added)")
 
