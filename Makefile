@@ -43,6 +43,7 @@ BENCH_TABLES ?= 10 20 50
 BENCH_HANDS ?= 1
 BENCH_SECONDS ?= 60
 BENCH_BOT_DELAY_MS ?= 800
+BENCH_WORKERS ?= 1
 PYTEST_ARGS ?=
 
 export PIP_DISABLE_PIP_VERSION_CHECK := 1
@@ -120,10 +121,11 @@ production-suite: $(DEV_DEPS)
 	exit $$rc
 
 # Starts a production stack (own database, daphne, worker, beat), runs
-# `manage.py bench_live` for each N in BENCH_TABLES, stops the stack.
+# `manage.py bench_live` for each N in BENCH_TABLES (with 1, then 2 worker processes:
+# BENCH_WORKERS="1 2"), stops the stack.
 bench: $(DEV_DEPS)
 	$(PY) scripts/bench.py --tables $(BENCH_TABLES) --hands $(BENCH_HANDS) \
-	  --seconds $(BENCH_SECONDS) --bot-delay-ms $(BENCH_BOT_DELAY_MS)
+	  --seconds $(BENCH_SECONDS) --bot-delay-ms $(BENCH_BOT_DELAY_MS) --workers $(BENCH_WORKERS)
 
 lint: $(DEV_DEPS)
 	env -u DATABASE_URL -u REDIS_URL $(PY) manage.py check

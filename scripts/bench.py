@@ -1,14 +1,25 @@
 #!/usr/bin/env python3
 """``make bench``: start a production stack, run ``manage.py bench_live`` per N, stop it.
 
-    python scripts/bench.py --tables 10 20 50 --hands 3 --seconds 60 [--webs 2]
+    python scripts/bench.py --tables 10 20 50 --hands 3 --seconds 60 [--webs 2] [--workers 1 2]
 
 The stack (``tests/integration/stack.py``) is a fresh PostgreSQL database
 ``cardroom_it_*``, ``--webs`` daphne processes, one Celery worker
 (``--worker-pool``, ``--concurrency``) and one beat, against Redis on
 127.0.0.1; it is torn down (processes stopped, database dropped) at the end,
 also on Ctrl-C.  Each N gets fresh rooms; the figures are printed as they come
-and once more as a table at the end.
+and once more as a table at the end.  ``--workers 1 2`` runs every N with one
+worker process, then starts a second one and runs every N again (the ratio of
+the two ``served`` columns is what a second worker process buys here).
+
+Columns: served actions/s next to the actions/s the tables ask for (N × one
+seat to act per bot delay), commit-to-socket latency percentiles, socket
+errors, and CPU milliseconds per served action of each process kind, read
+from ``/proc/<pid>/stat`` over the measured window: ``web`` (the daphnes),
+``wrk`` (the Celery workers), ``beat``, ``pg`` (the PostgreSQL backends of
+the bench database), ``pg*`` (the whole PostgreSQL cluster: other users'
+databases included), ``redis`` (the shared redis-server) and ``cli`` (the
+bench client).  The machine's load average is printed with every row.
 """
 
 from __future__ import annotations
@@ -37,6 +48,9 @@ def main() -> int:
     parser.add_argument("--webs", type=int, default=2, help="daphne processes")
     parser.add_argument("--worker-pool", default="threads")
     parser.add_argument("--concurrency", type=int, default=4)
+    parser.add_argument("--workers", type=int, nargs="+",
+                        default=[int(w) for w in os.environ.get("BENCH_WORKERS", "1").split()],
+                        help="worker process counts to run every N with, ascending (e.g. 1 2)")
     parser.add_argument("--redis-url", default=os.environ.get("BENCH_REDIS_URL"),
                         help="default: redis://127.0.0.1:6379/<index + 8 of REDIS_URL, or 9>")
     args = parser.parse_args()
@@ -55,10 +69,16 @@ def main() -> int:
         urls = ",".join(stack.web_url_of(i) for i in range(args.webs))
         print(f"daphne: {urls}; worker {args.worker_pool}×{args.concurrency}; beat; "
               f"db {stack.created_db}; redis {stack.redis_url}", flush=True)
-        for n in args.tables:
+        for workers, n in [(w, n) for w in sorted(set(args.workers)) for n in args.tables]:
+            while sum(1 for name in stack.procs if name.startswith("worker")) < workers:
+                print(f"started {stack.add_worker()}", flush=True)
+            pids = {"web": [stack.procs[p].popen.pid for p in stack.procs if p.startswith("web")],
+                    "wrk": [stack.procs[p].popen.pid for p in stack.procs if p.startswith("worker")],
+                    "beat": [stack.procs["beat"].popen.pid]}
             cmd = [sys.executable, "manage.py", "bench_live", "--game", args.game, "--tables", str(n),
                    "--hands", str(args.hands), "--seconds", str(args.seconds),
-                   "--bot-delay-ms", str(args.bot_delay_ms), "--url", urls, "--json"]
+                   "--bot-delay-ms", str(args.bot_delay_ms), "--url", urls, "--json",
+                   "--cpu-pids", ";".join(f"{k}={','.join(map(str, v))}" for k, v in pids.items())]
             result = subprocess.run(cmd, cwd=REPO, env=stack.env, capture_output=True,
                                     text=True, timeout=args.seconds + 600)
             lines = result.stdout.strip().splitlines()
@@ -71,19 +91,39 @@ def main() -> int:
                 print(f"bench_live N={n} failed ({result.returncode})", file=sys.stderr)
                 status = 1
                 continue
-            rows.append(json.loads(lines[-1]))
+            rows.append({**json.loads(lines[-1]), "workers": workers})
     except BaseException:
         print(stack.logs(40), file=sys.stderr)
         raise
     finally:
         stack.close()
     if rows:
-        print("\n   N  samples   p50 ms   p95 ms   p99 ms   max ms  actions/s  hands")
-        for r in rows:
-            print(f"{r['tables']:>4} {r['samples']:>8} {r['p50_ms']:>8} {r['p95_ms']:>8} "
-                  f"{r['p99_ms']:>8} {r['max_ms']:>8} {r['actions_per_s']:>10} "
-                  f"{r['hands_completed']:>6}")
+        print(table(rows))
     return status
+
+
+KINDS = (("web", "web"), ("wrk", "wrk"), ("beat", "beat"), ("pg", "pg"),
+         ("pg*", "pg_cluster"), ("redis", "redis"), ("cli", "client"))
+
+
+def table(rows: list[dict]) -> str:
+    """The summary table of the ``bench_live`` JSON rows (see the module)."""
+    head = (f"\n{'':>14}{'actions/s':^19}{'commit-to-socket ms':^28}"
+            f"{'':>6}{'CPU ms per served action':^49}\n"
+            f"{'wrk':>3} {'N':>4} {'served':>8} {'asked':>7} {'%':>5} "
+            f"{'p50':>6} {'p95':>6} {'p99':>6} {'max':>7} {'errs':>5} "
+            + " ".join(f"{label:>6}" for label, _ in KINDS) + "   load(1,5,15)")
+    lines = [head]
+    for r in rows:
+        cpu = r.get("cpu_ms_per_action") or {}
+        lines.append(
+            f"{r.get('workers', 1):>3} {r['tables']:>4} {r['actions_per_s']:>8} "
+            f"{r.get('asked_per_s', ''):>7} {r.get('served_pct', ''):>5} "
+            f"{r['p50_ms']:>6} {r['p95_ms']:>6} {r['p99_ms']:>6} {r['max_ms']:>7} "
+            f"{r.get('socket_errors', ''):>5} "
+            + " ".join(f"{'' if cpu.get(key) is None else cpu[key]:>6}" for _, key in KINDS)
+            + f"   {r.get('load', '')}")
+    return "\n".join(lines)
 
 
 if __name__ == "__main__":

@@ -3,7 +3,7 @@
 ``with locked_room(room_id, expected_version) as room:`` opens
 ``transaction.atomic()`` and as its first statement runs a conditional
 ``UPDATE room SET version = version + 1 WHERE id = … [AND version =
-expected]``.  That statement both takes the row lock (PostgreSQL) or the write
+expected] RETURNING …`` (the fresh row comes back with the bump).  That statement both takes the row lock (PostgreSQL) or the write
 lock (SQLite) and performs the optimistic version check: a second worker or a
 doubled click that carries the same version finds zero rows and
 :class:`StaleVersion` is raised (a command turns it into ``Outcome(applied=
@@ -23,8 +23,7 @@ import functools
 import logging
 from contextlib import contextmanager
 
-from django.db import transaction
-from django.db.models import F
+from django.db import connections, transaction
 from django.utils import timezone
 
 from .. import notify, scheduling
@@ -53,16 +52,34 @@ def lock_room(room_id: int, expected_version: int | None) -> Room | None:
     ``expected_version``) and return the fresh room, or None when stale.
     Raises ``Room.DoesNotExist`` for an unknown room."""
     now = timezone.now()
-    qs = Room.objects.filter(pk=room_id)
-    if expected_version is not None:
-        qs = qs.filter(version=expected_version)
-    if not qs.update(version=F("version") + 1, changed=now):
+    rows = list(Room.objects.raw(*_bump_sql(room_id, expected_version, now)))
+    if not rows:
         if not Room.objects.filter(pk=room_id).exists():
             raise Room.DoesNotExist(room_id)
         return None
-    room = Room.objects.get(pk=room_id)
+    room = rows[0]
     room._listed_before = _listing(room)
     return room
+
+
+def _bump_sql(room_id: int, expected_version: int | None, now) -> tuple[str, list]:
+    """``UPDATE room SET version = version + 1, changed = now WHERE id = …
+    [AND version = expected] RETURNING *``: lock, check and read the fresh
+    row in one statement (PostgreSQL; SQLite ≥ 3.35), one round trip fewer
+    than an UPDATE followed by a SELECT."""
+    connection = connections[Room.objects.db]
+    qn = connection.ops.quote_name
+    meta = Room._meta
+    version = qn(meta.get_field("version").column)
+    pk = qn(meta.pk.column)
+    columns = ", ".join(qn(f.column) for f in meta.concrete_fields)
+    sql = (f"UPDATE {qn(meta.db_table)} SET {version} = {version} + 1, "
+           f"{qn(meta.get_field('changed').column)} = %s WHERE {pk} = %s")
+    params = [connection.ops.adapt_datetimefield_value(now), room_id]
+    if expected_version is not None:
+        sql += f" AND {version} = %s"
+        params.append(expected_version)
+    return sql + f" RETURNING {columns}", params
 
 
 @contextmanager

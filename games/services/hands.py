@@ -211,14 +211,20 @@ def _record(seat: int, action_record) -> dict:
     return record
 
 
-def _apply(room: Room, seat: int, record: dict, actor: str, user, autoplay: bool | None) -> Outcome:
-    """Inside the locked room: check and apply ``record`` for ``seat``."""
+def _apply(room: Room, seat: int, record: dict, actor: str, user, autoplay: bool | None,
+           known: tuple | None = None) -> Outcome:
+    """Inside the locked room: check and apply ``record`` for ``seat``.
+    ``known`` (see :func:`do_action`): the hand (with ``n_actions``) and the
+    seats, read at the version the lock was taken at; otherwise read here."""
     rules = get_rules(room.game)
     try:
         action = Action.from_record(record, rules.seats)
     except RecordError as exc:
         raise InvalidRequest(_("无效的动作：%(err)s") % {"err": exc}) from None
-    hand = current_hand_counted(room)  # under the room's row lock: the count is exact
+    if known is not None:
+        hand, seats = known
+    else:
+        hand, seats = current_hand_counted(room), None  # under the row lock: the count is exact
     if hand is None or hand.complete or room.status != Room.Status.PLAYING:
         raise Conflict(_("现在没有进行中的牌局"))
     count = hand.n_actions
@@ -240,13 +246,15 @@ def _apply(room: Room, seat: int, record: dict, actor: str, user, autoplay: bool
     cache_put((*hand_key(hand), count + 1), new_state)
     if autoplay is not None:
         Seat.objects.filter(room=room, index=seat).update(autoplay=autoplay)
+        if seats is not None:
+            seats[seat].autoplay = autoplay
     if room.pending is not None:
         room.pending = None
         Room.objects.filter(pk=room.pk).update(pending=None)
     if rules.is_complete(new_state):
         finish_hand(room, hand, rules, new_state)
     else:
-        set_deadline(room, rules, new_state, seats_of(room))
+        set_deadline(room, rules, new_state, seats if seats is not None else seats_of(room))
     return Outcome(True, room.version)
 
 
@@ -285,7 +293,9 @@ def _hold_hidden(rid: int, seat: int, record: dict, expected_version, user) -> O
             return None
         rules = get_rules(room.game)
         state = hand_state(hand, count=hand.n_actions)
-        if rules.to_act(state) != seat or not hidden.uniform(rules, state, seats_of(room)):
+        if rules.to_act(state) != seat or not hidden.is_hidden(rules, state):
+            return None  # (no query for the seats unless the decision is hidden)
+        if not hidden.mixed(seats_of(room)):
             return None
         try:
             action = Action.from_record(record, rules.seats)
@@ -313,6 +323,7 @@ def do_action(
     user=None,
     autoplay: bool | None = None,
     hold_hidden: bool = True,
+    known: tuple | None = None,
 ) -> Outcome:
     """Apply one decision of ``seat`` to the hand in play.
 
@@ -332,8 +343,19 @@ def do_action(
     this seat's turn), :class:`Conflict` (no hand in play), or
     :class:`IllegalMove` carrying the engine's message (rule refused); in all
     these cases nothing changes.
+
+    ``known`` = ``(hand, seats)``: the room's latest hand (with ``n_actions``,
+    :func:`current_hand_counted`) and its seats (:func:`seats_of`), read by
+    the caller *after* it read the room at ``expected_version`` (the server's
+    turn, :func:`~games.services.turns.play_turn`).  Every change to a hand
+    or a seat bumps the version, so when the lock is taken at
+    ``expected_version`` those reads are still exact and are not repeated
+    under the lock (two queries fewer while the row is locked).  Ignored
+    without ``expected_version``.
     """
     record = _record(seat, action_record)
+    if expected_version is None:
+        known = None
     rid = room_id(room)
     if actor == HandAction.Actor.USER and hold_hidden:
         # A hidden decision on a mixed table is held until its deadline
@@ -342,7 +364,7 @@ def do_action(
         if held is not None:
             return held
     with locked_room(rid, expected_version) as room:
-        return _apply(room, seat, record, actor, user, autoplay)
+        return _apply(room, seat, record, actor, user, autoplay, known)
 
 
 def user_action(

@@ -20,7 +20,7 @@ from django.utils import timezone
 from .. import scheduling
 from ..engine import get_rules
 from ..models import HandAction, Room
-from .deadlines import AUTOPLAY_POLICY, acts_automatically, bot_rng
+from .deadlines import AUTOPLAY_POLICY, acts_automatically, bot_rng, seats_of
 from .errors import ServiceError
 from .hands import do_action, hidden_decision, next_hand, user_by_id
 from .readmodel import current_hand_counted, hand_state
@@ -71,7 +71,9 @@ def play_turn(room_id: int, version: int) -> str:
     seat_index = rules.to_act(state)
     if seat_index is None:
         return "idle"
-    seat = room.seats.get(index=seat_index)
+    seats = seats_of(room)  # read after the room at ``version``: see do_action(known=…)
+    seat = seats[seat_index]
+    known = (hand, seats)
     if not due:
         scheduling.schedule_turn(room_id, version, (room.deadline - now).total_seconds())
         return "early"
@@ -85,14 +87,16 @@ def play_turn(room_id: int, version: int) -> str:
             action = dict(pending["action"])
             action.pop("seat", None)
             outcome = do_action(room_id, seat_index, action, version, actor=HandAction.Actor.USER,
-                                user=user_by_id(pending.get("user")), hold_hidden=False)
+                                user=user_by_id(pending.get("user")), hold_hidden=False,
+                                known=known)
             return "held" if outcome.applied else "stale"
     if acts_automatically(seat):
         policy = seat.bot_policy or AUTOPLAY_POLICY
         actor = HandAction.Actor.BOT if seat.bot_policy else HandAction.Actor.AUTO
         action = rules.bot_action(state, seat_index, policy, bot_rng(hand, count))
         try:
-            outcome = do_action(room_id, seat_index, _without_seat(action), version, actor=actor)
+            outcome = do_action(room_id, seat_index, _without_seat(action), version, actor=actor,
+                                known=known)
         except ServiceError as exc:
             # An engine bug must not hang the table: fall back to the C5 move.
             log.error("bot %s move %s refused (%s); using auto_action", policy, action, exc.message)
@@ -106,7 +110,7 @@ def play_turn(room_id: int, version: int) -> str:
         room_id, seat_index, _without_seat(action), version,
         # A timeout switches the seat to 托管 (C5), except in a hidden
         # decision: the 托管 tag would show everyone who held it (issue #8).
-        actor=HandAction.Actor.AUTO, autoplay=None if secret else True,
+        actor=HandAction.Actor.AUTO, autoplay=None if secret else True, known=known,
     )
     return "timeout" if outcome.applied else "stale"
 

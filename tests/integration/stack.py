@@ -274,11 +274,23 @@ class LiveStack:
             self._proc(f"web{i}", [py, "-m", "daphne", "-b", "127.0.0.1", "-p", str(port),
                                    "config.asgi:application"])
         if self.production_topology:
-            self._proc("worker", [py, "-m", "celery", "-A", "config", "worker",
-                                  "--loglevel=INFO", "--without-gossip", "--without-mingle",
-                                  "-n", f"it-{secrets.token_hex(3)}@%h", *self.worker_args])
+            self._add_worker("worker")
             self._proc("beat", [py, "-m", "celery", "-A", "config", "beat", "--loglevel=INFO",
                                 "-s", str(self.workdir / "beat-schedule")])
+
+    def _add_worker(self, name: str) -> Proc:
+        return self._proc(name, [sys.executable, "-m", "celery", "-A", "config", "worker",
+                                 "--loglevel=INFO", "--without-gossip", "--without-mingle",
+                                 "-n", f"it-{secrets.token_hex(3)}@%h", *self.worker_args])
+
+    def add_worker(self, timeout: float = 120) -> str:
+        """Start one more Celery worker (same arguments) on the running stack,
+        wait until it is ready; returns its name (``worker2``, ``worker3`` …)."""
+        count = sum(1 for name in self.procs if name.startswith("worker"))
+        name = f"worker{count + 1}"
+        self._add_worker(name).start()
+        self.wait_ready(name, timeout)
+        return name
 
     def start(self, timeout: float = 120) -> "LiveStack":
         """Create and migrate the database, start every process, wait until ready."""
@@ -314,7 +326,7 @@ class LiveStack:
 
             wait_until(answers, timeout, f"{name} to answer {url}", check=proc.ensure_alive)
         else:
-            marker = " ready." if name == "worker" else "beat: Starting"
+            marker = " ready." if name.startswith("worker") else "beat: Starting"
             start_line = f"===== start #{proc.starts}:"
 
             def logged():

@@ -16,7 +16,12 @@ processes; ``--url`` names the daphne(s)).  It:
    fragment's ``data-committed-at`` (epoch ms stamped by the committing process
    right after the commit) and prints p50/p95/p99/max in ms, the number of
    samples, commits a socket never saw as such (coalesced into a later
-   version), hands completed and actions per second;
+   version), hands completed and actions per second served next to the
+   actions per second the tables ask for (N × 1000 / bot delay: one seat to
+   act per table), socket errors, the load average, and the CPU milliseconds
+   per action of each process kind named by ``--cpu-pids`` plus PostgreSQL,
+   Redis and this client (:mod:`games.management.proc_cpu`, over the measured
+   window only);
 5. closes the rooms (so nothing keeps playing) unless ``--keep``.
 
 Everything is bounded: N ≤ 200, the run by ``--seconds``, every connect and
@@ -27,6 +32,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import os
 import re
 import secrets
 import statistics
@@ -39,6 +45,8 @@ from django.contrib.auth import BACKEND_SESSION_KEY, HASH_SESSION_KEY, SESSION_K
 from django.core.management.base import BaseCommand, CommandError
 from django.db import close_old_connections
 from django.db.models import Count, Q
+
+from games.management import proc_cpu
 
 VERSION_RE = re.compile(r'data-version="(\d+)"')
 COMMITTED_RE = re.compile(r'data-committed-at="(\d+)"')
@@ -121,6 +129,10 @@ class Command(BaseCommand):
                             help="delay of every automatic move (the room's bot delay)")
         parser.add_argument("--keep", action="store_true", help="leave the rooms open")
         parser.add_argument("--json", action="store_true", help="also print one JSON line")
+        parser.add_argument("--cpu-pids", default="",
+                            help="process kinds to charge CPU time to, 'daphne=PID,PID;worker=PID;"
+                                 "beat=PID' (trees from /proc; PostgreSQL backends of this "
+                                 "database, the cluster and Redis are added)")
 
     # ----------------------------------------------------------------- setup
     def handle(self, *args, **opts):
@@ -236,6 +248,8 @@ class Command(BaseCommand):
         except asyncio.TimeoutError:
             errors.append("not every socket connected within 60 s")
         lag_task = asyncio.create_task(loop_lag())
+        cpu_before = self.cpu_sample(opts)
+        client_before = time.process_time()
         start = time.monotonic()
         start_actions = await asyncio.to_thread(self.action_count, tables)
         await asyncio.to_thread(self.say_ready, tables)
@@ -247,6 +261,9 @@ class Command(BaseCommand):
             if all(h >= opts["hands"] for h in hands_done.values()):
                 break
         elapsed = time.monotonic() - start
+        client_cpu = time.process_time() - client_before
+        cpu = proc_cpu.delta(cpu_before, self.cpu_sample(opts))
+        cpu["client"] = client_cpu
         end_actions = await asyncio.to_thread(self.action_count, tables)
         versions = await asyncio.to_thread(self.versions, tables)
         await asyncio.sleep(0.5)  # let the last fragments arrive
@@ -263,7 +280,17 @@ class Command(BaseCommand):
             "expected_pairs": expected,
             "seen_pairs": sum(len(v) for v in seen.values()),
             "loop_lag": sorted(lags),
+            "cpu": cpu,
         }
+
+    @staticmethod
+    def cpu_sample(opts) -> dict:
+        """CPU seconds per process kind now (:mod:`games.management.proc_cpu`)."""
+        kinds: dict[str, list[int]] = {}
+        for part in filter(None, (opts.get("cpu_pids") or "").split(";")):
+            kind, _, pids = part.partition("=")
+            kinds[kind.strip()] = [int(p) for p in pids.split(",") if p.strip()]
+        return proc_cpu.sample(kinds, settings.DATABASES["default"].get("NAME"))
 
     # DB helpers (run in a thread: the ORM is synchronous)
     def say_ready(self, tables: list[Table]) -> None:
@@ -300,6 +327,13 @@ class Command(BaseCommand):
     def report(self, n: int, result: dict, opts) -> None:
         lat = sorted(s.latency_ms for s in result["samples"])
         elapsed = result["elapsed"]
+        actions = result["actions"]
+        # every table has exactly one seat to act at a time (C5 pace: the bot delay)
+        asked = n * 1000.0 / opts["bot_delay_ms"] if opts["bot_delay_ms"] else float("nan")
+        served = actions / elapsed if elapsed else 0.0
+        cpu = {k: round(v, 2) for k, v in result["cpu"].items()}
+        per_action = {k: round(v / actions * 1000, 2) if actions else None
+                      for k, v in result["cpu"].items()}
         figures = {
             "tables": n,
             "samples": len(lat),
@@ -311,7 +345,12 @@ class Command(BaseCommand):
             "pairs_expected": result["expected_pairs"],
             "pairs_seen": result["seen_pairs"],
             "actions": result["actions"],
-            "actions_per_s": round(result["actions"] / elapsed, 1) if elapsed else 0.0,
+            "actions_per_s": round(served, 1),
+            "asked_per_s": round(asked, 1),
+            "served_pct": round(100 * served / asked, 1) if asked else None,
+            "cpu_s": cpu,
+            "cpu_ms_per_action": per_action,
+            "load": [round(x, 2) for x in os.getloadavg()],
             "hands_completed": sum(result["hands"].values()) if result["hands"] else 0,
             "seconds": round(elapsed, 1),
             "bot_delay_ms": opts["bot_delay_ms"],
@@ -321,10 +360,13 @@ class Command(BaseCommand):
         self.stdout.write(
             "N={tables:<3} samples={samples} p50={p50_ms}ms p95={p95_ms}ms p99={p99_ms}ms "
             "max={max_ms}ms | pairs seen/expected={pairs_seen}/{pairs_expected} | "
-            "actions={actions} ({actions_per_s}/s) hands={hands_completed} in {seconds}s "
+            "actions={actions} ({actions_per_s}/s of {asked_per_s}/s asked, {served_pct}%) hands={hands_completed} in {seconds}s "
             "| bot delay {bot_delay_ms}ms | socket errors={socket_errors} "
             "| client loop lag p95={client_lag_p95_ms}ms".format(**figures)
         )
+        self.stdout.write(
+            "  CPU ms per action: " + "  ".join(f"{k} {v}" for k, v in per_action.items())
+            + f"  | load {figures['load']}")
         for err in result["errors"][:5]:
             self.stderr.write(f"  {err}")
         if opts["json"]:

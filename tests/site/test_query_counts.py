@@ -1,0 +1,211 @@
+"""SQL statements per action and per snapshot (issue #12): counts, not times.
+
+Each test runs one operation under ``CaptureQueriesContext`` and compares the
+statements it sent (verb and table, in order) with the list it should send, so
+an added query (an N+1 in a loop, a repeated read) fails here with the whole
+list in the message.  ``SAVEPOINT``/``RELEASE`` lines are what the test's own
+transaction turns the service's ``atomic()`` into (``BEGIN``/``COMMIT`` in
+production); they are counted apart and asserted too.
+
+Shapes pinned:
+
+* a player's action through :func:`games.services.user_action` (保皇 and
+  升級): the seat lookup, the hidden-decision check's room and hand reads,
+  the version bump that returns the fresh row, the seat, the hand (exact
+  under the lock), the insert, the seats for the next deadline, the room save;
+* a bot turn (:func:`games.tasks.play_turn`): room, hand, seats read once
+  before the lock (still exact when the lock is taken at that version,
+  ``do_action(known=…)``), then bump, insert, room save;
+* a table snapshot (:func:`games.tables.table_snapshot`): four queries
+  whatever the number of hands already played (one more for the result
+  panel's notes when a completed hand is shown), and a seat's fragment
+  rendered from it (:func:`games.live.render_seat`) for a player and for a
+  spectator: none.
+"""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
+
+from games import live, services
+from games.engine import get_rules
+from games.models import Hand, Room
+from games.tables import table_snapshot
+from tests.conftest import drive, make_due
+from tests.site.shengji_fixtures import sj_bot_room, sj_humans  # noqa: F401 (fixtures)
+
+pytestmark = pytest.mark.django_db
+
+SAVEPOINTS = {"SAVEPOINT", "RELEASE"}
+
+
+def statements(ctx) -> list[str]:
+    """``"VERB table"`` per statement sent (savepoints as just the verb)."""
+    out = []
+    for query in ctx.captured_queries:
+        sql = query["sql"].strip()
+        verb = sql.split(None, 1)[0].upper()
+        if verb in SAVEPOINTS:
+            out.append(verb)
+            continue
+        outer = sql
+        for _ in range(50):  # drop parenthesised parts (subqueries) down to the outer statement
+            outer, n = re.subn(r"\([^()]*\)", "", outer)
+            if not n:
+                break
+        match = re.search(r'(?:FROM|INTO|UPDATE)\s+"?(\w+)"?', outer, re.IGNORECASE)
+        out.append(f"{verb} {match.group(1) if match else '?'}")
+    return out
+
+
+def c5_record(room, game: str) -> tuple[int, dict]:
+    """``(seat to act, its C5 move without the seat)`` in ``room`` now."""
+    rules = get_rules(game)
+    state = services.hand_state(services.current_hand(room))
+    seat = rules.to_act(state)
+    record = rules.auto_action(state, seat).to_record()
+    record.pop("seat")
+    return seat, record
+
+
+# one player's action ------------------------------------------------------
+USER_ACTION = [
+    "SELECT games_seat",            # the user's seat (user_action)
+    "SAVEPOINT",                    # hidden-decision check (games.hidden, issue #8)
+    "SELECT games_room",            #   the room, locked
+    "SELECT games_hand",            #   hand + action count: not hidden, nothing held
+    "RELEASE",
+    "SAVEPOINT",                    # locked_room
+    "UPDATE games_room",            #   version bump RETURNING the fresh row
+    "SELECT games_seat",            #   the user's seat under the lock
+    "SELECT games_hand",            #   hand + exact action count under the lock
+    "INSERT games_handaction",      #   the action
+    "SELECT games_seat",            #   seats (+ users) for the next deadline
+    "UPDATE games_room",            #   deadline, status
+    "RELEASE",
+]
+
+
+def _user_action(room, users, game):
+    room.refresh_from_db()
+    seat, record = c5_record(room, game)
+    before = room.version
+    with CaptureQueriesContext(connection) as ctx:
+        outcome = services.user_action(room.pk, users[seat], record, room.version)
+    assert outcome.applied and outcome.version == before + 1
+    return statements(ctx)
+
+
+def test_baohuang_player_action(five_humans):
+    room, users = five_humans
+    for _ in range(3):  # the first three decisions, whatever they are
+        assert _user_action(room, users, "baohuang") == USER_ACTION
+
+
+def test_shengji_player_action(sj_humans):  # noqa: F811
+    room, users = sj_humans
+    for _ in range(3):
+        assert _user_action(room, users, "shengji") == USER_ACTION
+
+
+# one bot turn -------------------------------------------------------------
+BOT_TURN = [
+    "SELECT games_room",            # play_turn: the room at the task's version
+    "SELECT games_hand",            # hand + action count
+    "SELECT games_seat",            # seats (+ users): who acts, next deadline
+    "SAVEPOINT",                    # locked_room
+    "UPDATE games_room",            #   version bump RETURNING the fresh row
+    "INSERT games_handaction",      #   the bot's move
+    "UPDATE games_room",            #   deadline, status
+    "RELEASE",
+]
+
+
+def _bot_turns(room, turns: int = 5):
+    from games.tasks import play_turn
+
+    for _ in range(turns):
+        room.refresh_from_db()
+        make_due(room)
+        hand = services.current_hand(room)
+        with CaptureQueriesContext(connection) as ctx:
+            result = play_turn(room.pk, room.version)
+        assert result == "bot"
+        assert not Hand.objects.get(pk=hand.pk).complete
+        assert statements(ctx) == BOT_TURN
+
+
+def test_baohuang_bot_turn(bot_room, alice):
+    # alice on 托管 too: every seat is automatic (no timeout, no held choice)
+    services.set_autoplay(bot_room, alice, True)
+    _bot_turns(bot_room)
+
+
+def test_shengji_bot_turn(sj_bot_room, alice):  # noqa: F811
+    services.set_autoplay(sj_bot_room, alice, True)
+    _bot_turns(sj_bot_room)
+
+
+def test_stale_bot_turn_is_one_read(bot_room):
+    """A task whose version has moved on costs a single read and writes nothing."""
+    from games.tasks import play_turn
+
+    bot_room.refresh_from_db()
+    with CaptureQueriesContext(connection) as ctx:
+        assert play_turn(bot_room.pk, bot_room.version - 1) == "stale"
+    assert statements(ctx) == ["SELECT games_room"]
+
+
+# one snapshot, one render per socket --------------------------------------
+SNAPSHOT = [
+    "SELECT games_seat",                # seats + users
+    "SELECT games_hand",                # latest hand + action count
+    "SELECT games_hand",                # the match's completed hands (score sheet)
+    "SELECT games_tributesettlement",   # leaving settlements
+]
+#: With a result panel (the hand just completed, or the previous hand's
+#: under the next one): what other apps add to it (ratings' notes, one read).
+NOTES = ["SELECT ratings_ratingchange"]
+
+
+def _snapshot_and_renders(room, users, spectator, expected=SNAPSHOT):
+    room = Room.objects.get(pk=room.pk)
+    with CaptureQueriesContext(connection) as ctx:
+        snap = table_snapshot(room)
+    assert statements(ctx) == expected
+    with CaptureQueriesContext(connection) as ctx:
+        fragments = [live.render_seat(snap, user, snap.version, 1) for user in [*users, spectator]]
+    assert statements(ctx) == []
+    assert all(f'data-version="{snap.version}"' in f for f in fragments)
+    return snap
+
+
+def test_snapshot_and_render(five_humans, make_user):
+    room, users = five_humans
+    _snapshot_and_renders(room, users, make_user("watcher"))
+
+
+def test_snapshot_after_hands_played_is_still_four_queries(bot_room, alice, make_user):
+    """No query per completed hand or score-sheet row: hand 3's snapshot
+    (two completed hands in the score sheet) takes the same four, plus the
+    previous hand's result notes (its panel is shown during the next hand)."""
+
+    def third_hand_dealt(room):
+        hand = services.current_hand(room)
+        return hand is not None and hand.number == 3
+
+    drive(bot_room, third_hand_dealt)  # alice times out and comes back (stay)
+    snap = _snapshot_and_renders(bot_room, [alice], make_user("watcher"), SNAPSHOT + NOTES)
+    assert len(snap.score_rows) == 2 and snap.previous is not None
+
+
+def test_between_hands_snapshot(bot_room, alice, make_user):
+    """The result panel's snapshot (hand complete, next deal pending): the
+    four reads and the panel's notes."""
+    drive(bot_room, lambda room: services.current_hand(room).complete)
+    snap = _snapshot_and_renders(bot_room, [alice], make_user("watcher"), SNAPSHOT + NOTES)
+    assert snap.hand.complete
