@@ -731,6 +731,9 @@ EN = {
     "同桌总分": "Tablemates' total",
     "比赛分": "Matchpoints",
     "满分": "Top",
+    # 保皇: the previous round on demand (#11)
+    "上一轮出牌": "Last round",
+    "%(name)s 赢得此轮": "%(name)s won the round",
 }
 
 

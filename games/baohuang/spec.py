@@ -12,6 +12,8 @@ from games.engine.baohuang import RULES
 from games.engine.baohuang import tournament as tournament_hooks
 from games.registry import GameSpec, Tag
 
+from .table import table_context
+
 #: Finishing places (B11), in order.
 PLACE_NAMES = [_("头科"), _("二科"), _("三科"), _("二落"), _("大落")]
 WINNER_NAMES = {"emperor": _("皇帝方胜"), "rebels": _("反贼方胜"), "draw": _("平局")}
@@ -79,6 +81,7 @@ SPEC = GameSpec(
     seat_tags=seat_tags,
     seat_place=seat_place,
     seat_plays=seat_plays,
+    table_context=table_context,
     result_extras=result_extras,
     action_labels={
         "yield": _("让"),

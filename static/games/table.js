@@ -70,15 +70,24 @@
     return t ? parseInt(t.getAttribute("data-version") || "0", 10) : -1;
   }
 
-  // The previous hand's result (<details>) stays open across table swaps.
-  var lastResultOpen = false;
+  // The previous hand's result and any <details data-keep-open id=…> (e.g. a
+  // game's previous round) stay open across table swaps.
+  var keptOpen = {};
   document.addEventListener("toggle", function (ev) {
-    if (ev.target && ev.target.id === "last-result") lastResultOpen = ev.target.open;
+    var d = ev.target;
+    if (d && d.id && (d.id === "last-result" || (d.hasAttribute && d.hasAttribute("data-keep-open")))) {
+      keptOpen[d.id] = d.open;
+      // tapped just before a push replaced it: the table on screen follows
+      var cur = document.getElementById(d.id);
+      if (cur && cur !== d && cur.open !== d.open) cur.open = d.open;
+    }
   }, true);
 
   function afterTableSwap() {
-    var lr = document.getElementById("last-result");
-    if (lr && lastResultOpen) lr.open = true;
+    Object.keys(keptOpen).forEach(function (id) {
+      var d = document.getElementById(id);
+      if (d && keptOpen[id] && !d.open) d.open = true;
+    });
     var cd = document.getElementById("countdown");
     if (cd) {
       var serverNow = parseInt(cd.getAttribute("data-server-now") || "0", 10);

@@ -9,7 +9,8 @@
  *   (equal ranks together, ranks in the server's own order), remembered per
  *   game; "clear selection";
  * - drag-select: press on a card and slide across others to select (or
- *   unselect) them all; a tap still toggles one card.
+ *   unselect) them all; a tap still toggles one card;
+ * - a seat's name cut with "…" (ring.css) shows whole on a tap.
  *
  * Selection itself lives in table.js (and a game's own script): this file
  * only clicks cards, so both keep their own bookkeeping.
@@ -146,7 +147,24 @@
   });
   document.addEventListener("pointercancel", function () { drag = null; });
 
-  function afterSwap() { tools(); sortHand(); turnAlert(); }
+  // ---- a seat's long name ends in "…"; a tap (or click) shows it whole
+  // until tapped again, across table swaps
+  var wholeNames = {};
+  document.addEventListener("click", function (ev) {
+    var name = ev.target.closest && ev.target.closest(".seat [data-seat-name]");
+    if (!name) return;
+    var seat = name.getAttribute("data-seat-name");
+    wholeNames[seat] = !wholeNames[seat];
+    names();  // (the table on screen, even if a push replaced it mid-tap)
+  });
+  function names() {
+    var els = document.querySelectorAll(".seat [data-seat-name]");
+    for (var i = 0; i < els.length; i++) {
+      els[i].classList.toggle("whole", !!wholeNames[els[i].getAttribute("data-seat-name")]);
+    }
+  }
+
+  function afterSwap() { tools(); sortHand(); turnAlert(); names(); }
   document.addEventListener("htmx:wsAfterMessage", afterSwap);
   document.addEventListener("htmx:afterSwap", afterSwap);
   document.addEventListener("DOMContentLoaded", afterSwap);

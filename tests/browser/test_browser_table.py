@@ -320,3 +320,85 @@ def test_offline_indicator_appears_and_goes(site_server, browser):
         assert page.locator("body.offline").count() == 0
     finally:
         ctx.close()
+
+
+def test_last_round_on_demand_on_a_phone(site_server, browser):
+    """保皇's previous round ("上一轮出牌"): closed at first, opens on a tap,
+    lists the round by seat in the reader's language, fits a 375 px screen
+    without sideways scrolling, and stays open while the table is pushed."""
+    base = site_server.web_url
+    room = site_server.ops("bot_room", game="baohuang", humans=1, autoplay=True, ready=True,
+                           bot_delay_ms=250, turn_seconds=60, prefix="lr")
+    ctx, page = open_page(browser, base, room["users"][0]["cookie"], language="en", phone=True)
+    try:
+        page.goto(f"{base}/rooms/{room['room_id']}/")
+        page.wait_for_selector("#last-round", state="attached", timeout=120_000)
+        assert page.locator("#last-round .last-round-log").is_hidden()
+        summary = page.locator("#last-round > summary")
+        assert summary.inner_text().strip() == "Last round"
+        summary.click()
+        page.wait_for_selector("#last-round[open] .last-round-log", state="visible")
+        log = page.locator("#last-round .last-round-log")
+        assert log.locator("li").count() >= 2
+        assert "won the round" in page.locator("#last-round-winner").inner_text()
+        fits = page.evaluate("""() => {
+            const d = document.getElementById('last-round');
+            const r = d.getBoundingClientRect();
+            return {page: document.documentElement.scrollWidth <= 375,
+                    box: r.left >= 0 && r.right <= 375,
+                    rows: [...d.querySelectorAll('li')].every(li => li.scrollWidth <= li.clientWidth + 1)};
+        }""")
+        assert fits == {"page": True, "box": True, "rows": True}, fits
+        SHOTS.mkdir(exist_ok=True)
+        page.screenshot(path=str(SHOTS / "table-baohuang-last-round-375x800.png"), full_page=True)
+        wait_versions(page, 2)
+        still_open = page.evaluate("() => { const d = document.getElementById('last-round'); "
+                                   "return d ? d.open && d.querySelector('li').offsetHeight > 0 : null; }")
+        assert still_open in (True, None)  # (None: no previous round, the hand just ended)
+    finally:
+        ctx.close()
+
+
+def test_long_names_in_side_seats_on_a_phone(site_server, browser):
+    """A long player name in a side seat at 375 px is cut with "…" inside its
+    seat (never silently): the full name is the element's text and title (and
+    so its accessible name); the seat's tags stay whole; a tap shows it whole."""
+    base = site_server.web_url
+    room = site_server.ops("bot_room", game="baohuang", humans=2, autoplay=True, ready=True,
+                           bot_delay_ms=400, turn_seconds=60, prefix="Wilhelmina_Featherstonehaugh_")
+    full = room["users"][1]["username"]
+    assert len(full) > 30
+    ctx, page = open_page(browser, base, room["users"][0]["cookie"], phone=True)
+    try:
+        page.goto(f"{base}/rooms/{room['room_id']}/")
+        name = page.locator('.seat[data-pos="1"] [data-seat-name="1"]')
+        name.wait_for()
+        assert name.get_attribute("title") == full
+        assert name.text_content().strip() == full
+        assert page.get_by_title(full, exact=True).count() == 1
+        # measured in one go in the page (a push may replace the table at any time)
+        measure = """() => {
+            const el = document.querySelector('.seat[data-pos="1"] [data-seat-name="1"]');
+            const seat = el.closest('.seat').getBoundingClientRect(), r = el.getBoundingClientRect();
+            const cs = getComputedStyle(el);
+            const tags = [...el.closest('.seat-name').querySelectorAll('.tag')].map(t => {
+                const b = t.getBoundingClientRect(); return b.left >= seat.left - 0.5 && b.right <= seat.right + 0.5 && t.scrollWidth <= t.clientWidth + 1; });
+            return {inside: r.left >= seat.left - 0.5 && r.right <= seat.right + 0.5,
+                    fits: el.scrollWidth <= el.clientWidth + 1,
+                    ellipsis: cs.textOverflow === 'ellipsis' && cs.overflowX === 'hidden',
+                    tags, pageFits: document.documentElement.scrollWidth <= 375};
+        }"""
+        m = page.evaluate(measure)
+        assert m["inside"] and m["pageFits"] and all(m["tags"]) and m["tags"], m
+        assert not m["fits"] and m["ellipsis"], m  # the name is longer than the seat: cut with "…"
+        SHOTS.mkdir(exist_ok=True)
+        page.screenshot(path=str(SHOTS / "table-long-names-375x800.png"))
+        name.click()
+        page.wait_for_selector('[data-seat-name="1"].whole')
+        m = page.evaluate(measure)
+        assert m["fits"] and m["inside"] and m["pageFits"], m  # whole, wrapped inside the seat
+        wait_versions(page, 1)
+        m = page.evaluate(measure)
+        assert m["fits"] and m["inside"], m  # still whole after a push
+    finally:
+        ctx.close()
