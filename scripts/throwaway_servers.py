@@ -377,7 +377,11 @@ class Throwaway:
     def _record(self) -> None:
         state = {"owner": os.getpid(), "extra_dirs": [str(d) for d in self.extra_dirs],
                  "servers": [{"kind": s.kind, "pid": s.pid, "port": port} for s, port in self.servers]}
-        (self.run_dir / "state.json").write_text(json.dumps(state))
+        # Atomically (write, then rename): a reader (remove_stale of another run,
+        # the tests) must never see a half-written file.
+        tmp = self.run_dir / "state.json.tmp"
+        tmp.write_text(json.dumps(state))
+        os.replace(tmp, self.run_dir / "state.json")
 
     def _start(self, kind: str, make_args, problem_for_port, stop_signal: int,
                run_as=None, cwd: Path | None = None) -> int:
