@@ -52,7 +52,13 @@ def lock_room(room_id: int, expected_version: int | None) -> Room | None:
     ``expected_version``) and return the fresh room, or None when stale.
     Raises ``Room.DoesNotExist`` for an unknown room."""
     now = timezone.now()
-    rows = list(Room.objects.raw(*_bump_sql(room_id, expected_version, now)))
+    if expected_version is not None and not -(2**63) <= expected_version < 2**63:
+        # No row can hold it (a forged version): stale, as the ORM's own
+        # out-of-range lookups answer; the raw UPDATE would raise OverflowError
+        # on SQLite instead.
+        rows = []
+    else:
+        rows = list(Room.objects.raw(*_bump_sql(room_id, expected_version, now)))
     if not rows:
         if not Room.objects.filter(pk=room_id).exists():
             raise Room.DoesNotExist(room_id)
