@@ -94,3 +94,39 @@ def rank_counts(counts) -> tuple[int, ...]:
         if n:
             rc[KIND_RANK[k]] += n
     return tuple(rc)
+
+
+def by_rank_cards(hand) -> list:
+    """For each rank value, the hand's cards of that rank in pick order (C6)."""
+    return [[KINDS[k] for k in ks for _ in range(hand[k])] for ks in RANK_KINDS]
+
+
+def shape_to_cards(hand, shape, by_rank=None) -> tuple:
+    """Concrete cards from a 56-count ``hand`` for a rank ``shape`` (sorted high
+    to low): within a rank the engine takes cards in the C6 order (plain BJ
+    before BJ*).  ``by_rank`` (from :func:`by_rank_cards`) may be passed to reuse work.
+    Raises ``ValueError`` if the hand cannot supply the shape."""
+    out: list = []
+    i, n = 0, len(shape)
+    while i < n:
+        r = shape[i]
+        j = i + 1
+        while j < n and shape[j] == r:
+            j += 1
+        if by_rank is not None:
+            cards = by_rank[r][: j - i]
+        else:
+            cards = []
+            need = j - i
+            for k in RANK_KINDS[r]:
+                take = min(hand[k], need)
+                if take:
+                    cards += [KINDS[k]] * take
+                    need -= take
+                    if not need:
+                        break
+        if len(cards) < j - i:
+            raise ValueError(f"hand cannot supply {shape}")
+        out.extend(cards)
+        i = j
+    return tuple(out)

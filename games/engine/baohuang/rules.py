@@ -25,49 +25,13 @@ from .buy3 import buy_threes
 from .crown import apply_crown, apply_declaration, bj_holder, declaring_verb
 from .deal import Deal, deal_cards
 from .deal import deal_from_record as _deal_from_record
-from .order import KIND_OF, KINDS, RANK_KINDS, rank_counts
+from .order import KIND_OF, KINDS, by_rank_cards, rank_counts, shape_to_cards
 from .play import apply_pass, apply_play, apply_yield
 from .scoring import score
 from .sets import beating_shapes, lead_shapes
 from .state import HandState, Match, Previous, new_state, parse_options
 from .tribute import leave_settlement, match_after_leave
 from .view import knowledge, legal_verbs, view
-
-
-def _by_rank(hand) -> list:
-    """For each rank value, the hand's cards of that rank in pick order (C6)."""
-    return [[KINDS[k] for k in ks for _ in range(hand[k])] for ks in RANK_KINDS]
-
-
-def shape_to_cards(hand, shape, by_rank=None) -> tuple:
-    """Concrete cards from a 56-count ``hand`` for a rank ``shape`` (sorted high
-    to low): within a rank the engine takes cards in the C6 order (plain BJ
-    before BJ*).  ``by_rank`` (from :func:`_by_rank`) may be passed to reuse work.
-    Raises ``ValueError`` if the hand cannot supply the shape."""
-    out: list = []
-    i, n = 0, len(shape)
-    while i < n:
-        r = shape[i]
-        j = i + 1
-        while j < n and shape[j] == r:
-            j += 1
-        if by_rank is not None:
-            cards = by_rank[r][: j - i]
-        else:
-            cards = []
-            need = j - i
-            for k in RANK_KINDS[r]:
-                take = min(hand[k], need)
-                if take:
-                    cards += [KINDS[k]] * take
-                    need -= take
-                    if not need:
-                        break
-        if len(cards) < j - i:
-            raise ValueError(f"hand cannot supply {shape}")
-        out.extend(cards)
-        i = j
-    return tuple(out)
 
 
 class BaohuangRules(GameRules):
@@ -196,7 +160,7 @@ class BaohuangRules(GameRules):
         if ph != "play":
             return []
         hand = state.hands[seat]
-        by_rank = _by_rank(hand)
+        by_rank = by_rank_cards(hand)
         out = [Action(seat, "play", shape_to_cards(hand, sh, by_rank))
                for sh in self.legal_shapes(state, seat)]
         if state.top is not None:

@@ -45,8 +45,8 @@ from ..base import Action
 from ..search import SearchConfig, SearchStats, check_time, flat_monte_carlo
 from . import bots
 from .crown import apply_crown, apply_declaration
-from .order import (BJ, H4, KIND_BJ_MARKED, KIND_H4_MARKED, KIND_OF, KIND_RANK, KINDS,
-                    NKINDS, RANK_KINDS, SJ, THREE, TWO, rank_counts)
+from .order import (BJ, H4, KIND_BJ_MARKED, KIND_H4_MARKED, KIND_OF, KIND_RANK,
+                    NKINDS, RANK_KINDS, SJ, THREE, TWO, rank_counts, shape_to_cards)
 from .play import apply_pass, apply_play, apply_yield
 from .scoring import score
 from .sets import beating_shapes
@@ -340,30 +340,10 @@ def sample_world(info: InfoSet, rng: random.Random) -> HandState | None:
 # ---------------------------------------------------------------- rollouts
 
 
-def _by_rank_cards(hand, shape) -> tuple:
-    out = []
-    i, n = 0, len(shape)
-    while i < n:
-        r = shape[i]
-        j = i + 1
-        while j < n and shape[j] == r:
-            j += 1
-        need = j - i
-        for k in RANK_KINDS[r]:
-            take = min(hand[k], need)
-            if take:
-                out += [KINDS[k]] * take
-                need -= take
-                if not need:
-                    break
-        i = j
-    return tuple(out)
-
-
 def step(st: HandState, seat: int, verb: str, arg) -> HandState:
     """Apply a bot decision (``arg`` a rank shape for plays) without logging it."""
     if verb == "play":
-        return apply_play(st, seat, _by_rank_cards(st.hands[seat], arg))
+        return apply_play(st, seat, shape_to_cards(st.hands[seat], arg))
     if verb == "pass":
         return apply_pass(st, seat)
     if verb == "yield":
@@ -517,7 +497,6 @@ def outcome_value(outcome: tuple | None, seat: int) -> float:
 def candidates(info: InfoSet, kn, rng) -> tuple[list[tuple], int]:
     """The decisions to compare, as ``(verb, arg)`` with play args as rank
     shapes, and the index of the heuristic's own choice."""
-    seat = info.seat
     default = bots.heuristic(kn, rng)
     if info.phase == "crown":
         out = [("crown", "accept"), ("crown", "pass")]
@@ -605,5 +584,5 @@ def search_action(st: HandState, seat: int, rng: random.Random,
     """:func:`decide` as an engine :class:`~games.engine.base.Action`."""
     verb, arg = decide(st, seat, rng, config, stats)
     if verb == "play":
-        arg = _by_rank_cards(st.hands[seat], arg)
+        arg = shape_to_cards(st.hands[seat], arg)
     return Action(seat, verb, arg)
