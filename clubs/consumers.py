@@ -5,13 +5,12 @@ each connection renders it for its own user (the "go to your table" link)."""
 from __future__ import annotations
 
 import asyncio
-import re
 
 from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncWebsocketConsumer
-from django.conf import settings
 
 from games import notify as game_notify
+from games.consumers import render_in, scope_csrf_token, scope_language
 
 from . import notify
 from .models import Event
@@ -21,6 +20,7 @@ class EventConsumer(AsyncWebsocketConsumer):
     async def connect(self):
         game_notify.register_loop(asyncio.get_running_loop())
         self.event_id = self.scope["url_route"]["kwargs"]["event_id"]
+        self.language = scope_language(self.scope)
         await self.accept()
         if not await database_sync_to_async(Event.objects.filter(pk=self.event_id).exists)():
             await self.close(code=4404)
@@ -40,17 +40,10 @@ class EventConsumer(AsyncWebsocketConsumer):
     async def event_changed(self, message):
         await self.push()
 
-    def _csrf_token(self) -> str:
-        """This browser's CSRF cookie (the secret, which Django's check accepts as
-        a form token), so the pushed fragment's POST forms keep working; "" when
-        there is none or it is not a well-formed token."""
-        token = (self.scope.get("cookies") or {}).get(settings.CSRF_COOKIE_NAME, "")
-        return token if re.fullmatch(r"[A-Za-z0-9]{32}|[A-Za-z0-9]{64}", token) else ""
-
     async def push(self):
         from .event_views import render_live
 
-        html = await database_sync_to_async(render_live)(
-            self.event_id, self.scope.get("user"), csrf_token=self._csrf_token()
+        html = await database_sync_to_async(render_in)(
+            self.language, render_live, self.event_id, self.scope.get("user"), scope_csrf_token(self.scope)
         )
         await self.send(text_data=html)

@@ -18,10 +18,12 @@ from __future__ import annotations
 
 import asyncio
 import json
+import re
 
 from asgiref.sync import sync_to_async
 from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncWebsocketConsumer
+from django.conf import settings
 from django.utils import translation
 
 from . import chat, live, notify, registry
@@ -51,8 +53,20 @@ def scope_language(scope) -> str:
     return translation.get_language_from_request(_HandshakeRequest(scope), check_path=False)
 
 
-def _render_in(language: str, render, *args):
-    """``render(*args)`` with ``language`` active (in the calling thread)."""
+def scope_csrf_token(scope) -> str:
+    """The browser's CSRF cookie from a websocket's scope (the secret, which
+    Django's check accepts as a form token), for pushed fragments that hold
+    plain POST forms (event pages, quick play): a push replaces the
+    request-rendered forms, which without it are refused with 403 "CSRF token
+    missing".  "" when there is none or it is not a well-formed token."""
+    token = (scope.get("cookies") or {}).get(settings.CSRF_COOKIE_NAME, "")
+    return token if re.fullmatch(r"[A-Za-z0-9]{32}|[A-Za-z0-9]{64}", token) else ""
+
+
+def render_in(language: str, render, *args):
+    """``render(*args)`` with ``language`` active (in the calling thread): every
+    pushed fragment (tables, lobby, event pages, quick play) is rendered in its
+    connection's :func:`scope_language` this way (issue #11, defect 1)."""
     with translation.override(language):
         return render(*args)
 
@@ -126,7 +140,7 @@ class TableConsumer(AsyncWebsocketConsumer):
             await self.send_chat([msg])
 
     async def send_chat(self, messages, replace: bool = False):
-        html = await sync_to_async(_render_in, thread_sensitive=False)(
+        html = await sync_to_async(render_in, thread_sensitive=False)(
             self.language, chat.render_lines, messages, self.user, self.muted, replace
         )
         if html:
@@ -141,7 +155,7 @@ class TableConsumer(AsyncWebsocketConsumer):
         snap = await live.snapshot(self.room_id, version)
         if snap is None or snap.version <= self.sent_version:
             return
-        html = await sync_to_async(_render_in, thread_sensitive=False)(
+        html = await sync_to_async(render_in, thread_sensitive=False)(
             self.language, live.render_seat, snap, self.user, version, committed_at
         )
         if snap.version <= self.sent_version:  # a newer push went out meanwhile
@@ -181,5 +195,5 @@ class LobbyConsumer(AsyncWebsocketConsumer):
         await self.push()
 
     async def push(self):
-        html = await database_sync_to_async(_render_in)(self.language, render_room_list, self.game)
+        html = await database_sync_to_async(render_in)(self.language, render_room_list, self.game)
         await self.send(text_data=html)

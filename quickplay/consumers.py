@@ -15,6 +15,7 @@ from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncWebsocketConsumer
 
 from games import notify as game_notify
+from games.consumers import render_in, scope_csrf_token, scope_language
 
 from . import notify, services
 from .views import _bot_wait as bot_wait
@@ -32,6 +33,7 @@ class QueueConsumer(AsyncWebsocketConsumer):
             await self.close(code=UNAUTHORIZED)
             return
         self.user = user
+        self.language = scope_language(self.scope)
         self.group = notify.group(user.pk)
         await self.channel_layer.group_add(self.group, self.channel_name)
         await self.alive()
@@ -64,12 +66,16 @@ class QueueConsumer(AsyncWebsocketConsumer):
         except services.QueueError:
             pass
 
+    def render(self) -> str:
+        """This connection's status fragment: its user's language and CSRF token."""
+        return render_in(self.language, render_status, self.user, None, scope_csrf_token(self.scope))
+
     async def queue_changed(self, event):
-        await self.send(text_data=await database_sync_to_async(render_status)(self.user))
+        await self.send(text_data=await database_sync_to_async(self.render)())
 
     async def alive(self):
         def work():
             services.ping(self.user)
-            return render_status(self.user)
+            return self.render()
 
         await self.send(text_data=await database_sync_to_async(work)())

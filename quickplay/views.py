@@ -40,9 +40,14 @@ def status_context(user) -> dict:
     }
 
 
-def render_status(user, request=None) -> str:
-    """The ``#queue-status`` fragment for ``user``."""
-    return render_to_string("quickplay/_status.html", status_context(user), request=request)
+def render_status(user, request=None, csrf_token: str = "") -> str:
+    """The ``#queue-status`` fragment for ``user``; a websocket push passes no
+    request but the browser's ``csrf_token`` (games.consumers.scope_csrf_token)
+    so the fragment's leave forms keep working."""
+    context = status_context(user)
+    if csrf_token and request is None:
+        context["csrf_token"] = csrf_token
+    return render_to_string("quickplay/_status.html", context, request=request)
 
 
 @login_required

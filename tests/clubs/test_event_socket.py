@@ -79,3 +79,23 @@ async def test_pushed_forms_carry_the_viewers_csrf_token(club_setup, multipliers
         else:
             assert values == [] and "evil" not in html
         await comm.disconnect()
+
+
+async def test_event_pushes_are_in_the_viewers_language(club_setup, multipliers):
+    """An English viewer's pushed #event-live fragment is in English (#11: every
+    pushed fragment in the connection's language), a default viewer's in zh-Hans."""
+    from clubs import events
+
+    club, olga, mike, *_ = club_setup
+    event = await database_sync_to_async(events.create_event)(
+        olga, club, name="语言", game="baohuang", rounds=1, hands_per_round=1)
+    await database_sync_to_async(events.add_bot_entries)(olga, event, 5)
+    await database_sync_to_async(events.pair_round)(olga, event)
+    for accept, expected, absent in ((b"en-US,en;q=0.9", "Round 1", "第 1 轮"), (b"", "第 1 轮", "Round 1")):
+        headers = [(b"accept-language", accept)] if accept else []
+        comm = WebsocketCommunicator(APP, f"/ws/events/{event.pk}/", headers=headers)
+        comm.scope["user"] = mike
+        assert (await comm.connect())[0]
+        html = await comm.receive_from(timeout=10)
+        assert expected in html and absent not in html
+        await comm.disconnect()

@@ -63,3 +63,19 @@ async def test_status_then_the_table_when_matched(django_user_model, multipliers
     html = await comm.receive_from(timeout=5)
     assert f'data-room-url="/rooms/{room.pk}/"' in html
     await comm.disconnect()
+
+
+async def test_pushed_status_is_in_the_users_language_with_its_csrf_token(django_user_model, multipliers):
+    """Like every pushed fragment (#11): rendered in the connection's language,
+    and its 退出队列 form carries the browser's CSRF token."""
+    user = await database_sync_to_async(lambda: django_user_model.objects.create(username="en-q"))()
+    await database_sync_to_async(services.join)(user, "baohuang", 10)
+    token = "Q" * 32
+    comm = WebsocketCommunicator(APP, "/ws/quickplay/", headers=[(b"accept-language", b"en-US,en;q=0.9")])
+    comm.scope["user"] = user
+    comm.scope["cookies"] = {"csrftoken": token}
+    assert (await comm.connect())[0]
+    html = await comm.receive_from(timeout=5)
+    assert "Leave the queue" in html and "退出队列" not in html
+    assert f'name="csrfmiddlewaretoken" value="{token}"' in html
+    await comm.disconnect()
