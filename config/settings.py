@@ -229,6 +229,9 @@ else:
 #: Seconds between the end of a hand and the next deal (the result panel);
 #: a shorter pause for bot-only demos and tests (``manage.py run_event``).
 GAMES_HAND_PAUSE_S = float(os.environ.get("GAMES_HAND_PAUSE_S", "6"))
+#: Thinking time of the search bot (高手, #13) per decision, milliseconds; it answers
+#: within about this plus 50 ms and uses fewer play-outs on a loaded machine.
+GAMES_SEARCH_BUDGET_MS = float(os.environ.get("GAMES_SEARCH_BUDGET_MS", "300"))
 #: The bots' pace at quick-play tables (ms; the rooms' default; shorter for demos and tests).
 QUICKPLAY_BOT_DELAY_MS = int(os.environ.get("QUICKPLAY_BOT_DELAY_MS", "800"))
 

@@ -18,6 +18,7 @@ from . import chat, registry, rulings, services, tables, throttle
 from .services import records
 from .forms import CreateRoomForm
 from .models import Hand, Room
+from .services.deadlines import FILL_POLICY
 
 
 # --------------------------------------------------------------------------- helpers
@@ -207,7 +208,7 @@ def seat_ready(request, room_id: int):
 
 @require_POST
 def room_fill_bots(request, room_id: int):
-    policy = request.POST.get("policy", "heuristic")
+    policy = request.POST.get("policy", FILL_POLICY)
     return _room_op(request, room_id, lambda room: services.fill_bots(room, request.user, policy))
 
 

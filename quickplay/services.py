@@ -31,6 +31,7 @@ from django.utils.translation import gettext as _
 
 from games import services as game_services
 from games.engine import get_rules
+from games.services.deadlines import FILL_POLICY
 from games.models import GAME_CHOICES, Room, Seat
 from ratings import compute
 from ratings.models import PlayerRating
@@ -47,8 +48,8 @@ DEFAULT_BOT_WAIT = 30
 GRACE_S = 45
 #: A matched entry sends its player to the table for this long afterwards.
 MATCH_SHOWN_S = 15 * 60
-#: Bots that fill quick-play tables.
-BOT_POLICY = "heuristic"
+#: Bots that fill quick-play tables: the site's default filling level (高手, #13).
+BOT_POLICY = FILL_POLICY
 WINDOW = matcher.Window()
 
 ACTIVE = (QueueEntry.Status.FORMING, QueueEntry.Status.WAITING)

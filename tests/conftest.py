@@ -36,6 +36,8 @@ def _games_no_timers(settings):
     # (tests/site/test_input_limits.py sets its own small limits).
     settings.RATE_POSTS = "100000/m"
     settings.RATE_ROOM_CREATE = "100000/m"
+    # Search bots (the default filling level) think 30 ms, not 300, in tests.
+    settings.GAMES_SEARCH_BUDGET_MS = 30
     try:
         from games import services
     except Exception:  # pragma: no cover - app not importable

@@ -203,8 +203,18 @@ def remove_cards(hand: Sequence[Card], cards: Iterable[Card]) -> tuple[Card, ...
     Raises ``ValueError`` naming a card that the hand does not hold (often enough).
     The relative order of the remaining cards is kept.
     """
+    if type(cards) is not tuple and type(cards) is not list:
+        cards = tuple(cards)
+    out = list(hand)
+    try:
+        for card in cards:
+            out.remove(card)  # the first occurrence: the order of the rest is kept
+        return tuple(out)
+    except ValueError:
+        pass
+    # not held (often enough): name the first missing card as the Counter does
     need = Counter(cards)
-    out: list[Card] = []
+    out = []
     for card in hand:
         if need.get(card, 0) > 0:
             need[card] -= 1
@@ -218,8 +228,12 @@ def remove_cards(hand: Sequence[Card], cards: Iterable[Card]) -> tuple[Card, ...
 
 def holds(hand: Sequence[Card], cards: Iterable[Card]) -> bool:
     """True if the multiset ``cards`` is contained in ``hand``."""
-    have = Counter(hand)
-    for card, n in Counter(cards).items():
-        if have.get(card, 0) < n:
+    need: dict[Card, int] = {}
+    for card in cards:
+        need[card] = need.get(card, 0) + 1
+    if type(hand) is not tuple and type(hand) is not list:
+        hand = list(hand)
+    for card, n in need.items():
+        if hand.count(card) < n:
             return False
     return True

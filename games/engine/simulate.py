@@ -123,17 +123,28 @@ def run_simulation(
     match = rules.new_match(None, None)
     started = time.perf_counter()
     clock = time.perf_counter
+    decision_seconds = report.decision_seconds
+    by_seat = [report.policy_decisions.setdefault(name, []) for name in policies]
+    is_complete, to_act, apply = rules.is_complete, rules.to_act, rules.apply
+    bot_action = rules.bot_action
     for _ in range(hands):
         deal = rules.deal(match, master.getrandbits(63))
         state = rules.start_hand(match, deal)
-        while not rules.is_complete(state):
-            seat = rules.to_act(state)
+        decisions = 0
+        while not is_complete(state):
+            seat = to_act(state)
+            policy = policies[seat]
             t0 = clock()
-            action = _bot_action(rules, state, seat, policies[seat], bot_rng, search)
-            report.decision_seconds.append(clock() - t0)
-            report.policy_decisions.setdefault(policies[seat], []).append(clock() - t0)
-            state = rules.apply(state, action)
-            report.decisions += 1
+            if policy == "search":
+                action = bot_action(state, seat, policy, bot_rng, search=search)
+            else:
+                action = bot_action(state, seat, policy, bot_rng)
+            spent = clock() - t0
+            decision_seconds.append(spent)
+            by_seat[seat].append(spent)
+            state = apply(state, action)
+            decisions += 1
+        report.decisions += decisions
         summary = rules.summary(state)
         report.hands += 1
         if summary.get("voided"):

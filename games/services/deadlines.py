@@ -18,6 +18,17 @@ HAND_PAUSE_S = float(getattr(settings, "GAMES_HAND_PAUSE_S", 6.0))
 AUTOPLAY_POLICY = "heuristic"
 #: Bot policies an owner may seat (every engine's ``bot_action`` knows them).
 POLICIES = ("random", "heuristic", "search")
+#: The bot that fills empty seats unless the owner picks another: the strong
+#: search level (高手), since it beats the heuristic by the #13 bar in both games.
+FILL_POLICY = "search"
+
+
+def search_config():
+    """The :class:`~games.engine.search.SearchConfig` of the site's search bots:
+    ``settings.GAMES_SEARCH_BUDGET_MS`` (default 300) per decision."""
+    from ..engine.search import SearchConfig
+
+    return SearchConfig(budget_ms=float(getattr(settings, "GAMES_SEARCH_BUDGET_MS", 300.0)))
 
 
 def seats_of(room: Room) -> list[Seat]:

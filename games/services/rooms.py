@@ -14,7 +14,7 @@ from .. import hidden
 from ..engine import get_rules
 from ..engine.base import RecordError
 from ..models import Room, RoomMultiplier, Seat
-from .deadlines import AUTOPLAY_POLICY, POLICIES, seats_of, set_deadline
+from .deadlines import AUTOPLAY_POLICY, FILL_POLICY, POLICIES, seats_of, set_deadline
 from .errors import Conflict, Forbidden, InvalidRequest, Outcome
 from .frame import after_commit, locked_room, versioned
 from .hands import maybe_start
@@ -220,10 +220,13 @@ def set_ready(room: Room | int, user, ready: bool = True, expected_version: int 
 
 
 @versioned
-def fill_bots(room: Room | int, user, policy: str = "heuristic", expected_version: int | None = None) -> Outcome:
+def fill_bots(room: Room | int, user, policy: str = FILL_POLICY,
+              expected_version: int | None = None) -> Outcome:
     """The owner fills every empty seat with a bot of ``policy`` ("random",
-    "heuristic" or "search", the Monte Carlo 高手 of #13 at its default 300 ms
-    per decision); deals if everyone is then ready."""
+    "heuristic" or "search", the Monte Carlo 高手 of #13 at
+    ``settings.GAMES_SEARCH_BUDGET_MS`` per decision; default
+    :data:`~.deadlines.FILL_POLICY`, the strong level); deals if everyone is
+    then ready."""
     if policy not in POLICIES:
         raise InvalidRequest(_("未知的机器人类型"))
     rid = room_id(room)

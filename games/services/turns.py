@@ -20,7 +20,7 @@ from django.utils import timezone
 from .. import scheduling
 from ..engine import get_rules
 from ..models import HandAction, Room
-from .deadlines import AUTOPLAY_POLICY, acts_automatically, bot_rng, seats_of
+from .deadlines import AUTOPLAY_POLICY, acts_automatically, bot_rng, search_config, seats_of
 from .errors import ServiceError
 from .hands import do_action, hidden_decision, next_hand, user_by_id
 from .readmodel import current_hand_counted, hand_state
@@ -93,7 +93,8 @@ def play_turn(room_id: int, version: int) -> str:
     if acts_automatically(seat):
         policy = seat.bot_policy or AUTOPLAY_POLICY
         actor = HandAction.Actor.BOT if seat.bot_policy else HandAction.Actor.AUTO
-        action = rules.bot_action(state, seat_index, policy, bot_rng(hand, count))
+        action = rules.bot_action(state, seat_index, policy, bot_rng(hand, count),
+                                  **({"search": search_config()} if policy == "search" else {}))
         try:
             outcome = do_action(room_id, seat_index, _without_seat(action), version, actor=actor,
                                 known=known)

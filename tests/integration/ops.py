@@ -71,7 +71,7 @@ def bot_room(game="baohuang", humans=1, bot_delay_ms=100, turn_seconds=30, autop
         for user in users:
             services.set_autoplay(room, user, True)
     if humans < services.get_rules(game).seats:
-        services.fill_bots(room, users[0])
+        services.fill_bots(room, users[0], "heuristic")
     if ready:
         for user in users:
             services.set_ready(room, user, True)

@@ -212,6 +212,8 @@ class LiveStack:
         )
         if self.production_topology:
             env["REDIS_URL"] = self.redis_url
+        # search bots (the default filling level) think 30 ms, not 300, in tests
+        env.setdefault("GAMES_SEARCH_BUDGET_MS", "30")
         env.update(self.extra_env)
         return env
 

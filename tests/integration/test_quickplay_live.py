@@ -93,7 +93,7 @@ async def test_twelve_players_are_seated_by_the_worker(production_stack):
             assert len(humans) == 4 and all(h.startswith("qsj") for h in humans)  # "never": no bots
         else:
             assert all(h.startswith("qbh") for h in humans)
-            assert any(s["bot"] == "heuristic" for s in room["seats"])  # bots filled
+            assert any(s["bot"] == "search" for s in room["seats"])  # bots filled, the 高手 level (#13)
     assert sum(1 for r in rooms.values() if r["game"] == "shengji") == 2
     # bots only after the chosen wait, and not long after it
     for e in info["entries"]:

@@ -71,7 +71,7 @@ def test_bots_fill_after_the_chosen_wait_not_before_and_never_for_never(make_use
     assert services.run_pass("baohuang", now=later(5)) == []
     (room,) = services.run_pass("baohuang", now=later(10.5))
     assert list(Seat.objects.filter(room=room, user__isnull=False).values_list("user_id", flat=True)) == [a.pk]
-    assert Seat.objects.filter(room=room, bot_policy="heuristic").count() == 4
+    assert Seat.objects.filter(room=room, bot_policy="search").count() == 4  # 高手 (#13)
     assert room.status == Room.Status.PLAYING
     entry_b = QueueEntry.objects.get(user=b)
     assert entry_b.status == QueueEntry.Status.WAITING

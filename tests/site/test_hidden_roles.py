@@ -101,7 +101,7 @@ def lockstep(make_user, multipliers, monkeypatch):
             services.take_seat(room, hank, h)
         else:  # keep the version sequence the same: carl toggles ready once more
             services.set_ready(room, carl, False)
-        services.fill_bots(room, alice)
+        services.fill_bots(room, alice, "heuristic")
         services.set_ready(room, carl, True)
         if human_h:
             services.set_ready(room, hank, True)
@@ -252,7 +252,7 @@ def test_shengji_has_no_hidden_decision(make_user, multipliers, driver):
     """A whole 升級 hand: the seat to act is always shown to everyone."""
     alice = make_user("alice")
     room = services.create_room(alice, "shengji", "升级", turn_seconds=30, bot_delay_ms=0)
-    services.fill_bots(room, alice)
+    services.fill_bots(room, alice, "heuristic")
     services.set_autoplay(room, alice, True)
     services.set_ready(room, alice, True)
     rules = get_rules("shengji")

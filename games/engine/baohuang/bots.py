@@ -124,7 +124,16 @@ def _follow(kn, p):
     non3 = kn.size - rc[THREE]
     if side == 1 and len(tshape) != non3 and p["partner_limit"] is None:
         return decline  # never beat a known partner unless it empties the hand
-    best, best_cost = _cheapest_beat(rc, tshape, non3, p)
+    if p is PARAMS and type(rc) is tuple and type(tshape) is tuple:
+        key = (rc, tshape, non3)
+        got = _BEAT_MEMO.get(key)
+        if got is None:
+            if len(_BEAT_MEMO) >= _BEAT_MEMO_LIMIT:
+                _BEAT_MEMO.clear()
+            got = _BEAT_MEMO[key] = _cheapest_beat(rc, tshape, non3, p)
+        best, best_cost = got
+    else:
+        best, best_cost = _cheapest_beat(rc, tshape, non3, p)
     if best is None:
         # Whatever beats the top later also beats it now (B4 is transitive and
         # the size is fixed for the round): nothing to wait for, so 過.
@@ -148,6 +157,14 @@ def _follow(kn, p):
     if best_cost <= limit:
         return "play", best
     return decline
+
+
+#: :func:`_cheapest_beat` results with the default :data:`PARAMS`, by
+#: ``(rank counts, top shape, cards but the 3)`` (a pure function of these;
+#: only tuples are memoized, the search's mutable knowledge passes lists);
+#: cleared when it reaches ``_BEAT_MEMO_LIMIT`` entries.
+_BEAT_MEMO: dict[tuple, tuple] = {}
+_BEAT_MEMO_LIMIT = 1 << 16
 
 
 def _cheapest_beat(rc, top, non3: int, p) -> tuple[tuple | None, float]:

@@ -18,7 +18,7 @@ from ..base import IllegalAction
 from ..cards import Card, CardError
 from .order import KIND_H4_MARKED, KIND_OF, KIND_RANK, KINDS
 from .sets import beats, describe, shape_error, three_error
-from .state import HandState
+from .state import HandState, _copy
 
 
 def parse_play_cards(arg) -> list[int]:
@@ -76,20 +76,23 @@ def apply_play(st: HandState, seat: int, arg) -> HandState:
     for r in shape:
         rc[r] -= 1
     size = st.sizes[seat] - len(kinds)
-    hands = _put(st.hands, seat, tuple(hand))
-    rcs = _put(st.rcs, seat, tuple(rc))
-    sizes = _put(st.sizes, seat, size)
+    new = _copy(st)
+    new.hands = _put(st.hands, seat, tuple(hand))
+    new.rcs = _put(st.rcs, seat, tuple(rc))
+    new.sizes = _put(st.sizes, seat, size)
     cards = tuple([KINDS[k] for k in sorted(kinds)])
     finished = st.finished + (seat,) if size == 0 else st.finished
-    h4 = st.h4_played or KIND_H4_MARKED in kinds
-    log = st.trick_log + ((seat, "play", cards),)
+    new.h4_played = st.h4_played or KIND_H4_MARKED in kinds
+    new.top = (seat, cards, shape)
+    new.trick_log = st.trick_log + ((seat, "play", cards),)
     if len(finished) == 4:
         last = next(s for s in range(5) if s not in finished)
-        return st.evolve(hands=hands, rcs=rcs, sizes=sizes, finished=finished + (last,),
-                         h4_played=h4, top=(seat, cards, shape), trick_log=log,
-                         phase="done", to_act=None)
-    return _advance(st, seat, hands=hands, rcs=rcs, sizes=sizes, finished=finished,
-                    h4_played=h4, top=(seat, cards, shape), trick_log=log)
+        new.finished = finished + (last,)
+        new.phase = "done"
+        new.to_act = None
+        return new
+    new.finished = finished
+    return _advance(new, seat)
 
 
 def apply_yield(st: HandState, seat: int) -> HandState:
@@ -99,8 +102,10 @@ def apply_yield(st: HandState, seat: int) -> HandState:
         raise IllegalAction("you lead this round: play a set (B5)", "B5")
     if st.yielded >> seat & 1:
         raise IllegalAction("you have already used 讓 in this round: play or 過 (B5)", "B5")
-    return _advance(st, seat, yielded=st.yielded | 1 << seat,
-                    trick_log=st.trick_log + ((seat, "yield", ()),))
+    new = _copy(st)
+    new.yielded = st.yielded | 1 << seat
+    new.trick_log = st.trick_log + ((seat, "yield", ()),)
+    return _advance(new, seat)
 
 
 def apply_pass(st: HandState, seat: int) -> HandState:
@@ -108,27 +113,37 @@ def apply_pass(st: HandState, seat: int) -> HandState:
     _check_turn(st, seat)
     if st.top is None:
         raise IllegalAction("you lead this round: play a set (B5)", "B5")
-    return _advance(st, seat, passed=st.passed | 1 << seat,
-                    trick_log=st.trick_log + ((seat, "pass", ()),))
+    new = _copy(st)
+    new.passed = st.passed | 1 << seat
+    new.trick_log = st.trick_log + ((seat, "pass", ()),)
+    return _advance(new, seat)
 
 
-def _advance(st: HandState, actor: int, **ch) -> HandState:
-    sizes = ch.get("sizes", st.sizes)
-    passed = ch.get("passed", st.passed)
-    top_seat = (ch.get("top") or st.top)[0]
+def _advance(new: HandState, actor: int) -> HandState:
+    """Finish ``new`` (a fresh copy holding the action's changes, not yet
+    returned to anyone) with the next seat to act, ending the round if all
+    others have passed."""
+    sizes = new.sizes
+    passed = new.passed
+    top_seat = new.top[0]
     for i in range(1, 6):
         p = (actor + i) % 5
         if p == top_seat or not sizes[p] or passed >> p & 1:
             continue
-        ch["to_act"] = p
-        return st.evolve(**ch)
+        new.to_act = p
+        return new
     # Round over: the player on top leads, or 接風 to the next seat with cards.
     leader = top_seat
     while not sizes[leader]:
         leader = (leader + 1) % 5
-    return st.evolve(
-        **{**ch, "to_act": leader, "leader": leader, "top": None, "yielded": 0, "passed": 0,
-           "trick_log": (), "last_round": ch.get("trick_log", st.trick_log)})
+    new.to_act = leader
+    new.leader = leader
+    new.top = None
+    new.yielded = 0
+    new.passed = 0
+    new.last_round = new.trick_log
+    new.trick_log = ()
+    return new
 
 
 def _put(t: tuple, i: int, v) -> tuple:

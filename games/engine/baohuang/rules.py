@@ -122,8 +122,12 @@ class BaohuangRules(GameRules):
             new = apply_declaration(state, seat, verb, action.arg)
         else:
             raise IllegalAction(f"{verb!r} is not a baohuang action")
-        if verb == "play" and not all(isinstance(c, Card) for c in action.arg):
-            action = Action(seat, "play", tuple(Card.parse(c) for c in action.arg))
+        if verb == "play":
+            arg = action.arg
+            for c in arg:
+                if not isinstance(c, Card):
+                    action = Action(seat, "play", tuple(Card.parse(c) for c in arg))
+                    break
         elif verb in ("pass", "yield") and action.arg is not True:
             action = Action(seat, verb, True)
         new.log = state.log + (action,)
@@ -216,7 +220,9 @@ class BaohuangRules(GameRules):
             kn = knowledge(state, seat)
             verb, arg = bots.heuristic(kn, rng)
             if verb == "play":
-                arg = shape_to_cards(state.hands[seat], arg)
+                return Action(seat, verb, shape_to_cards(state.hands[seat], arg))
+            if arg is True:
+                return _FLAG_ACTIONS[verb][seat]
             return Action(seat, verb, arg)
         if policy == "search":
             from .search import search_action
@@ -321,5 +327,9 @@ class BaohuangRules(GameRules):
                         tuple(state.finished))
         return Match(match.multiplier, prev)
 
+
+#: The ``pass``/``yield`` actions of each seat, built once (actions are immutable).
+_FLAG_ACTIONS = {verb: tuple(Action(seat, verb, True) for seat in range(5))
+                 for verb in ("pass", "yield")}
 
 RULES = BaohuangRules()

@@ -163,28 +163,42 @@ class Knowledge:
 
 def knowledge(st: HandState, seat: int) -> Knowledge:
     """The bot's view of the table for ``seat``."""
-    kn = Knowledge()
+    kn = _new_knowledge(Knowledge)
     kn.seat = seat
-    kn.phase = st.phase
+    kn.phase = phase = st.phase
     kn.rc = st.rcs[seat]
     kn.size = st.sizes[seat]
     kn.sizes = st.sizes
     kn.emperor = st.emperor
-    kn.guard = st.guard if guard_visible(st, seat) else None
-    kn.i_am_guard = st.guard == seat and st.guard is not None
-    kn.solo = solo_visible(st, seat)
-    kn.guard_declared = st.guard_declared if (st.guard_declared == "open" or kn.i_am_guard) else None
-    kn.top = (st.top[0], st.top[2]) if st.top is not None else None
+    guard = st.guard
+    h4 = st.h4_played
+    over = phase == "done" or phase == "voided"
+    declared = st.guard_declared
+    # guard_visible / solo_visible, inlined (hot path)
+    kn.guard = guard if guard is not None and (
+        over or declared == "open" or h4 or seat == guard) else None
+    kn.i_am_guard = i_am = guard == seat and guard is not None
+    solo = st.solo
+    kn.solo = solo if solo is not None and (
+        solo == "open" or h4 or over or seat == st.emperor) else None
+    kn.guard_declared = declared if (declared == "open" or i_am) else None
+    top = st.top
+    kn.top = (top[0], top[2]) if top is not None else None
     kn.yielded = st.yielded
     kn.passed = st.passed
-    kn.can_yield = st.top is not None and not st.yielded >> seat & 1
+    kn.can_yield = top is not None and not st.yielded >> seat & 1
     kn.finished = st.finished
-    holder = seat == st.crown_holder
-    kn.pile_twos = sum(1 for c in st.crown_pile if c.rank == "2") if holder else 0
-    kn.pile_size = len(st.crown_pile) if holder else 0
+    if seat == st.crown_holder:
+        kn.pile_twos = sum(1 for c in st.crown_pile if c.rank == "2")
+        kn.pile_size = len(st.crown_pile)
+    else:
+        kn.pile_twos = kn.pile_size = 0
     kn.legal = None
-    kn.h4_played = st.h4_played  # public: 4H* has been played
+    kn.h4_played = h4  # public: 4H* has been played
     return kn
+
+
+_new_knowledge = object.__new__
 
 
 

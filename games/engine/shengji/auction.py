@@ -18,6 +18,7 @@ from __future__ import annotations
 
 from collections import Counter
 from itertools import product
+from operator import mul
 
 from ..base import IllegalAction
 from ..cards import Card, holds
@@ -131,7 +132,7 @@ def cheapest_bid(hand, pile, highest: int, level: str) -> tuple[Card, ...] | Non
     values = sorted(groups, reverse=True)
     best = None
     for counts in product(*(range(len(groups[v]) + 1) for v in values)):
-        high = sum(v * n for v, n in zip(values, counts))
+        high = sum(map(mul, values, counts))
         k = max(0, need + 1 - high)
         if k > len(ones) or high + k == 0:
             continue

@@ -4,7 +4,9 @@ A policy sees only a :class:`~games.engine.shengji.view.SeatView` (what its seat
 may know) and the legal actions (``RULES.legal_actions``, a representative legal
 set for card verbs), and returns one of them or another legal action built from
 its own cards.  ``decide(policy, view, legal, rng)`` dispatches; ``legal`` is a
-zero-argument callable so a policy that does not need the list does not pay for it.
+zero-argument callable so a policy that does not need the list does not pay for it
+(it may also offer ``legal.play_args()``: the cards of the play actions, without
+building :class:`~games.engine.base.Action` objects).
 
 ``random`` picks uniformly among the legal actions (for plays: among the
 candidates).  ``heuristic``:
@@ -42,7 +44,7 @@ from .deal import FULL_COUNTS
 from .give import choose_give
 from .match import team_of
 from .shapes import decompose
-from .trumps import TrumpContext, bid_points, card_points
+from .trumps import CARD_POINTS, TrumpContext, bid_points, card_points
 from .tricks import trick_winner
 
 POLICIES = ("random", "heuristic")
@@ -131,6 +133,16 @@ class Heuristic:
         self.seat = view.seat
         self._unseen_cache = None
         self._unseen_n: dict[str, int] = {}
+        self._higher: dict[tuple[str, int, int], int] = {}
+        self._cut: dict[str, bool] = {}
+
+    def _play_args(self) -> list:
+        """The cards of the legal plays: ``legal.play_args()`` when the caller
+        offers it (no :class:`Action` objects built), else from ``legal()``."""
+        fast = getattr(self.legal, "play_args", None)
+        if fast is not None:
+            return fast()
+        return [a.arg for a in self.legal()]
 
     def decide(self) -> Action:
         phase = self.v.phase
@@ -186,9 +198,9 @@ class Heuristic:
     def _unseen(self) -> dict[str, list[tuple[int, int]]]:
         """Cards this seat has not seen (the deck minus its hand, every played
         card, the kitty if it knows it), by suit of play: ``[(order, count)]``."""
-        v = self.v
         if self._unseen_cache is not None:
             return self._unseen_cache
+        v = self.v
         known = Counter(v.hand)
         for _s, cards in v.plays:
             known.update(cards)
@@ -208,7 +220,15 @@ class Heuristic:
     def _higher_unseen(self, suit: str, size: int, top: int) -> int:
         """How many unseen cards of ``suit`` are higher than ``top`` and held
         unseen at least ``size`` times (so could form a beating unit)."""
-        return sum(n for o, n in self._unseen().get(suit, ()) if n >= size and o > top)
+        key = (suit, size, top)
+        got = self._higher.get(key)
+        if got is None:
+            got = 0
+            for o, n in (self._unseen_cache or self._unseen()).get(suit, ()):
+                if n >= size and o > top:
+                    got += n
+            self._higher[key] = got
+        return got
 
     def _shape(self, cards):
         """``(suit, components)`` of a one-suit play (S11 decomposition)."""
@@ -228,10 +248,10 @@ class Heuristic:
 
     def _unseen_in(self, suit: str) -> int:
         """How many cards of ``suit`` (of play) this seat has not seen."""
-        memo = self._unseen_n
-        if suit not in memo:
-            memo[suit] = sum(n for _o, n in self._unseen().get(suit, ()))
-        return memo[suit]
+        got = self._unseen_n.get(suit)
+        if got is None:
+            got = self._unseen_n[suit] = sum(n for _o, n in self._unseen().get(suit, ()))
+        return got
 
     def play(self) -> Action:
         v = self.v
@@ -254,7 +274,6 @@ class Heuristic:
         else:
             suit, comps = self._shape(cards)
             unseen_suit = self._unseen_in(suit)
-        opponents = ((me + 1) % 4, (me + 3) % 4)
         if comps is None:
             pass
         elif len(comps) > 1:
@@ -275,7 +294,11 @@ class Heuristic:
             else:
                 p = max(0.05, 1 - higher / max(unseen_suit, 1)) ** 2
         if suit != "T":
-            cut = any(suit in v.voids[o] for o in opponents) and self._unseen_in("T") > 0
+            cut = self._cut.get(suit)
+            if cut is None:
+                opponents = ((me + 1) % 4, (me + 3) % 4)
+                cut = self._cut[suit] = (any(suit in v.voids[o] for o in opponents)
+                                         and self._unseen_in("T") > 0)
             if cut:
                 p *= 0.25
             elif unseen_suit < 6 * len(cards):
@@ -287,25 +310,29 @@ class Heuristic:
         info = v.ctx._t.info
         me = self.seat
         partner = (me + 2) % 4
-        cands = [a.arg for a in self.legal()]
+        cands = self._play_args()
         hand_trumps = sum(1 for c in v.hand if info[c][0] == "T")
         unseen_trumps = self._unseen_in("T")
         trump_rich = hand_trumps * 2 >= unseen_trumps
         lengths = Counter(info[c][0] for c in v.hand)
         best, best_score = cands[0], None
+        partner_voids = v.voids[partner]
+        win_chance = self._lead_win_chance
         for cards in cands:
             suit = info[cards[0]][0]
             n = len(cards)
-            pts = sum(card_points(c) for c in cards)
-            p = self._lead_win_chance(cards)
-            if suit != "T" and suit in v.voids[partner] and p < 0.5:
+            pts = 0
+            for c in cards:
+                pts += CARD_POINTS[c]
+            p = win_chance(cards)
+            if suit != "T" and suit in partner_voids and p < 0.5:
                 p = max(p, 0.5)  # the partner can trump it
             win_value = 8 + 3 * n + pts
             loss = pts * 1.5 + 2 * n
             score = p * win_value - (1 - p) * loss
             if suit == "T":
                 score -= (0.5 if trump_rich else 2.0) * n * (0.3 + (1 - p))
-                if sum(1 for c in cards if info[c][1] >= 44) and p < 1:
+                if p < 1 and any(info[c][1] >= 44 for c in cards):
                     score -= 4  # keep jokers and 比牌 unless they win
             else:
                 score += 0.2 * max(0, 8 - lengths[suit]) * (1 - p)
@@ -333,7 +360,7 @@ class Heuristic:
         info = ctx._t.info
         me = self.seat
         plays = list(v.plays)
-        cands = [a.arg for a in self.legal()]
+        cands = self._play_args()
         if len(plays[0][1]) == 1:
             seen = set(cands)
             cands += [c for c in self._extra_follows(plays[0][1]) if c not in seen]
@@ -342,18 +369,21 @@ class Heuristic:
         current = trick_winner(plays, ctx) if len(plays) > 1 else plays[0][0]
         partner_wins = team_of(current) == team_of(me)
         n_after = 3 - len(plays)
-        trick_pts = sum(card_points(c) for _s, cs in plays for c in cs)
+        trick_pts = sum(CARD_POINTS[c] for _s, cs in plays for c in cs)
         led = info[plays[0][1][0]][0]
-
-        def cost(cards) -> float:
+        costs: dict = {}
+        points: dict = {}
+        for cards in cands:
             total = 0.0
+            p = 0
             for c in cards:
                 s, o, _ = info[c]
                 total += o + (25 if s == "T" else 0) + (15 if o >= 44 else 0)
-            return total
-
-        def pts(cards) -> int:
-            return sum(card_points(c) for c in cards)
+                p += CARD_POINTS[c]
+            costs[cards] = total
+            points[cards] = p
+        cost = costs.__getitem__
+        pts = points.__getitem__
 
         if partner_wins:
             safe = n_after == 0

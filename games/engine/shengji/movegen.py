@@ -42,6 +42,36 @@ def _c6(card: Card) -> int:
     return SUITS.index(card.suit) if card.suit else 4
 
 
+class _Keys:
+    """Sort keys of every card of one trump context, as dicts (so sorting uses
+    ``dict.__getitem__`` instead of a Python lambda per card): ``low`` (S4
+    order, C6), ``high`` (order high first, C6), ``nopoints`` (point cards
+    last, then low), ``points`` (most points first, then low)."""
+
+    __slots__ = ("tables", "low", "high", "nopoints", "points")
+
+    def __init__(self, tables):
+        self.tables = tables
+        info = tables.info
+        self.low = {c: (info[c][1], _c6(c)) for c in info}
+        self.high = {c: (-info[c][1], _c6(c)) for c in info}
+        self.nopoints = {c: (card_points(c) > 0, info[c][1], _c6(c)) for c in info}
+        self.points = {c: (-card_points(c), info[c][1], _c6(c)) for c in info}
+
+
+#: ``id(tables) -> _Keys`` (at most 40 trump contexts; the tables are kept
+#: referenced by the entry, so an id is never reused while cached).
+_KEYS: dict[int, _Keys] = {}
+
+
+def _keys(ctx: TrumpContext) -> _Keys:
+    t = ctx._t
+    k = _KEYS.get(id(t))
+    if k is None or k.tables is not t:
+        k = _KEYS[id(t)] = _Keys(t)
+    return k
+
+
 def _expand(counts: dict[Card, int], key) -> list[Card]:
     out: list[Card] = []
     for c in sorted((c for c, n in counts.items() if n > 0), key=key):
@@ -58,8 +88,7 @@ def smallest_lead(hand: Sequence[Card], ctx: TrumpContext) -> tuple[Card, ...]:
     cards in C6 order).  Raises ``ValueError`` on an empty hand."""
     if not hand:
         raise ValueError("empty hand")
-    info = ctx._t.info
-    return (min(hand, key=lambda c: (info[c][1], _c6(c))),)
+    return (min(hand, key=_keys(ctx).low.__getitem__),)
 
 
 def candidate_leads(hand: Sequence[Card], ctx: TrumpContext) -> list[tuple[Card, ...]]:
@@ -80,12 +109,12 @@ def candidate_leads(hand: Sequence[Card], ctx: TrumpContext) -> list[tuple[Card,
         by_suit.setdefault(info[c][0], {})[c] = n
     for s, sc in by_suit.items():
         whole = None
-        if len(decompose_counts(sc, ctx)) > 1:
+        if _several_components(sc, info):
             whole = _display(_expand(sc, keys.__getitem__), ctx)
         if s != "T":
             tops = ctx.ordinary_ranks(s)[-2:]
             tc = {c: n for c, n in sc.items() if c.rank in tops}
-            if tc and len(decompose_counts(tc, ctx)) > 1:
+            if tc and _several_components(tc, info):
                 throw = _display(_expand(tc, keys.__getitem__), ctx)
                 if throw != whole:
                     out.append(throw)
@@ -94,8 +123,32 @@ def candidate_leads(hand: Sequence[Card], ctx: TrumpContext) -> list[tuple[Card,
     return out
 
 
-def _low_key(info):
-    return lambda c: (info[c][1], _c6(c))
+def _several_components(counts: dict[Card, int], info) -> bool:
+    """``len(decompose_counts(counts, ctx)) > 1`` for positive counts of one
+    suit of play, without building the components: every unjoinable unit
+    (比牌/參謀/L or a single) is one component, and the other units join into
+    runs of equal size and consecutive adjacency ranks (S6, S11)."""
+    k = 0
+    ords = []
+    for c, n in counts.items():
+        a = info[c][2]
+        if a is None or n == 1:
+            k += 1
+            if k > 1:
+                return True
+        else:
+            ords.append((a, n))
+    if not ords:
+        return k > 1
+    if k:
+        return True
+    ords.sort()
+    prev_a, prev_n = ords[0]
+    for a, n in ords[1:]:
+        if a != prev_a + 1 or n != prev_n:
+            return True
+        prev_a, prev_n = a, n
+    return False
 
 
 def _take_lowest(counts: dict[Card, int], k: int, key) -> list[Card]:
@@ -121,10 +174,11 @@ def _follow_variants(hand, lead_cards, ctx, follow, counts, req):
     info = ctx._t.info
     n, s = req.count, req.suit
     plan = req.plan
-    low = _low_key(info)
-    high = lambda c: (-info[c][1], _c6(c))  # noqa: E731
-    nopoints = lambda c: (card_points(c) > 0, info[c][1], _c6(c))  # noqa: E731
-    points = lambda c: (-card_points(c), info[c][1], _c6(c))  # noqa: E731
+    keys = _keys(ctx)
+    low = keys.low.__getitem__
+    high = keys.high.__getitem__
+    nopoints = keys.nopoints.__getitem__
+    points = keys.points.__getitem__
     suit_counts = dict(req.suit_cards)
     if req.held > n:
         if follow == "format":
@@ -252,8 +306,7 @@ def _single_follows(hand, lead_card, ctx):
     void = not pool
     if void:
         pool = set(hand)
-    low = lambda c: (info[c][1], _c6(c))  # noqa: E731
-    ordered = sorted(pool, key=low)
+    ordered = sorted(pool, key=_keys(ctx).low.__getitem__)
     picks = [ordered[0]]
     picks.append(min(ordered, key=lambda c: card_points(c) > 0))   # lowest without points
     pts = [c for c in ordered if card_points(c) and info[c][0] != "T"]

@@ -240,7 +240,7 @@ class ShengjiRules(GameRules):
 
             return search_action(self, state, seat, rng, search)
         v = view_mod.seat_view(state, seat)
-        return bots.decide(policy, v, lambda: self.legal_actions(state, seat), rng)
+        return bots.decide(policy, v, _Legal(self, state, seat), rng)
 
     # ------------------------------------------------------------- output
     def follow_hint(self, state: HandState, seat: int) -> str | None:
@@ -357,6 +357,25 @@ class ShengjiRules(GameRules):
         win_team = dealer_team if winners == "defenders" else 1 - dealer_team
         teams = tuple(tuple(s for s in range(self.seats) if match_mod.team_of(s) == t) for t in (0, 1))
         return Ranking(teams, (1, 2) if win_team == 0 else (2, 1))
+
+
+class _Legal:
+    """The ``legal`` callable handed to :func:`.bots.decide`: ``legal()`` is
+    :meth:`ShengjiRules.legal_actions`; ``play_args()`` the same plays as card
+    tuples (what the heuristic reads), without building the actions."""
+
+    __slots__ = ("rules", "state", "seat")
+
+    def __init__(self, rules: ShengjiRules, state: HandState, seat: int):
+        self.rules, self.state, self.seat = rules, state, seat
+
+    def __call__(self) -> list[Action]:
+        return self.rules.legal_actions(self.state, self.seat)
+
+    def play_args(self) -> list[tuple[Card, ...]]:
+        if self.seat != self.state.to_act or self.state.phase != "play":
+            return [a.arg for a in self()]
+        return self.rules.play_choices(self.state, self.seat)
 
 
 RULES = ShengjiRules()

@@ -31,7 +31,7 @@ from collections import Counter
 
 from ..base import Action
 from ..search import SearchConfig, SearchStats, check_time, flat_monte_carlo
-from . import bots
+from . import bots, fast
 from . import state as state_mod
 from .deal import FULL_COUNTS, Deal
 from .match import Match, team_of
@@ -218,10 +218,39 @@ def _rollout(rules, st: HandState, rng: random.Random, deadline: float | None = 
     return st
 
 
-def value(st: HandState, seat: int) -> float:
+def _advance(rules, st: HandState, rng: random.Random,
+             deadline: float | None = None) -> HandState:
+    """Step ``st`` with the heuristic at every seat until the hand is done or
+    :mod:`.fast` can take over (:func:`.fast.unit_lead`: the play phase at a
+    trick boundary or after a unit led)."""
+    apply = state_mod.apply
+    decide = bots.decide
+    legal = rules.legal_actions
+    unit_lead = fast.unit_lead
+    while st.phase != "done" and not unit_lead(st):
+        check_time(deadline)
+        s = st.to_act
+        action = decide("heuristic", seat_view(st, s), lambda st=st, s=s: legal(st, s), rng)
+        st = apply(st, action)
+    return st
+
+
+def fast_value(rules, st: HandState, seat: int, rng: random.Random,
+               deadline: float | None = None) -> float:
+    """:func:`value` of ``st`` played to the end: the engine's heuristic until
+    :func:`.fast.unit_lead` holds, then :func:`.fast.playout`."""
+    st = _advance(rules, st, rng, deadline)
+    if st.phase == "done":
+        return value(st.result, seat)
+    check_time(deadline)
+    return value(fast.playout(st, rng), seat)
+
+
+def value(result, seat: int) -> float:
     """Levels gained by the seat's team minus the other team's (S17), plus
-    :data:`POINT_WEIGHT` per game point of the seat (S17, S18)."""
-    r = st.result
+    :data:`POINT_WEIGHT` per game point of the seat (S17, S18); ``result`` is a
+    :class:`~.scoring.HandResult` (or a finished :class:`HandState`)."""
+    r = result.result if isinstance(result, HandState) else result
     team = team_of(seat)
     gained = r.levels_gained
     return float(gained[team] - gained[1 - team]) + POINT_WEIGHT * r.game_points[seat]
@@ -266,7 +295,7 @@ def search_action(rules, state: HandState, seat: int, rng: random.Random,
         return sample_world(v, match, r)
 
     def evaluate(world, action, r, deadline):
-        return value(_rollout(rules, state_mod.apply(world, action), r, deadline), seat)
+        return fast_value(rules, state_mod.apply(world, action), seat, r, deadline)
 
     return flat_monte_carlo(cands, default, sample, evaluate, rng, config, stats=stats,
                             started=started)

@@ -149,13 +149,37 @@ def decompose(cards: Iterable[Card], ctx: TrumpContext) -> tuple[Component, ...]
     card, or two side suits).
     """
     if isinstance(cards, (tuple, list)) and cards:
-        first = cards[0]
-        if len(cards) == 1 or all(c is first for c in cards):
+        t = ctx._t
+        key = cards if type(cards) is tuple else tuple(cards)
+        memo = _MEMO.get(id(t))
+        if memo is None or memo[0] is not t:
+            memo = _MEMO[id(t)] = (t, {})
+        table = memo[1]
+        got = table.get(key)
+        if got is not None:
+            return got
+        first = key[0]
+        if len(key) == 1 or all(c is first for c in key):
             # one unit (the commonest play): no counting needed
-            s, o, _a = ctx._t.info[first]
-            return (Component(len(cards), 1, o, s, tuple(cards)),)
+            s, o, _a = t.info[first]
+            got = (Component(len(key), 1, o, s, key),)
+        else:
+            got = decompose_counts(Counter(key), ctx)
+        if len(table) >= _MEMO_LIMIT:
+            table.clear()
+        table[key] = got
+        return got
     counts = Counter(cards)
     return decompose_counts(counts, ctx)
+
+
+#: Memo of :func:`decompose` per trump context tables (at most 40 contexts:
+#: 10 levels × 4 suits): ``id(tables) -> (tables, {cards: components})``.  The
+#: tables object is kept so that its id is never reused; each memo is cleared
+#: when it reaches ``_MEMO_LIMIT`` entries.  Components are immutable, so
+#: sharing them between callers is safe.
+_MEMO: dict[int, tuple[object, dict]] = {}
+_MEMO_LIMIT = 1 << 15
 
 
 def decompose_counts(counts: dict[Card, int], ctx: TrumpContext) -> tuple[Component, ...]:

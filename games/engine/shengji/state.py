@@ -185,7 +185,13 @@ def apply(state: HandState, action: Action) -> HandState:
             rule,
         )
     new = _HANDLERS[action.verb](state, action)
-    return replace(new, log=state.log + (action,))
+    # Every handler returns a state it has just built and that nobody else
+    # holds yet, so the log is set on it in place (a copy if a handler ever
+    # returned its input, which must stay unchanged).
+    if new is state:
+        new = replace(state)
+    object.__setattr__(new, "log", state.log + (action,))
+    return new
 
 
 # ---------------------------------------------------------------- auction (S13)
@@ -321,8 +327,9 @@ def _play(state: HandState, action: Action) -> HandState:
         check_follow(hand, lead_cards, cards, ctx, follow=state.match.follow)
     hands = _set_hand(state.hands, seat, remove_cards(hand, cards))
     plays = state.plays + ((seat, cards),)
-    if not state.plays:
-        state = replace(state, lead_attempt=attempt)
+    if len(plays) == 1:
+        return replace(state, hands=hands, plays=plays, to_act=(seat + 1) % 4,
+                       lead_attempt=attempt)
     if len(plays) < 4:
         return replace(state, hands=hands, plays=plays, to_act=(seat + 1) % 4)
     winner = trick_winner(plays, ctx)

@@ -64,17 +64,28 @@ _BID_POINTS = {"AS": 6, "5H": 5, "5D": 4, "BJ": 3, "SJ": 2}
 
 def card_points(card: Card) -> int:
     """Points a card scores when won in a trick (S16): 5 → 5, 10 and K → 10, else 0."""
-    r = card.rank
-    if r == "5":
-        return 5
-    if r == "T" or r == "K":
-        return 10
-    return 0
+    pts = _POINTS.get(card)
+    if pts is None:
+        r = card.rank
+        pts = _POINTS[card] = 5 if r == "5" else 10 if r in ("T", "K") else 0
+    return pts
+
+
+#: Card -> points (S16) for the 54 kinds of the deck (other cards are added
+#: on first use by :func:`card_points`; cards are interned).  Hot loops index it.
+_POINTS: dict = {}
+CARD_POINTS = _POINTS
+for _c in _ALL_CARDS:
+    card_points(_c)
 
 
 def bid_points(card: Card, level: str) -> int:
     """比牌 points of a card in the auction (S13): ♠A 6, ♥5 5, ♦5 4, BJ 3, SJ 2,
     a card of rank ``level`` 1, any other card 0."""
+    try:
+        return _BID_TABLES[level][card]
+    except KeyError:
+        pass
     table = _BID_TABLES.get(level)
     if table is None:
         table = _BID_TABLES[level] = _bid_table(_norm_level(level))
