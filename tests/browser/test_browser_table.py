@@ -400,5 +400,16 @@ def test_long_names_in_side_seats_on_a_phone(site_server, browser):
         wait_versions(page, 1)
         m = page.evaluate(measure)
         assert m["fits"] and m["inside"], m  # still whole after a push
+        # while the long name is the one being waited for, the status line wraps it
+        # and keeps its countdown on the screen (it once pushed the page to 406 px)
+        line = page.wait_for_function("""(full) => {
+            const t = document.getElementById('turn-indicator');
+            if (!t || t.dataset.turn !== '1' || !t.textContent.includes(full)) return null;
+            const c = document.getElementById('countdown');
+            const b = c ? c.getBoundingClientRect() : null;
+            return {countdown: b === null || b.right <= 375.5,
+                    pageFits: document.documentElement.scrollWidth <= 375};
+        }""", arg=full, timeout=30_000).json_value()
+        assert line == {"countdown": True, "pageFits": True}, line
     finally:
         ctx.close()
