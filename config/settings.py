@@ -278,6 +278,10 @@ CELERY_BEAT_SCHEDULE = {
 #: Seconds between two sweeps of the deadline table by a worker's own sweep
 #: thread (beat is then not a single point of failure; 0 turns it off).
 GAMES_WORKER_SWEEP_S = float(os.environ.get("GAMES_WORKER_SWEEP_S", "5"))
+#: Threads with which a Celery worker runs the next turns of the rooms whose
+#: moves it commits, without a broker round trip per move (games.local_turns,
+#: issue #12); 0 sends every turn through the broker.
+GAMES_WORKER_LOCAL_TURNS = int(os.environ.get("GAMES_WORKER_LOCAL_TURNS", "4"))
 #: Longest window of a hidden decision (games.hidden): every holder, human or
 #: bot, gets min(time limit, this) seconds and it takes effect at the deadline.
 GAMES_HIDDEN_DECISION_S = float(os.environ.get("GAMES_HIDDEN_DECISION_S", "10"))

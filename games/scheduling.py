@@ -8,7 +8,11 @@ services.
 - Production topology (a Celery broker is configured,
   ``settings.GAMES_INPROCESS_TASKS`` false): :func:`schedule_turn` sends the
   task ``games.tasks.run_turn`` with a countdown and :func:`dispatch` sends it
-  at once; Celery beat runs ``games.tasks.sweep_deadlines``.
+  at once; Celery beat runs ``games.tasks.sweep_deadlines``.  Inside a Celery
+  worker process the turns it schedules itself (the next move of a room whose
+  move it just committed) stay in that process instead
+  (:mod:`games.local_turns`, issue #12), with the database deadline and the
+  sweeps still the source of truth.
 - Embedded topology (``GAMES_INPROCESS_TASKS``): a daemon
   ``threading.Timer`` runs the turn in this process, and a sweep thread
   (started with the server by ``config/asgi.py``, or by the first schedule)
@@ -29,6 +33,8 @@ from typing import Callable
 
 from django.conf import settings
 from django.db import connections
+
+from . import local_turns
 
 log = logging.getLogger(__name__)
 
@@ -92,12 +98,39 @@ def schedule_turn(room_id: int, version: int, delay_s: float) -> None:
         timer = threading.Timer(delay_s, _run_inprocess, args=(room_id, version))
         timer.daemon = True
         timer.start()
-    else:
-        # Never hold a task longer than half the broker's visibility timeout:
-        # a task woken early finds the deadline not due and reschedules itself
-        # for the rest ("early"), instead of being redelivered as a duplicate.
-        _celery_task(RUN_TURN_TASK).apply_async(args=(room_id, version),
-                                                countdown=min(delay_s, max_countdown_s()))
+    elif not local_turns.offer(room_id, version, delay_s):
+        send_turn(room_id, version, delay_s)
+
+
+def send_turn(room_id: int, version: int, delay_s: float) -> None:
+    """Send ``run_turn(room_id, version)`` to the broker with a countdown of
+    ``delay_s`` seconds (production topology).
+
+    Never holds a task longer than half the broker's visibility timeout: a
+    task woken early finds the deadline not due and reschedules itself for
+    the rest ("early"), instead of being redelivered as a duplicate."""
+    _celery_task(RUN_TURN_TASK).apply_async(args=(room_id, version),
+                                            countdown=min(max(0.0, delay_s), max_countdown_s()))
+
+
+def start_local_turns(threads: int) -> bool:
+    """In a Celery worker process: keep the turns this process schedules in
+    memory and run them here (:mod:`games.local_turns`); the broker gets the
+    pending ones back at :func:`stop_local_turns`.  False when ``threads`` ≤ 0
+    or in the embedded topology (its timers already run in-process)."""
+    if inprocess():
+        return False
+    return local_turns.start(_run_local, send_turn, threads)
+
+
+def stop_local_turns() -> int:
+    """Hand this process's pending local turns to the broker; how many."""
+    return local_turns.stop()
+
+
+def _run_local(room_id: int, version: int) -> None:
+    with room_lock(room_id):
+        _turn(room_id, version)
 
 
 def max_countdown_s() -> float:

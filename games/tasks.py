@@ -7,9 +7,11 @@ and when they run is :mod:`games.scheduling`'s business.
 from __future__ import annotations
 
 from celery import shared_task
-from celery.signals import worker_ready, worker_shutdown
+from celery.signals import worker_process_init, worker_process_shutdown, worker_ready, worker_shutdown
 
-from . import worker_sweep
+from django.conf import settings
+
+from . import scheduling, worker_sweep
 from .services.turns import play_turn, sweep
 
 __all__ = ["run_turn", "sweep_deadlines", "play_turn", "sweep"]
@@ -34,10 +36,26 @@ def sweep_deadlines() -> int:
 @worker_ready.connect
 def _start_worker_sweep(**kwargs) -> None:
     """Every worker sweeps overdue rooms itself too (beat is not a single
-    point of failure; :mod:`games.worker_sweep`)."""
+    point of failure; :mod:`games.worker_sweep`), and runs the next turns of
+    the rooms whose moves it commits itself (:mod:`games.local_turns`,
+    ``settings.GAMES_WORKER_LOCAL_TURNS`` threads)."""
     worker_sweep.start(lambda: sweep(direct=True))
+    scheduling.start_local_turns(int(getattr(settings, "GAMES_WORKER_LOCAL_TURNS", 0) or 0))
 
 
 @worker_shutdown.connect
 def _stop_worker_sweep(**kwargs) -> None:
     worker_sweep.stop()
+    scheduling.stop_local_turns()
+
+
+@worker_process_init.connect
+def _start_child_local_turns(**kwargs) -> None:
+    """A prefork pool's child runs the tasks, so it keeps its own local turns
+    (with a threads or single-process pool the main process does, above)."""
+    scheduling.start_local_turns(int(getattr(settings, "GAMES_WORKER_LOCAL_TURNS", 0) or 0))
+
+
+@worker_process_shutdown.connect
+def _stop_child_local_turns(**kwargs) -> None:
+    scheduling.stop_local_turns()
