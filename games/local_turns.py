@@ -33,6 +33,7 @@ from __future__ import annotations
 import heapq
 import itertools
 import logging
+import os
 import threading
 import time
 from concurrent.futures import ThreadPoolExecutor
@@ -67,6 +68,9 @@ class LocalTurns:
         self._pool = ThreadPoolExecutor(max_workers=max(1, threads), thread_name_prefix="games-local-turn")
         self._timer = threading.Thread(target=self._loop, name="games-local-timer", daemon=True)
         self.ran = 0  # turns run here (for tests and ``manage.py health``-style checks)
+        #: The process that owns the threads: a forked child (a prefork pool
+        #: replacing a child) inherits this object but none of its threads.
+        self.pid = os.getpid()
         self._timer.start()
 
     def offer(self, room_id: int, version: int, delay_s: float) -> bool:
@@ -143,7 +147,7 @@ def start(run: Callable[[int, int], object], fallback: Callable[[int, int, float
     if threads <= 0:
         return False
     with _guard:
-        if _local is None:
+        if _local is None or _local.pid != os.getpid():  # none yet, or a copy inherited by a fork
             _local = LocalTurns(run, fallback, threads)
     return True
 
@@ -151,7 +155,8 @@ def start(run: Callable[[int, int], object], fallback: Callable[[int, int, float
 def offer(room_id: int, version: int, delay_s: float) -> bool:
     """Keep the turn here if this process runs local turns; else False."""
     local = _local
-    return local is not None and local.offer(room_id, version, delay_s)
+    # A forked child's inherited copy has no threads: never keep a turn there.
+    return local is not None and local.pid == os.getpid() and local.offer(room_id, version, delay_s)
 
 
 def current() -> LocalTurns | None:
@@ -164,4 +169,6 @@ def stop(timeout: float = 10.0) -> int:
     global _local
     with _guard:
         local, _local = _local, None
-    return local.stop(timeout) if local is not None else 0
+    if local is None or local.pid != os.getpid():
+        return 0
+    return local.stop(timeout)

@@ -5,6 +5,9 @@ order by due time, hand-over at stop, the cap, a failing turn."""
 
 from __future__ import annotations
 
+import os
+import select
+import signal
 import threading
 import time
 
@@ -100,3 +103,40 @@ def test_a_failing_turn_does_not_stop_the_others():
         assert local.ran == 1
     finally:
         local.stop()
+
+
+def test_a_forked_child_starts_its_own_heap():
+    """A prefork pool may fork a new child from a parent that runs local turns:
+    the child inherits the object but not its threads, so it must neither keep
+    turns in it nor stop it, and ``start`` gives it its own (threads > 0)."""
+    from games import local_turns
+
+    rec = Recorder()
+    assert local_turns.start(rec.run, rec.fallback, threads=1)
+    parent = local_turns.current()
+    r, w = os.pipe()
+    pid = os.fork()
+    if pid == 0:  # the child: report, never return into pytest
+        ok = False
+        try:
+            refused = not local_turns.offer(1, 1, 0.0)  # the inherited copy has no timer
+            stopped = local_turns.stop() == 0
+            local_turns.start(rec.run, rec.fallback, threads=1)
+            fresh = local_turns.current()
+            ok = refused and stopped and fresh is not None and fresh is not parent \
+                and fresh.pid == os.getpid() and local_turns.offer(2, 1, 0.0)
+        finally:
+            os.write(w, b"1" if ok else b"0")
+            os._exit(0)
+    os.close(w)
+    try:
+        ready, _, _ = select.select([r], [], [], 20)  # bounded: a stuck child is killed
+        answer = os.read(r, 1) if ready else b"timeout"
+        if not ready:
+            os.kill(pid, signal.SIGKILL)
+        os.waitpid(pid, 0)
+        assert answer == b"1"
+        assert local_turns.current() is parent and parent.pid == os.getpid()
+    finally:
+        os.close(r)
+        local_turns.stop()
