@@ -6,6 +6,7 @@ from django import forms
 from django.contrib import admin
 from django.utils.translation import gettext_lazy as _
 
+from . import services
 from .models import (
     ChatMessage,
     ChatMute,
@@ -73,6 +74,13 @@ class RoomAdmin(admin.ModelAdmin):
     readonly_fields = ("version", "deadline", "changed", "created")
     raw_id_fields = ("owner",)
     inlines = [SeatInline]
+
+    def save_related(self, request, form, formsets, change):
+        """After the room and its seats are saved: a change like any other
+        (:func:`games.services.room_edited`: version bumped, tables pushed)."""
+        super().save_related(request, form, formsets, change)
+        if change:
+            services.room_edited(form.instance.pk)
 
 
 class HandInline(ReadOnlyMixin, admin.TabularInline):

@@ -8,10 +8,12 @@ version and the commit time; each connection renders *its own* seat's view
 extension swaps in by element id.  A connection never sends an older version
 than it already sent.
 
-The database reads behind a fragment are shared by the sockets of one room in
-one process (:mod:`games.live`: one read per room version); the per-seat
-render makes no query and runs in a worker thread of its own
-(``thread_sensitive=False``), so renders do not queue behind the reads.
+A table socket does not join the room's channel group itself: the process's
+:class:`games.fanout.Hub` is the group's one member here and hands each
+commit to the room's local sockets, rendering all of them in one worker
+thread job (``thread_sensitive=False``, so renders do not queue behind the
+reads) from one database read per room version (:mod:`games.live`); each
+socket still gets its own seat's view.
 """
 
 from __future__ import annotations
@@ -26,7 +28,7 @@ from channels.generic.websocket import AsyncWebsocketConsumer
 from django.conf import settings
 from django.utils import translation
 
-from . import chat, live, notify, registry
+from . import chat, fanout, live, notify, registry
 from .models import Room
 from .tables import render_room_list
 
@@ -72,7 +74,9 @@ def render_in(language: str, render, *args):
 
 
 class TableConsumer(AsyncWebsocketConsumer):
-    """Pushes the ``#table`` fragment for the connected user's seat."""
+    """Pushes the ``#table`` fragment for the connected user's seat: once on
+    connect, then whenever the process's :class:`games.fanout.Hub` delivers
+    a newer version of the room."""
 
     async def connect(self):
         notify.register_loop(asyncio.get_running_loop())
@@ -88,7 +92,8 @@ class TableConsumer(AsyncWebsocketConsumer):
         if not await database_sync_to_async(Room.objects.filter(pk=self.room_id).exists)():
             await self.close(code=NOT_FOUND)
             return
-        await self.channel_layer.group_add(self.group, self.channel_name)
+        self.hub = fanout.hub()
+        await self.hub.join(self.room_id, self)
         # chat state first: once the table is sent, connect has nothing left to await
         self.muted = await database_sync_to_async(chat.muted_ids)(self.user)
         lines = await database_sync_to_async(chat.history)(self.room_id)
@@ -97,9 +102,9 @@ class TableConsumer(AsyncWebsocketConsumer):
             await self.send_chat(lines, replace=True)
 
     async def disconnect(self, code):
-        group = getattr(self, "group", None)
-        if group:
-            await self.channel_layer.group_discard(group, self.channel_name)
+        hub = getattr(self, "hub", None)
+        if hub is not None:
+            await hub.leave(self.room_id, self)
 
     async def receive(self, text_data=None, bytes_data=None):
         """Only chat comes over the socket (moves are POSTed): ``{"chat":
@@ -131,10 +136,15 @@ class TableConsumer(AsyncWebsocketConsumer):
             await self.send(text_data=chat.render_error(exc.message))
             return
         await self.send(text_data=chat.render_error(""))
-        await self.channel_layer.group_send(self.group, {"type": "chat.posted", "id": msg.pk})
+        await self.channel_layer.group_send(
+            self.group, {"type": "chat.posted", "room": self.room_id, "id": msg.pk}
+        )
 
     async def chat_posted(self, event):
-        """A new line at this table: read it and show it (unless muted)."""
+        """A new line at this table: read it and show it (unless muted).
+        Called by the hub; a socket still connecting gets it with the history."""
+        if not hasattr(self, "muted"):
+            return
         msg = await database_sync_to_async(chat.line)(int(event.get("id", 0)))
         if msg is not None and msg.room_id == self.room_id:
             await self.send_chat([msg])
@@ -146,22 +156,26 @@ class TableConsumer(AsyncWebsocketConsumer):
         if html:
             await self.send(text_data=html)
 
-    async def table_changed(self, event):
-        if event.get("version", 0) <= self.sent_version:
+    async def deliver(self, version: int, html: str) -> None:
+        """Send ``html``, the fragment of ``version``, unless a newer one was
+        sent already (called by the hub, and by :meth:`push`)."""
+        if version <= self.sent_version:
             return
-        await self.push(event.get("version"), event.get("committed_at"))
+        self.sent_version = version
+        try:
+            await self.send(text_data=html)
+        except Exception:  # closed meanwhile: disconnect() takes it off the hub
+            pass
 
     async def push(self, version, committed_at):
+        """Render and send this socket's own fragment (on connect)."""
         snap = await live.snapshot(self.room_id, version)
         if snap is None or snap.version <= self.sent_version:
             return
         html = await sync_to_async(render_in, thread_sensitive=False)(
             self.language, live.render_seat, snap, self.user, version, committed_at
         )
-        if snap.version <= self.sent_version:  # a newer push went out meanwhile
-            return
-        self.sent_version = snap.version
-        await self.send(text_data=html)
+        await self.deliver(snap.version, html)  # unless a newer push went out meanwhile
 
 
 class LobbyConsumer(AsyncWebsocketConsumer):

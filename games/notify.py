@@ -1,8 +1,9 @@
 """Telling connected browsers that a room changed.
 
-The channel layer carries only ``{"type": "table.changed", "version": N,
-"committed_at": epoch_ms}`` (never a card): each websocket connection then
-renders its own seat's view (:mod:`games.consumers`).  Groups: ``room-<id>``
+The channel layer carries only ``{"type": "table.changed", "room": id,
+"version": N, "committed_at": epoch_ms}`` (never a card): each websocket connection then
+renders its own seat's view (:mod:`games.consumers`; a room's group has one
+member per process, :mod:`games.fanout`).  Groups: ``room-<id>``
 for a table, ``lobby-<game>`` for a lobby.
 
 Called from synchronous code after a commit, in any thread.  With the
@@ -12,7 +13,8 @@ queues from the server's own event loop, which the consumers register with
 channels-redis (production) a synchronous caller (a Celery task, a view)
 hands it to one long-lived sender loop of the process (:func:`_sender_loop`),
 so the layer's Redis connection is reused instead of a new event loop,
-thread and connection per commit (what ``async_to_sync`` would do).
+thread and connection per commit (what ``async_to_sync`` would do), and does
+not wait for Redis's answer (at most :data:`SENDER_BACKLOG` in flight).
 """
 
 from __future__ import annotations
@@ -30,8 +32,12 @@ log = logging.getLogger(__name__)
 _main_loop: asyncio.AbstractEventLoop | None = None
 _sender: asyncio.AbstractEventLoop | None = None
 _sender_lock = threading.Lock()
-#: Seconds a synchronous caller waits for its notification to be sent.
+#: Seconds a synchronous caller waits for its notification to be sent (the
+#: embedded topology), or for a free slot in the sender's backlog (production).
 SEND_TIMEOUT_S = 5.0
+#: Notifications a process's sender loop may have in flight at once.
+SENDER_BACKLOG = 512
+_backlog = threading.BoundedSemaphore(SENDER_BACKLOG)
 
 
 def register_loop(loop: asyncio.AbstractEventLoop) -> None:
@@ -59,17 +65,19 @@ def lobby_group(game: str) -> str:
     return f"lobby-{game}"
 
 
-def message(version: int, committed_at: int | None = None) -> dict:
-    """The only payload the channel layer carries."""
+def message(version: int, committed_at: int | None = None, room: int | None = None) -> dict:
+    """The only payload the channel layer carries: the room (which
+    :mod:`games.fanout`'s one channel per process needs to tell rooms apart),
+    its new version and the commit time."""
     if committed_at is None:
         committed_at = int(time.time() * 1000)
-    return {"type": "table.changed", "version": version, "committed_at": committed_at}
+    return {"type": "table.changed", "room": room, "version": version, "committed_at": committed_at}
 
 
 def table_changed(room_id: int, version: int, game: str, lobby: bool = True) -> None:
     """Send ``table.changed`` to the room's group (and the lobby's)."""
     groups = [room_group(room_id)] + ([lobby_group(game)] if lobby else [])
-    send(groups, message(version), what=f"room {room_id} version {version}")
+    send(groups, message(version, room=room_id), what=f"room {room_id} version {version}")
 
 
 def send(groups: list[str], msg: dict, what: str = "") -> None:
@@ -101,6 +109,22 @@ def send(groups: list[str], msg: dict, what: str = "") -> None:
         elif isinstance(layer, InMemoryChannelLayer):
             async_to_sync(_send)()
         else:
-            asyncio.run_coroutine_threadsafe(_send(), _sender_loop()).result(timeout=SEND_TIMEOUT_S)
+            # Handed over, not waited for (issue #12: the worker's turn threads
+            # spent a third of their time waiting for Redis here).  At most
+            # SENDER_BACKLOG sends are in flight; past that the caller waits
+            # for a slot.  Order does not matter: a socket is only ever sent a
+            # newer version than it has (games.fanout).
+            if not _backlog.acquire(timeout=SEND_TIMEOUT_S):
+                raise TimeoutError(f"{SENDER_BACKLOG} notifications still in flight")
+
+            async def _send_released():
+                try:
+                    await _send()
+                except Exception:
+                    log.exception("notify %s failed", what or groups)
+                finally:
+                    _backlog.release()
+
+            asyncio.run_coroutine_threadsafe(_send_released(), _sender_loop())
     except Exception:  # a lost notification must never undo a committed change
         log.exception("notify %s failed", what or groups)

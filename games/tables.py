@@ -396,6 +396,7 @@ def table_context(
         "seats": seats,
         "seat_rows": seat_rows,
         "names": [r["name"] or _("空座") for r in seat_rows],
+        "seat_names": [r["name"] for r in seat_rows],
         "me": me,
         "my_seat": my_seat,
         "is_owner": user is not None and user.is_authenticated and room.owner_id == user.pk,

@@ -48,6 +48,12 @@ def main() -> int:
     parser.add_argument("--webs", type=int, default=2, help="daphne processes")
     parser.add_argument("--worker-pool", default="threads")
     parser.add_argument("--concurrency", type=int, default=4)
+    parser.add_argument("--affinity", choices=("socket", "room"), default="socket",
+                        help="socket: a table's sockets spread over the daphnes in turn; room: "
+                             "all on one daphne (a proxy hashing the room's path)")
+    parser.add_argument("--sample", metavar="DIR",
+                        help="sample every stack process's threads into DIR (scripts/sampler) and "
+                             "print each process's CPU per thread at the end")
     parser.add_argument("--redis-commands", action="store_true",
                         help="count Redis commands per action (INFO commandstats of the whole "
                              "server: give --redis-url of a private redis-server)")
@@ -63,6 +69,10 @@ def main() -> int:
           "worker_args": (f"--pool={args.worker_pool}", f"--concurrency={args.concurrency}")}
     if args.redis_url:
         kw["redis_url"] = args.redis_url
+    if args.sample:
+        Path(args.sample).mkdir(parents=True, exist_ok=True)
+        kw["pythonpath_first"] = str(REPO / "scripts" / "sampler")
+        kw["extra_env"] = {"BENCH_SAMPLE_DIR": str(Path(args.sample).resolve())}
     stack = LiveStack.production(workdir, **kw)
     rows = []
     status = 0
@@ -81,6 +91,7 @@ def main() -> int:
             cmd = [sys.executable, "manage.py", "bench_live", "--game", args.game, "--tables", str(n),
                    "--hands", str(args.hands), "--seconds", str(args.seconds),
                    "--bot-delay-ms", str(args.bot_delay_ms), "--url", urls, "--json",
+                   "--affinity", args.affinity,
                    "--cpu-pids", ";".join(f"{k}={','.join(map(str, v))}" for k, v in pids.items())]
             if args.redis_commands:
                 cmd.append("--redis-commands")
@@ -104,7 +115,20 @@ def main() -> int:
         stack.close()
     if rows:
         print(table(rows))
+    if args.sample:
+        print(thread_cpu(Path(args.sample)))
     return status
+
+
+def thread_cpu(directory: Path) -> str:
+    """Each sampled process's CPU seconds per thread (``#cpu`` lines of
+    scripts/sampler's files; the whole run, start-up included)."""
+    lines = ["\nCPU seconds per thread (whole run):"]
+    for path in sorted(directory.glob("*.txt")):
+        cpu = [line[5:].rsplit(":", 1) for line in path.read_text().splitlines() if line.startswith("#cpu ")]
+        if cpu:
+            lines.append(f"  {path.stem}: " + ", ".join(f"{name} {int(t) / 100:.1f}" for name, t in cpu))
+    return "\n".join(lines)
 
 
 KINDS = (("web", "web"), ("wrk", "wrk"), ("beat", "beat"), ("pg", "pg"),

@@ -313,6 +313,18 @@ class GameRules(Protocol):
         return match
 
 
+def bot_decision(rules: GameRules, state: Any, seat: int, policy: str, rng: Any,
+                 search: Any = None) -> Action:
+    """``rules.bot_action(state, seat, policy, rng)``, with ``search`` (a
+    :class:`~games.engine.search.SearchConfig`) passed only to the ``search``
+    policy, so a game whose ``bot_action`` has no ``search`` keyword (one
+    without a search bot) still runs its other policies.  Raises what
+    ``bot_action`` raises (:class:`IllegalAction` when not ``seat``'s turn)."""
+    if policy == "search":
+        return rules.bot_action(state, seat, policy, rng, search=search)
+    return rules.bot_action(state, seat, policy, rng)
+
+
 def rebuild(rules: GameRules, match: Any, deal: Any, actions: list[Action]) -> Any:
     """Replay ``actions`` from the start of a hand; raises :class:`IllegalAction`
     at the first illegal one.  The state is a pure function of match, deal, log."""

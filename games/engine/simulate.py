@@ -19,6 +19,7 @@ import time
 from dataclasses import dataclass, field
 
 from . import get_rules
+from .base import bot_decision
 
 
 @dataclass(frozen=True)
@@ -91,12 +92,6 @@ class SimulationReport:
         return 1000.0 * percentile(sorted(self.decision_seconds), q)
 
 
-def _bot_action(rules, state, seat, policy, rng, search):
-    if policy == "search":
-        return rules.bot_action(state, seat, policy, rng, search=search)
-    return rules.bot_action(state, seat, policy, rng)
-
-
 def run_simulation(
     game: str,
     hands: int,
@@ -126,7 +121,6 @@ def run_simulation(
     decision_seconds = report.decision_seconds
     by_seat = [report.policy_decisions.setdefault(name, []) for name in policies]
     is_complete, to_act, apply = rules.is_complete, rules.to_act, rules.apply
-    bot_action = rules.bot_action
     for _ in range(hands):
         deal = rules.deal(match, master.getrandbits(63))
         state = rules.start_hand(match, deal)
@@ -135,10 +129,7 @@ def run_simulation(
             seat = to_act(state)
             policy = policies[seat]
             t0 = clock()
-            if policy == "search":
-                action = bot_action(state, seat, policy, bot_rng, search=search)
-            else:
-                action = bot_action(state, seat, policy, bot_rng)
+            action = bot_decision(rules, state, seat, policy, bot_rng, search)
             spent = clock() - t0
             decision_seconds.append(spent)
             by_seat[seat].append(spent)
@@ -291,7 +282,7 @@ def play_duplicate_deal(game: str, policies: list[str], deal_seed: int,
             while not rules.is_complete(state):
                 seat = rules.to_act(state)
                 t0 = clock()
-                action = _bot_action(rules, state, seat, seating[seat], bot_rng, search)
+                action = bot_decision(rules, state, seat, seating[seat], bot_rng, search)
                 out["times"].setdefault(seating[seat], []).append(clock() - t0)
                 state = rules.apply(state, action)
                 out["decisions"] += 1

@@ -41,6 +41,7 @@ from .rooms import (
     fill_bots,
     leave_seat,
     rejoin_seat,
+    room_edited,
     set_autoplay,
     set_ready,
     take_seat,
@@ -55,7 +56,7 @@ __all__ = [
     "do_action", "next_hand", "start_hand", "user_action", "hidden_decision", "user_by_id",
     "action_count", "by_seat", "cache_stats", "clear_cache", "completed_hands", "current_hand",
     "current_hand_counted", "hand_match", "hand_state",
-    "close_room", "create_room", "fill_bots", "leave_seat", "rejoin_seat", "set_autoplay", "set_ready",
+    "close_room", "create_room", "fill_bots", "leave_seat", "rejoin_seat", "room_edited", "set_autoplay", "set_ready",
     "take_seat",
     "carry_in_after", "settle_leaving", "play_turn", "sweep", "get_rules",
 ]

@@ -31,6 +31,7 @@ from .errors import Conflict, Forbidden, IllegalMove, InvalidRequest, Outcome
 from .frame import StaleVersion, locked_room, stale_outcome, versioned
 from .readmodel import by_seat, cache_put, current_hand, current_hand_counted, hand_key, hand_state, room_id
 from .settlement import carry_in_after
+from . import turncache
 
 log = logging.getLogger(__name__)
 
@@ -255,6 +256,8 @@ def _apply(room: Room, seat: int, record: dict, actor: str, user, autoplay: bool
         finish_hand(room, hand, rules, new_state)
     else:
         set_deadline(room, rules, new_state, seats if seats is not None else seats_of(room))
+        if known is not None:  # the server's turn: its next one may start from here
+            turncache.keep_on_commit(room, hand, seats, count + 1)
     return Outcome(True, room.version)
 
 

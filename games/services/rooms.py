@@ -263,6 +263,24 @@ def set_autoplay(room: Room | int, user, on: bool, expected_version: int | None 
         return Outcome(True, room.version)
 
 
+def room_edited(room: Room | int) -> Outcome:
+    """After an admin edited a room or its seats in Django admin (which writes
+    the rows itself): bump the version, as every other change does, so that
+    what processes keep per version (the next server turn's reads,
+    :mod:`~games.services.turncache`; the live snapshots, :mod:`games.live`)
+    is stale and every socket is pushed the edited table; the deadline of the
+    decision due is recomputed (a seat may have become a bot, or a human).
+    Returns the :class:`Outcome` with the new version."""
+    with locked_room(room_id(room), None, lobby=True) as room:
+        hand = current_hand(room)
+        if room.status == Room.Status.PLAYING and hand is not None and not hand.complete:
+            rules = get_rules(room.game)
+            state = hand_state(hand)
+            if rules.to_act(state) is not None and not hidden.is_hidden(rules, state):
+                set_deadline(room, rules, state, seats_of(room))
+        return Outcome(True, room.version)
+
+
 def close_room(room: Room | int, user) -> Outcome:
     """The owner closes the room: no further hands; nothing is due.  A debt
     still owed at the table is settled in game points for every share (all

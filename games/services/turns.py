@@ -19,11 +19,13 @@ from django.utils import timezone
 
 from .. import scheduling
 from ..engine import get_rules
+from ..engine.base import bot_decision
 from ..models import HandAction, Room
 from .deadlines import AUTOPLAY_POLICY, acts_automatically, bot_rng, search_config, seats_of
 from .errors import ServiceError
 from .hands import do_action, hidden_decision, next_hand, user_by_id
 from .readmodel import current_hand_counted, hand_state
+from . import turncache
 
 log = logging.getLogger(__name__)
 
@@ -50,15 +52,25 @@ def play_turn(room_id: int, version: int) -> str:
     - a human whose time ran out: the C5 auto action (``rules.auto_action``),
       and the seat is switched to 托管 in the same transaction (``"timeout"``);
     - not due yet: rescheduled for the remaining time (``"early"``).
+
+    When this process's own previous move of the room left it at ``version``,
+    the room, hand and seats it kept are used instead of three reads
+    (:mod:`games.services.turncache`); the version check under the lock
+    decides as always.
     """
-    room = Room.objects.filter(pk=room_id).first()
-    if room is None or room.version != version:
-        return "stale"
+    kept = turncache.take(room_id, version)
+    if kept is not None:  # this process's own last move of the room, at this version
+        room, hand, seats = kept
+    else:
+        room = Room.objects.filter(pk=room_id).first()
+        if room is None or room.version != version:
+            return "stale"
     if room.status != Room.Status.PLAYING or room.deadline is None:
         return "idle"
     now = timezone.now()
     due = room.deadline <= now + EARLY_TOLERANCE
-    hand = current_hand_counted(room)
+    if kept is None:
+        hand = current_hand_counted(room)
     if hand is None or hand.complete:
         if not due:
             scheduling.schedule_turn(room_id, version, (room.deadline - now).total_seconds())
@@ -71,13 +83,18 @@ def play_turn(room_id: int, version: int) -> str:
     seat_index = rules.to_act(state)
     if seat_index is None:
         return "idle"
-    seats = seats_of(room)  # read after the room at ``version``: see do_action(known=…)
+    if kept is None:
+        seats = seats_of(room)  # read after the room at ``version``: see do_action(known=…)
     seat = seats[seat_index]
     known = (hand, seats)
     if not due:
         scheduling.schedule_turn(room_id, version, (room.deadline - now).total_seconds())
         return "early"
     secret = hidden_decision(rules, state)
+    if secret and kept is not None:
+        # A held hidden decision is kept in Room.pending without a version
+        # bump (games.hidden): read the room again (the entry is gone now).
+        return play_turn(room_id, version)
     if secret:
         from .. import hidden
 
@@ -93,8 +110,7 @@ def play_turn(room_id: int, version: int) -> str:
     if acts_automatically(seat):
         policy = seat.bot_policy or AUTOPLAY_POLICY
         actor = HandAction.Actor.BOT if seat.bot_policy else HandAction.Actor.AUTO
-        action = rules.bot_action(state, seat_index, policy, bot_rng(hand, count),
-                                  **({"search": search_config()} if policy == "search" else {}))
+        action = bot_decision(rules, state, seat_index, policy, bot_rng(hand, count), search_config())
         try:
             outcome = do_action(room_id, seat_index, _without_seat(action), version, actor=actor,
                                 known=known)

@@ -86,7 +86,9 @@ def test_play_a_whole_shengji_hand_by_clicking(site_server, phone_page):
     page.wait_for_url(re.compile(r"/rooms/\d+/$"))
     page.wait_for_selector("#table[data-my-seat='0']")
     page.click('#fill-bots [data-action="fill-bots"]')
-    page.wait_for_selector('[data-action="ready"]')
+    # the table with the bots seated (the ready button was already on the one before:
+    # a click on it while the answer replaces the table would be lost)
+    page.wait_for_selector('#table [data-seat-name="3"]')
     page.click('[data-action="ready"]')
     page.wait_for_selector("#my-hand [data-card]")
     assert page.locator("#my-hand [data-card]").count() == 52  # S1

@@ -49,6 +49,12 @@ async def wait_for_version(ws, at_least: int, timeout: float = 30.0) -> tuple[in
             return version, html
 
 
+def first_hand(log: dict) -> dict:
+    """The first hand of an ``ops hand_log`` answer (an empty, incomplete one
+    before the deal)."""
+    return log["hands"][0] if log["hands"] else {"actions": [], "complete": False}
+
+
 def poll(fetch, done, timeout: float, interval: float = 0.5, what: str = "condition"):
     """Call ``fetch()`` until ``done(value)``; return the value, or raise
     ``TimeoutError`` (with the last value) after ``timeout`` seconds."""

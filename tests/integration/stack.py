@@ -169,6 +169,9 @@ class LiveStack:
     webs: int = 1
     worker_args: tuple[str, ...] = ("--pool=solo",)
     extra_env: dict = field(default_factory=dict)
+    #: a directory put before the repository on the processes' PYTHONPATH
+    #: (``scripts/bench.py --sample``: scripts/sampler's sitecustomize)
+    pythonpath_first: str | None = None
     debug: bool = False
     procs: dict[str, Proc] = field(default_factory=dict)
     ports: list[int] = field(default_factory=list)
@@ -208,7 +211,7 @@ class LiveStack:
             DJANGO_ALLOWED_HOSTS="127.0.0.1,localhost",
             DJANGO_DEBUG="1" if self.debug else "0",
             PYTHONUNBUFFERED="1",
-            PYTHONPATH=str(REPO),
+            PYTHONPATH=os.pathsep.join(filter(None, [self.pythonpath_first, str(REPO)])),
         )
         if self.production_topology:
             env["REDIS_URL"] = self.redis_url

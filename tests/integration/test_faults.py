@@ -29,7 +29,7 @@ from websockets.asyncio.client import connect
 
 from games.management.commands.bench_live import ws_connect_kwargs
 
-from .live import next_fragment, poll, post_form, table_socket, wait_for_version
+from .live import first_hand, next_fragment, poll, post_form, table_socket, wait_for_version
 from .stack import REPO, LiveStack, Proc, StackError, free_port, running, wait_until
 
 pytestmark = [pytest.mark.production, pytest.mark.slow]
@@ -109,10 +109,6 @@ def fault_stack(tmp_path_factory):
     finally:
         stack.drop_database()
         redis.stop()
-
-
-def first_hand(log: dict) -> dict:
-    return log["hands"][0] if log["hands"] else {"actions": [], "complete": False}
 
 
 def assert_exactly_once(done: dict, before: list | None = None) -> None:

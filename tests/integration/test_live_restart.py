@@ -16,13 +16,9 @@ import time
 
 import pytest
 
-from .live import next_fragment, poll, table_socket, wait_for_version
+from .live import first_hand, next_fragment, poll, table_socket, wait_for_version
 
 pytestmark = pytest.mark.production
-
-
-def first_hand(log: dict) -> dict:
-    return log["hands"][0] if log["hands"] else {"actions": [], "complete": False}
 
 
 def test_hand_survives_web_and_worker_restart(production_stack):

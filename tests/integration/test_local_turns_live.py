@@ -16,7 +16,7 @@ import signal
 import pytest
 
 from .conftest import production_services_configured, running
-from .live import poll
+from .live import first_hand, poll
 from .stack import LiveStack
 
 pytestmark = pytest.mark.production
@@ -33,10 +33,6 @@ def prefork_stack(tmp_path_factory):
                                  worker_args=("--pool=prefork", "--concurrency=2"))
     with running(stack) as stack:
         yield stack
-
-
-def first_hand(log: dict) -> dict:
-    return log["hands"][0] if log["hands"] else {"actions": [], "complete": False}
 
 
 def received_turn_tasks(stack: LiveStack, name: str = "worker") -> int:

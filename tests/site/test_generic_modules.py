@@ -16,7 +16,8 @@ ROOT = Path(__file__).resolve().parents[2]
 
 GENERIC = [
     "games/__init__.py", "games/admin.py", "games/apps.py", "games/consumers.py",
-    "games/context_processors.py", "games/forms.py", "games/live.py", "games/notify.py",
+    "games/context_processors.py", "games/fanout.py", "games/forms.py", "games/live.py",
+    "games/local_turns.py", "games/notify.py",
     "games/profile.py", "games/registry.py", "games/routing.py", "games/scheduling.py",
     "games/services/*.py", "games/signals.py", "games/tables.py", "games/tasks.py",
     "games/urls.py", "games/views.py", "games/templatetags/*.py", "games/dealing.py",

@@ -165,22 +165,18 @@ def knowledge(st: HandState, seat: int) -> Knowledge:
     """The bot's view of the table for ``seat``."""
     kn = _new_knowledge(Knowledge)
     kn.seat = seat
-    kn.phase = phase = st.phase
+    kn.phase = st.phase
     kn.rc = st.rcs[seat]
     kn.size = st.sizes[seat]
     kn.sizes = st.sizes
     kn.emperor = st.emperor
     guard = st.guard
     h4 = st.h4_played
-    over = phase == "done" or phase == "voided"
     declared = st.guard_declared
-    # guard_visible / solo_visible, inlined (hot path)
-    kn.guard = guard if guard is not None and (
-        over or declared == "open" or h4 or seat == guard) else None
+    # the one rule of what a seat may know of the roles (B9, B10)
+    kn.guard = guard if guard_visible(st, seat) else None
     kn.i_am_guard = i_am = guard == seat and guard is not None
-    solo = st.solo
-    kn.solo = solo if solo is not None and (
-        solo == "open" or h4 or over or seat == st.emperor) else None
+    kn.solo = solo_visible(st, seat)
     kn.guard_declared = declared if (declared == "open" or i_am) else None
     top = st.top
     kn.top = (top[0], top[2]) if top is not None else None

@@ -48,10 +48,9 @@ class _Keys:
     order, C6), ``high`` (order high first, C6), ``nopoints`` (point cards
     last, then low), ``points`` (most points first, then low)."""
 
-    __slots__ = ("tables", "low", "high", "nopoints", "points")
+    __slots__ = ("low", "high", "nopoints", "points")
 
     def __init__(self, tables):
-        self.tables = tables
         info = tables.info
         self.low = {c: (info[c][1], _c6(c)) for c in info}
         self.high = {c: (-info[c][1], _c6(c)) for c in info}
@@ -59,16 +58,13 @@ class _Keys:
         self.points = {c: (-card_points(c), info[c][1], _c6(c)) for c in info}
 
 
-#: ``id(tables) -> _Keys`` (at most 40 trump contexts; the tables are kept
-#: referenced by the entry, so an id is never reused while cached).
-_KEYS: dict[int, _Keys] = {}
-
-
 def _keys(ctx: TrumpContext) -> _Keys:
-    t = ctx._t
-    k = _KEYS.get(id(t))
-    if k is None or k.tables is not t:
-        k = _KEYS[id(t)] = _Keys(t)
+    """The context's :class:`_Keys`, built once per trump context (kept in
+    ``ctx._t.memo``)."""
+    memo = ctx._t.memo
+    k = memo.get("keys")
+    if k is None:
+        k = memo["keys"] = _Keys(ctx._t)
     return k
 
 

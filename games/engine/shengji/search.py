@@ -202,22 +202,6 @@ def public_match(state: HandState) -> Match:
     return state.match
 
 
-def _rollout(rules, st: HandState, rng: random.Random, deadline: float | None = None) -> HandState:
-    """Play ``st`` to the end with the heuristic at every seat (``rules``: the
-    :class:`~.rules.ShengjiRules`, for the legal plays the heuristic weighs);
-    :class:`~games.engine.search.OutOfTime` after ``deadline``."""
-    apply = state_mod.apply
-    decide = bots.decide
-    legal = rules.legal_actions
-    while st.phase != "done":
-        check_time(deadline)
-        s = st.to_act
-        view = seat_view(st, s)
-        action = decide("heuristic", view, lambda st=st, s=s: legal(st, s), rng)
-        st = apply(st, action)
-    return st
-
-
 def _advance(rules, st: HandState, rng: random.Random,
              deadline: float | None = None) -> HandState:
     """Step ``st`` with the heuristic at every seat until the hand is done or

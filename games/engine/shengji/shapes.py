@@ -151,10 +151,9 @@ def decompose(cards: Iterable[Card], ctx: TrumpContext) -> tuple[Component, ...]
     if isinstance(cards, (tuple, list)) and cards:
         t = ctx._t
         key = cards if type(cards) is tuple else tuple(cards)
-        memo = _MEMO.get(id(t))
-        if memo is None or memo[0] is not t:
-            memo = _MEMO[id(t)] = (t, {})
-        table = memo[1]
+        table = t.memo.get("decompose")
+        if table is None:
+            table = t.memo["decompose"] = {}
         got = table.get(key)
         if got is not None:
             return got
@@ -173,12 +172,9 @@ def decompose(cards: Iterable[Card], ctx: TrumpContext) -> tuple[Component, ...]
     return decompose_counts(counts, ctx)
 
 
-#: Memo of :func:`decompose` per trump context tables (at most 40 contexts:
-#: 10 levels × 4 suits): ``id(tables) -> (tables, {cards: components})``.  The
-#: tables object is kept so that its id is never reused; each memo is cleared
-#: when it reaches ``_MEMO_LIMIT`` entries.  Components are immutable, so
-#: sharing them between callers is safe.
-_MEMO: dict[int, tuple[object, dict]] = {}
+#: :func:`decompose` memoizes per trump context (``ctx._t.memo["decompose"]``:
+#: ``{cards: components}``), cleared when it reaches ``_MEMO_LIMIT`` entries.
+#: Components are immutable, so sharing them between callers is safe.
 _MEMO_LIMIT = 1 << 15
 
 

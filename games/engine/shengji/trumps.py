@@ -122,6 +122,10 @@ class _Tables:
     trump_order: tuple  # all trump cards high to low (equal ones in C6 order)
     sort_keys: dict  # Card -> tuple
     ordinary_ranks: dict  # suit letter -> tuple of ranks (low to high) that are ordinary
+    #: Caches derived from these tables by other modules (``shapes.decompose``,
+    #: ``movegen``'s sort keys), keyed by their name: they live and die with the
+    #: context (``_build`` keeps at most 64), never compared or hashed.
+    memo: dict = field(default_factory=dict, compare=False, hash=False, repr=False)
 
 
 @lru_cache(maxsize=64)

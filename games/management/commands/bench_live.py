@@ -129,6 +129,10 @@ class Command(BaseCommand):
                             help="delay of every automatic move (the room's bot delay)")
         parser.add_argument("--keep", action="store_true", help="leave the rooms open")
         parser.add_argument("--json", action="store_true", help="also print one JSON line")
+        parser.add_argument("--affinity", choices=("socket", "room"), default="socket",
+                            help="socket: the sockets of a table spread over the daphnes in turn "
+                                 "(a round-robin proxy); room: all of a table's sockets on one "
+                                 "daphne (a proxy hashing /ws/rooms/<id>/)")
         parser.add_argument("--redis-commands", action="store_true",
                             help="also count the Redis server's commands per action (INFO "
                                  "commandstats: the whole server, so only with a private one)")
@@ -238,11 +242,12 @@ class Command(BaseCommand):
 
         tasks, events = [], []
         i = 0
-        for table in tables:
+        for t, table in enumerate(tables):
             for seat in range(len(table.users)):
                 ev = asyncio.Event()
                 events.append(ev)
-                tasks.append(asyncio.create_task(socket(table, seat, urls[i % len(urls)], ev)))
+                url = urls[(t if opts["affinity"] == "room" else i) % len(urls)]
+                tasks.append(asyncio.create_task(socket(table, seat, url, ev)))
                 i += 1
                 if i % CONNECT_BATCH == 0:  # browsers arrive over time, not in one burst
                     await asyncio.wait_for(asyncio.gather(*(e.wait() for e in events)), 60)

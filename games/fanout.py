@@ -1,0 +1,242 @@
+"""One channel-layer subscription per room and process for the table sockets (issue #12).
+
+A commit is announced once to the room's group (``room-<id>``,
+:func:`games.notify.table_changed`).  If every table socket were a member of
+that group, channels-redis would queue one copy of the message per socket,
+each daphne would pop them one by one, and each socket would hop to a thread
+of its own to render.  Instead each process keeps one :class:`Hub` per event
+loop: the hub's single channel is the group's only member from this process,
+and the hub
+
+* renders every local socket of the room in **one** thread job from the one
+  snapshot of that version (:func:`games.live.snapshot`), each socket with its
+  own seat, language and user (:func:`games.live.render_seat`): hidden
+  information stays per connection exactly as before;
+* coalesces: while a room's push is being rendered, newer announcements of the
+  same room are kept as one pending version, pushed when the render finishes
+  (a socket never gets an older version than it already has, and a busy
+  process renders the newest state once instead of every state in between);
+* passes the room's chat lines (``chat.posted``) to each local socket.
+
+Membership changes are serialised by one lock per hub: the hub joins a room's
+group with the room's first local socket and leaves it with the last.  Group
+memberships live in Redis, which keeps nothing across a restart, and expire
+after channels-redis' ``group_expiry``: the hub adds its rooms again after a
+failed receive (Redis back) and every :data:`REFRESH_S` seconds, so a
+restarted Redis does not silence the open sockets.
+
+The channel layer still carries only the room, the version and the commit
+time (and a chat line's id): never a card.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import time
+import weakref
+
+from asgiref.sync import sync_to_async
+from channels.layers import get_channel_layer
+
+from . import live, notify
+
+log = logging.getLogger(__name__)
+
+#: Seconds between two re-subscriptions of every room of a hub (group
+#: memberships expire in channels-redis, and vanish when Redis restarts).
+REFRESH_S = 600.0
+#: Seconds to wait after a failed receive before trying again.
+RETRY_S = 0.5
+#: Seconds to wait for the receive to end when the last socket leaves.
+STOP_S = 2.0
+
+_hubs: "weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, Hub]" = weakref.WeakKeyDictionary()
+
+
+def hub() -> "Hub":
+    """The running event loop's hub (created on first use)."""
+    loop = asyncio.get_running_loop()
+    found = _hubs.get(loop)
+    if found is None:
+        found = _hubs[loop] = Hub(get_channel_layer())
+    return found
+
+
+def _render_all(snap, viewers, version, committed_at) -> list[str | None]:
+    """Each ``(language, user)`` of ``viewers``' fragment of ``snap`` (in one
+    worker thread, no query); None for a viewer whose render failed (logged)."""
+    from .consumers import render_in
+
+    out = []
+    for language, user in viewers:
+        try:
+            out.append(render_in(language, live.render_seat, snap, user, version, committed_at))
+        except Exception:
+            log.exception("rendering room %s version %s failed", snap.room.pk, snap.version)
+            out.append(None)
+    return out
+
+
+async def _logged(coro) -> None:
+    """Await ``coro``, logging (not raising) what it raises."""
+    try:
+        await coro
+    except Exception:
+        log.exception("table hub: delivering a chat line failed")
+
+
+class _Room:
+    """The local sockets of one room and its push in progress."""
+
+    __slots__ = ("members", "busy", "pending")
+
+    def __init__(self):
+        self.members: set = set()
+        self.busy = False
+        self.pending: tuple[int, int | None] | None = None
+
+
+class Hub:
+    """The table sockets of one event loop, by room (see the module docstring).
+
+    A member is any object with ``room_id``, ``language``, ``user``,
+    ``sent_version`` (int), an async ``deliver(version, html)`` and an async
+    ``chat_posted(event)``: :class:`games.consumers.TableConsumer`."""
+
+    def __init__(self, layer):
+        self.layer = layer
+        self.channel: str | None = None
+        self.rooms: dict[int, _Room] = {}
+        self.subscribed: set[int] = set()
+        self.lock = asyncio.Lock()
+        self.task: asyncio.Task | None = None
+        #: pushes rendered, and announcements folded into a pending one (tests, bench)
+        self.stats = {"pushes": 0, "coalesced": 0, "renders": 0}
+
+    # membership --------------------------------------------------------
+    async def join(self, room_id: int, member) -> None:
+        """Add ``member`` to ``room_id``'s local sockets (subscribing the hub
+        to the room's group if it is the first)."""
+        async with self.lock:
+            await self._start()
+            self.rooms.setdefault(room_id, _Room()).members.add(member)
+            if room_id not in self.subscribed:
+                await self.layer.group_add(notify.room_group(room_id), self.channel)
+                self.subscribed.add(room_id)
+
+    async def leave(self, room_id: int, member) -> None:
+        """Remove ``member``; the hub leaves the room's group with its last socket."""
+        async with self.lock:
+            room = self.rooms.get(room_id)
+            if room is not None:
+                room.members.discard(member)
+                if room.members:
+                    return
+                self.rooms.pop(room_id, None)
+            if room_id in self.subscribed and self.channel is not None:
+                self.subscribed.discard(room_id)
+                with contextlib.suppress(Exception):  # Redis down: the membership expires
+                    await self.layer.group_discard(notify.room_group(room_id), self.channel)
+            if not self.rooms:
+                await self._stop()
+
+    async def _start(self) -> None:
+        if self.task is None or self.task.done():
+            if self.channel is None:
+                self.channel = await self.layer.new_channel()
+            self.task = asyncio.get_running_loop().create_task(self._run())
+
+    async def _stop(self) -> None:
+        """Stop receiving (the last socket left); the next join starts again.
+        As channels' own consumers do, the receive is cancelled and awaited
+        (for at most :data:`STOP_S`)."""
+        task, self.task = self.task, None
+        if task is not None and not task.done():
+            task.cancel()
+            await asyncio.wait([task], timeout=STOP_S)
+
+    async def _resubscribe(self) -> None:
+        async with self.lock:
+            for room_id in list(self.subscribed):
+                await self.layer.group_add(notify.room_group(room_id), self.channel)
+
+    # receiving ----------------------------------------------------------
+    async def _run(self) -> None:
+        refreshed = time.monotonic()
+        lost = False
+        while True:
+            try:
+                if lost or time.monotonic() - refreshed > REFRESH_S:
+                    await self._resubscribe()
+                    refreshed, lost = time.monotonic(), False
+                message = await self.layer.receive(self.channel)
+            except asyncio.CancelledError:
+                raise
+            except Exception:
+                if asyncio.current_task().cancelling():
+                    raise asyncio.CancelledError from None  # stopping: a cleanup error is not a reason to go on
+                log.warning("table hub: receive failed; retrying", exc_info=True)
+                lost = True
+                await asyncio.sleep(RETRY_S)
+                continue
+            self.dispatch(message)
+
+    def dispatch(self, message: dict) -> None:
+        """Handle one group message (without waiting for its pushes)."""
+        try:
+            room_id = int(message.get("room"))
+        except (TypeError, ValueError):
+            return
+        room = self.rooms.get(room_id)
+        if room is None:
+            return
+        kind = message.get("type")
+        if kind == "table.changed":
+            version = int(message.get("version") or 0)
+            if room.busy:
+                if room.pending is None or room.pending[0] < version:
+                    room.pending = (version, message.get("committed_at"))
+                self.stats["coalesced"] += 1
+                return
+            room.busy = True
+            asyncio.get_running_loop().create_task(
+                self._push(room_id, room, version, message.get("committed_at"))
+            )
+        elif kind == "chat.posted":
+            for member in list(room.members):
+                asyncio.get_running_loop().create_task(_logged(member.chat_posted(message)))
+
+    async def _push(self, room_id: int, room: _Room, version: int, committed_at) -> None:
+        try:
+            while True:
+                try:
+                    await self._render_and_send(room_id, room, version, committed_at)
+                except Exception:
+                    log.exception("push of room %s version %s failed", room_id, version)
+                if room.pending is None:
+                    return
+                (version, committed_at), room.pending = room.pending, None
+        finally:
+            room.busy = False
+
+    async def _render_and_send(self, room_id: int, room: _Room, version: int, committed_at) -> None:
+        targets = [m for m in room.members if m.sent_version < version]
+        if not targets:
+            return
+        snap = await live.snapshot(room_id, version)
+        if snap is None:
+            return
+        targets = [m for m in targets if m.sent_version < snap.version]
+        if not targets:
+            return
+        viewers = [(m.language, m.user) for m in targets]
+        htmls = await sync_to_async(_render_all, thread_sensitive=False)(
+            snap, viewers, version, committed_at
+        )
+        self.stats["pushes"] += 1
+        self.stats["renders"] += len(targets)
+        for member, html in zip(targets, htmls):
+            if html is not None:
+                await member.deliver(snap.version, html)

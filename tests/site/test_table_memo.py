@@ -1,0 +1,141 @@
+"""``{% memo %}`` blocks of the table fragment (issue #12, ``games/templatetags/memo.py``).
+
+The reference is a render without memo (``memo.CHECK``: every block
+rendered afresh with the whole page's context).  A warm render (outputs
+shared across the five seats, the spectator and successive moves) must give
+exactly the same HTML for every viewer at every step of real hands of both
+games, and a
+viewer-dependent input (保皇's guard, B10) only makes a different key, so
+nothing of one seat's view reaches another's.
+"""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+from django.template import Context, Template, TemplateSyntaxError
+from django.utils import translation
+
+from games import live, services
+from games.models import Room
+from games.templatetags import memo
+from tests.conftest import drive
+from tests.site.shengji_fixtures import sj_bot_room  # noqa: F401 (fixture)
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture(autouse=True)
+def _cold():
+    memo.forget()
+    yield
+    memo.forget()
+
+
+def _viewers(room: Room, extra):
+    users = [s.user for s in room.seats.order_by("index") if s.user_id]
+    return [*users, extra]
+
+
+def _timeless(html: str) -> str:
+    """Without the render's own clock (``data-server-now``)."""
+    return re.sub(r'data-server-now="\d+"', "", html)
+
+
+def _warm_equals_cold(room: Room, viewers, languages=("zh-hans", "en")) -> int:
+    """Each viewer's fragment, memo warm, equals its render without memo."""
+    live.forget(room.pk)
+    snap = live.load_snapshot(room.pk)
+    checked = 0
+    for language in languages:
+        with translation.override(language):
+            warm = [_timeless(live.render_seat(snap, v, snap.version, 1)) for v in viewers]
+            memo.CHECK = True
+            try:
+                for viewer, html in zip(viewers, warm):
+                    assert _timeless(live.render_seat(snap, viewer, snap.version, 1)) == html, (
+                        f"version {snap.version}, {language}, viewer {viewer}")
+                    checked += 1
+            finally:
+                memo.CHECK = False
+    return checked
+
+
+def test_warm_and_cold_renders_are_the_same_through_baohuang_hands(five_humans, make_user):
+    """Five human seats (each its own view: the guard's 'roles' line differs),
+    a spectator, two languages, from the deal through the second hand."""
+    room, users = five_humans
+    watcher = make_user("watcher")
+    start = room.version
+    checked = 0
+    hits = memo.stats["hits"]
+    for step in range(0, 160, 3):
+        drive(room, lambda r, s=step: r.version >= start + s)
+        checked += _warm_equals_cold(room, [*users, watcher])
+    assert checked > 300
+    assert memo.stats["hits"] > hits, "blocks were shared"
+
+
+def test_warm_and_cold_renders_are_the_same_through_a_bot_hand(bot_room, alice, make_user):
+    """保皇 with heuristic bots playing sets: rounds, the round log, 上一轮, the score sheet."""
+    watcher = make_user("watcher")
+    start = bot_room.version
+    for step in range(0, 2000, 9):
+        drive(bot_room, lambda r, s=step: r.version >= start + s)
+        _warm_equals_cold(bot_room, [alice, watcher], languages=("zh-hans",))
+        if services.current_hand(bot_room).number >= 2:
+            break
+    html = live.render_seat(live.load_snapshot(bot_room.pk), alice, None, None)
+    assert 'class="score-sheet"' in html, "reached the second hand"
+
+
+def test_warm_and_cold_renders_are_the_same_in_shengji(sj_bot_room, alice, make_user):  # noqa: F811
+    watcher = make_user("watcher")
+    start = sj_bot_room.version
+    for step in range(0, 150, 6):
+        drive(sj_bot_room, lambda r, s=step: r.version >= start + s)
+        _warm_equals_cold(sj_bot_room, [alice, watcher], languages=("zh-hans",))
+
+
+def _render(source: str, **context) -> str:
+    return Template("{% load memo %}" + source).render(Context(context))
+
+
+def test_a_memo_block_sees_only_its_inputs():
+    template = Template('{% load memo %}{% memo "t" a=a %}[{{ a }}|{{ b }}]{% endmemo %}')
+    assert template.render(Context({"a": 1, "b": "secret"})) == "[1|]"
+    assert template.render(Context({"a": 2, "b": "other"})) == "[2|]"
+    before = dict(memo.stats)
+    assert template.render(Context({"a": 1, "b": "third"})) == "[1|]"
+    assert memo.stats["hits"] == before["hits"] + 1
+    # checked: a block reading a name it was not given fails
+    memo.CHECK = True
+    try:
+        with pytest.raises(TemplateSyntaxError, match=r"reads \['b'\]"):
+            template.render(Context({"a": 1, "b": "secret"}))
+    finally:
+        memo.CHECK = False
+    # another template's block with the same name and inputs is another block
+    other = Template('{% load memo %}{% memo "t" a=a %}<{{ a }}>{% endmemo %}')
+    assert other.render(Context({"a": 1})) == "<1>"
+
+
+def test_equal_looking_inputs_of_another_type_are_other_keys():
+    source = '{% memo "t" a=a %}{{ a }}{% endmemo %}'
+    assert _render(source, a=1) == "1"
+    assert _render(source, a=True) == "True"
+    assert _render(source, a=[1]) == "[1]"
+    assert _render(source, a=[True]) == "[True]"
+
+
+def test_model_objects_are_refused_as_inputs(bot_room):
+    with pytest.raises(TypeError, match="plain data"):
+        _render('{% memo "t" room=room %}{{ room.name }}{% endmemo %}', room=bot_room)
+
+
+def test_the_tag_needs_a_quoted_name_and_named_inputs():
+    with pytest.raises(TemplateSyntaxError):
+        Template('{% load memo %}{% memo t a=a %}{% endmemo %}')
+    with pytest.raises(TemplateSyntaxError):
+        Template('{% load memo %}{% memo "t" a %}{% endmemo %}')
