@@ -114,7 +114,7 @@ production-suite: $(DEV_DEPS)
 	env -u DATABASE_URL -u REDIS_URL DJANGO_DEBUG=0 $(PY) manage.py collectstatic --noinput -v 0
 	@rc=0; env -u CELERY_BROKER_URL \
 	  DATABASE_URL=$(PG_URL)/cardroom_ci_$(RUN_ID) REDIS_URL=$(REDIS_BASE)/$(REDIS_DB) \
-	  PG_BASE_URL=$(PG_URL) PG_ADMIN_URL=$(PG_URL)/postgres \
+	  CACHE_KEY_PREFIX=ci$(RUN_ID) PG_BASE_URL=$(PG_URL) PG_ADMIN_URL=$(PG_URL)/postgres \
 	  $(PY) -m pytest -m "not browser" --durations=15 --junitxml=$(JUNIT_PRODUCTION) \
 	  $(PYTEST_ARGS) || rc=$$?; \
 	$(DROP_DB) test_cardroom_ci_$(RUN_ID); \

@@ -218,6 +218,8 @@ if REDIS_URL:
             "BACKEND": "django.core.cache.backends.redis.RedisCache",
             "LOCATION": REDIS_URL,
             "OPTIONS": {"socket_timeout": 2.0, "socket_connect_timeout": 2.0},
+            # Sites (or test runs) sharing one Redis database keep their counters apart.
+            "KEY_PREFIX": os.environ.get("CACHE_KEY_PREFIX", ""),
         }
     }
 else:

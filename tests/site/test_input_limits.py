@@ -14,13 +14,14 @@ from __future__ import annotations
 import os
 import subprocess
 import sys
+import uuid
 from pathlib import Path
 
 import pytest
 from channels.testing import WebsocketCommunicator
 from django.contrib.auth import get_user_model
-from django.core.cache import cache
-from django.test import Client
+from django.core.cache import caches
+from django.test import Client, override_settings
 
 from games import room_options, services
 from games.models import Room
@@ -32,13 +33,19 @@ PASSWORD = "Qiu-hua-2026-long"
 
 @pytest.fixture(autouse=True)
 def _fresh_rate_counts():
-    """Forget django-ratelimit's counters (keys ``…rl:…``) before each test."""
+    """Forget django-ratelimit's counters (keys ``…rl:…``) before each test.
+
+    Only this run's: another run sharing the Redis database (its own
+    ``CACHE_KEY_PREFIX``) numbers its users from 1 too, and its counters for
+    the same user ids must neither be cleared nor counted here."""
+    cache = caches["default"]  # the backend itself (django.core.cache.cache is a proxy)
     backend = cache.__class__.__name__
     if backend == "LocMemCache":
         cache.clear()
     elif backend == "RedisCache":
         client = cache._cache.get_client(write=True)
-        for key in list(client.scan_iter(match="*rl:*", count=1000))[:10000]:
+        pattern = cache.make_key("rl:") + "*"  # "<CACHE_KEY_PREFIX>:1:rl:*"
+        for key in list(client.scan_iter(match=pattern, count=1000))[:10000]:
             client.delete(key)
     yield
 
@@ -137,6 +144,32 @@ def test_room_creation_rate_is_limited_per_user(client, alice, bob, multipliers,
     other = Client()
     other.force_login(bob)
     assert _create(other, name="bob's").status_code == 302
+
+
+def test_counts_of_another_run_on_the_same_redis_are_kept_apart(client, alice, multipliers, settings):
+    """Two sites (or two test runs) on one Redis database number their users
+    from 1 alike; ``CACHE_KEY_PREFIX`` keeps their rate counters apart (a CI
+    run once got 429 on its first room because another run's user 1 had
+    just created four)."""
+    cache = caches["default"]
+    if cache.__class__.__name__ != "RedisCache":
+        pytest.skip("process memory is never shared between runs")
+    # `make production-suite` gives each run its own prefix (CACHE_KEY_PREFIX=ci<RUN_ID>).
+    assert cache.key_prefix == os.environ.get("CACHE_KEY_PREFIX", "")
+    settings.GAMES_MAX_OPEN_ROOMS = 100
+    settings.RATE_ROOM_CREATE = "2/h"
+    client.force_login(alice)
+    other_run = {**settings.CACHES["default"], "KEY_PREFIX": "other-run-" + uuid.uuid4().hex}
+    try:
+        with override_settings(CACHES={"default": other_run}):
+            codes = [_create(client, name=f"theirs {i}").status_code for i in range(3)]
+            assert codes == [302, 302, 429]
+        # The same user id in this run has created nothing yet.
+        assert _create(client, name="mine").status_code == 302
+    finally:
+        raw = cache._cache.get_client(write=True)
+        for key in list(raw.scan_iter(match=other_run["KEY_PREFIX"] + ":*", count=1000))[:1000]:
+            raw.delete(key)
 
 
 def test_requests_per_user_are_limited(client, bot_room, alice, settings):
