@@ -34,6 +34,7 @@ from concurrent.futures import wait as wait_all
 from django.db import close_old_connections, connections
 
 from .models import Room, Seat
+from .prepared import Prepared
 from .tables import TableSnapshot, render_table, table_snapshot
 
 #: Rooms whose newest snapshot this process keeps.
@@ -43,6 +44,12 @@ KEEP_ROOMS = 256
 #: instead of queueing in channels' single thread-sensitive thread.
 DB_THREADS = max(1, int(os.environ.get("GAMES_LIVE_DB_THREADS", "4")))
 _db_pool = ThreadPoolExecutor(max_workers=DB_THREADS, thread_name_prefix="live-db")
+
+#: A room's seats with their users and the room, in seat order (compiled once per thread).
+_SEATS = Prepared(
+    "live seats",
+    lambda room_id: Seat.objects.filter(room_id=room_id).select_related("user", "room").order_by("index"),
+)
 
 _latest: OrderedDict[int, TableSnapshot] = OrderedDict()
 _inflight: dict[tuple[int, int | None], asyncio.Future] = {}
@@ -78,7 +85,7 @@ def close_connections() -> None:
 def load_snapshot(room_id: int) -> TableSnapshot | None:
     """Read room ``room_id`` from the database (synchronous); None if gone.
     The room comes joined to its seats (one query for both)."""
-    seats = tuple(Seat.objects.filter(room_id=room_id).select_related("user", "room").order_by("index"))
+    seats = tuple(_SEATS.objects(room_id))
     if seats:
         room = seats[0].room
         for seat in seats:

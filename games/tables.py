@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from django.db.models import F
 from django.template.loader import render_to_string
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
@@ -19,6 +20,7 @@ from django.utils.translation import gettext_lazy as _
 from . import registry, rulings, services, signals
 from .engine.base import CARD_VERBS, CHOICE_VERBS, FLAG_VERBS
 from .models import Hand, Room, Seat, TributeSettlement
+from .prepared import Prepared
 
 #: Button labels of the verbs every game may use; a game adds its own
 #: (:attr:`GameSpec.action_labels <games.registry.GameSpec>`).
@@ -155,16 +157,18 @@ def match_history(hand: Hand) -> tuple[list[Hand], list[TributeSettlement]]:
     per completed hand and process, cached), the settlements in id order with
     the leaver (``user``) joined and their hand's number as ``hand_number``
     (one query)."""
-    from django.db.models import F
-
     completed = services.completed_hands(hand)
-    settlements = list(
-        TributeSettlement.objects.filter(hand__match_id=hand.match_id)
-        .select_related("user")
-        .annotate(hand_number=F("hand__number"))
-        .order_by("id")
-    )
-    return completed, settlements
+    return completed, _SETTLEMENTS.objects(hand.match_id)
+
+
+#: A match's tribute settlements (see :func:`match_history`), compiled once per thread.
+_SETTLEMENTS = Prepared(
+    "match settlements",
+    lambda match_id: TributeSettlement.objects.filter(hand__match_id=match_id)
+    .select_related("user")
+    .annotate(hand_number=F("hand__number"))
+    .order_by("id"),
+)
 
 
 def latest_settlement(hand: Hand | None, settlements: list | None = None) -> dict | None:

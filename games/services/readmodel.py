@@ -20,6 +20,7 @@ from django.db.models.functions import Coalesce
 from ..engine import get_rules
 from ..engine.base import Action
 from ..models import Hand, HandAction, Room
+from ..prepared import Prepared
 
 _CACHE_SIZE = 512
 _cache: OrderedDict[tuple, Any] = OrderedDict()
@@ -156,10 +157,7 @@ def hand_state(
     if newest is not None:
         m, state = newest
         if payloads is None:
-            tail = list(
-                hand.actions.filter(seq__gte=m, seq__lt=n).order_by("seq")
-                .values_list("payload", flat=True)
-            )
+            tail = [row[0] for row in _ACTIONS_TAIL.values(hand.pk, m, n)]
         else:
             tail = payloads[m:n]
         for payload in tail:
@@ -200,20 +198,33 @@ def current_hand(room: Room | int) -> Hand | None:
     )
 
 
-def current_hand_counted(room: Room | int) -> Hand | None:
-    """:func:`current_hand` with its stored action count as ``n_actions``,
-    in one query (the live table read, :func:`games.tables.table_snapshot`)."""
+def _current_hand_counted_qs(room_pk):
     counted = (
         HandAction.objects.filter(hand=OuterRef("pk")).order_by()
         .values("hand").annotate(c=Count("pk")).values("c")
     )
     return (
-        Hand.objects.filter(match__room_id=room_id(room))
+        Hand.objects.filter(match__room_id=room_pk)
         .select_related("match", "match__room")
         .annotate(n_actions=Coalesce(Subquery(counted), 0))
-        .order_by("-id")
-        .first()
+        .order_by("-id")[:1]
     )
+
+
+_CURRENT_HAND_COUNTED = Prepared("current hand counted", _current_hand_counted_qs)
+_ACTIONS_TAIL = Prepared(
+    "hand actions m..n",
+    lambda hand_pk, m, n: HandAction.objects.filter(hand_id=hand_pk, seq__gte=m, seq__lt=n)
+    .order_by("seq").values_list("payload"),
+)
+
+
+def current_hand_counted(room: Room | int) -> Hand | None:
+    """:func:`current_hand` with its stored action count as ``n_actions``,
+    in one query (the live table read, :func:`games.tables.table_snapshot`;
+    its SQL compiled once per thread, :mod:`games.prepared`)."""
+    found = _CURRENT_HAND_COUNTED.objects(room_id(room))
+    return found[0] if found else None
 
 
 def by_seat(value: Any, seats: int) -> list[Any]:

@@ -205,6 +205,7 @@ class Command(BaseCommand):
         initial: dict[tuple[int, int], int] = {}
         stop = asyncio.Event()
         errors: list[str] = []
+        opened: list = []
 
         async def socket(table: Table, seat: int, url: str, connected: asyncio.Event):
             ws_url = url.replace("http", "ws", 1) + f"/ws/rooms/{table.room_id}/"
@@ -214,12 +215,14 @@ class Command(BaseCommand):
                 async with connect(ws_url, **ws_connect_kwargs(url, table.cookies[seat])) as ws:
                     first = await asyncio.wait_for(ws.recv(), 15)
                     initial[key] = fragment_stamp(first)[0] or 0
+                    opened.append(ws)
                     connected.set()
-                    while not stop.is_set():
-                        try:
-                            html = await asyncio.wait_for(ws.recv(), 1.0)
-                        except asyncio.TimeoutError:
-                            continue
+                    # One plain receive per message (no timer task per receive: the
+                    # client shares the machine's cores with the site); the end of
+                    # the run closes the sockets, which ends this loop.
+                    async for html in ws:
+                        if stop.is_set():
+                            break
                         arrival = time.time() * 1000
                         version, committed = fragment_stamp(html)
                         if version is None or committed is None or version <= initial[key]:
@@ -282,6 +285,7 @@ class Command(BaseCommand):
         versions = await asyncio.to_thread(self.versions, tables)
         await asyncio.sleep(0.5)  # let the last fragments arrive
         stop.set()
+        await asyncio.wait([asyncio.create_task(ws.close()) for ws in opened] or [lag_task], timeout=15)
         await asyncio.wait(tasks + [lag_task], timeout=15)
         expected = sum(max(0, versions[t.room_id] - initial.get((t.room_id, s), 0))
                        for t in tables for s in range(len(t.users)))
