@@ -143,9 +143,18 @@ class Hub:
                 await self._stop()
 
     async def _start(self) -> None:
+        """Start receiving, on a new channel: a receive that ended took its
+        channel with it (channels-redis' pub/sub layer unsubscribes a channel
+        whose receive is cancelled, and refuses to add it to a group again),
+        so the rooms still held move from the old channel to the new one."""
         if self.task is None or self.task.done():
-            if self.channel is None:
-                self.channel = await self.layer.new_channel()
+            old, self.channel = self.channel, await self.layer.new_channel()
+            for room_id in list(self.subscribed):
+                group = notify.room_group(room_id)
+                if old is not None:
+                    with contextlib.suppress(Exception):
+                        await self.layer.group_discard(group, old)
+                await self.layer.group_add(group, self.channel)
             self.task = asyncio.get_running_loop().create_task(self._run())
 
     async def _stop(self) -> None:

@@ -11,6 +11,7 @@ from django.utils import timezone
 
 from .. import dealing
 from ..models import Hand, Room, Seat
+from ..prepared import Prepared
 
 #: Seconds between the end of a hand and the deal of the next (result panel).
 HAND_PAUSE_S = float(getattr(settings, "GAMES_HAND_PAUSE_S", 6.0))
@@ -31,9 +32,20 @@ def search_config():
     return SearchConfig(budget_ms=float(getattr(settings, "GAMES_SEARCH_BUDGET_MS", 300.0)))
 
 
+#: A room's seats in index order with their users (compiled once per thread).
+_SEATS = Prepared(
+    "seats of a room",
+    lambda room_id: Seat.objects.filter(room_id=room_id).select_related("user").order_by("index"),
+)
+
+
 def seats_of(room: Room) -> list[Seat]:
-    """The room's seats in index order, users joined."""
-    return list(room.seats.select_related("user").order_by("index"))
+    """The room's seats in index order, users joined, each seat's ``room``
+    being ``room`` itself (one query)."""
+    seats = _SEATS.objects(room.pk)
+    for seat in seats:
+        seat.room = room
+    return seats
 
 
 def acts_automatically(seat: Seat) -> bool:

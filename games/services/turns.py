@@ -21,6 +21,7 @@ from .. import scheduling
 from ..engine import get_rules
 from ..engine.base import bot_decision
 from ..models import HandAction, Room
+from ..prepared import Prepared
 from .deadlines import AUTOPLAY_POLICY, acts_automatically, bot_rng, search_config, seats_of
 from .errors import ServiceError
 from .hands import do_action, hidden_decision, next_hand, user_by_id
@@ -28,6 +29,9 @@ from .readmodel import current_hand_counted, hand_state
 from . import turncache
 
 log = logging.getLogger(__name__)
+
+#: The room a due turn is for (compiled once per thread).
+_ROOM = Prepared("room of a turn", lambda room_id: Room.objects.filter(pk=room_id))
 
 #: A task may fire this much before the deadline (clock granularity).
 EARLY_TOLERANCE = timedelta(milliseconds=50)
@@ -62,7 +66,8 @@ def play_turn(room_id: int, version: int) -> str:
     if kept is not None:  # this process's own last move of the room, at this version
         room, hand, seats = kept
     else:
-        room = Room.objects.filter(pk=room_id).first()
+        found = _ROOM.objects(room_id)
+        room = found[0] if found else None
         if room is None or room.version != version:
             return "stale"
     if room.status != Room.Status.PLAYING or room.deadline is None:

@@ -16,6 +16,7 @@ import threading
 import pytest
 from channels.db import database_sync_to_async
 from channels.layers import get_channel_layer
+from channels_redis.pubsub import RedisPubSubChannelLayer
 from channels.routing import URLRouter
 from channels.testing import WebsocketCommunicator
 from django.db import connections
@@ -52,12 +53,25 @@ def own_cards(html: str) -> list[str]:
     return re.findall(r'data-card="([^"]+)"', html)
 
 
+def _pubsub(layer):
+    """This loop's channels-redis pub/sub layer, or None for another kind."""
+    return layer._get_layer() if isinstance(layer, RedisPubSubChannelLayer) else None
+
+
 async def members(room_id: int) -> set[str]:
     """The channels in the layer's group of ``room_id``: the in-memory
-    layer's dict (embedded), or the group's sorted set in Redis (production
-    suite, channels-redis)."""
+    layer's dict (embedded); the pub/sub layer's own table, counted only
+    while Redis has the group's subscription (production suite); or the
+    group's sorted set in Redis (channels-redis' core layer)."""
     layer = get_channel_layer()
     group = notify.room_group(room_id)
+    loop_layer = _pubsub(layer)
+    if loop_layer is not None:
+        name = loop_layer._get_group_channel_name(group)
+        shard = loop_layer._get_shard(name)
+        numsub = dict(await shard._redis.pubsub_numsub(name)) if shard._redis else {}
+        subscribed = numsub.get(name.encode(), numsub.get(name, 0))
+        return set(loop_layer.groups.get(name, ())) if subscribed else set()
     if hasattr(layer, "groups"):
         return set(layer.groups.get(group, {}))
     key = layer._group_key(group)
@@ -69,7 +83,12 @@ async def drop_group(room_id: int) -> None:
     """Forget the group of ``room_id``, as a restarted Redis has."""
     layer = get_channel_layer()
     group = notify.room_group(room_id)
-    if hasattr(layer, "groups"):
+    loop_layer = _pubsub(layer)
+    if loop_layer is not None:
+        name = loop_layer._get_group_channel_name(group)
+        loop_layer.groups.pop(name, None)
+        await loop_layer._get_shard(name).unsubscribe(name)
+    elif hasattr(layer, "groups"):
         layer.groups.pop(group, None)
     else:
         await layer.connection(layer.consistent_hash(group)).delete(layer._group_key(group))
@@ -165,7 +184,7 @@ async def test_hub_subscribes_again_after_a_failed_receive(bot_room, alice, monk
 
     monkeypatch.setattr(layer, "receive", receive_once_failing)
     hub.task.cancel()  # the receive in progress was on the lost connection
-    await asyncio.sleep(0)
+    await asyncio.wait([hub.task], timeout=5)  # (the pub/sub layer unsubscribes as it ends)
     await hub._start()
     for _ in range(100):
         if failed and await members(bot_room.pk):
@@ -176,6 +195,26 @@ async def test_hub_subscribes_again_after_a_failed_receive(bot_room, alice, monk
     await database_sync_to_async(_step)(bot_room.pk)
     assert version_of(await comm.receive_from(timeout=5)) == first + 1
     await comm.disconnect()
+
+
+async def test_pushes_resume_after_the_hub_stopped_and_started_again(bot_room, alice):
+    """The last socket leaves (the hub stops receiving), then a socket comes
+    back: it is pushed the next change.  (On channels-redis' pub/sub layer a
+    stopped receive takes its channel with it; re-adding that channel to the
+    group raised, and a returning socket was never pushed again.)"""
+    comm = communicator(bot_room.pk, alice)
+    await comm.connect()
+    await comm.receive_from(timeout=5)
+    await comm.disconnect()
+    hub = fanout.hub()
+    assert hub.task is None and not hub.rooms
+    again = communicator(bot_room.pk, alice)
+    assert (await again.connect())[0]
+    first = version_of(await again.receive_from(timeout=5))
+    assert await members(bot_room.pk) == {hub.channel}
+    await database_sync_to_async(_step)(bot_room.pk)
+    assert version_of(await again.receive_from(timeout=5)) == first + 1
+    await again.disconnect()
 
 
 async def test_message_names_the_room_and_no_card(bot_room):
