@@ -33,11 +33,13 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import contextvars
 import logging
+import os
 import time
 import weakref
+from concurrent.futures import ThreadPoolExecutor
 
-from asgiref.sync import sync_to_async
 from channels.layers import get_channel_layer
 
 from . import live, notify
@@ -51,6 +53,11 @@ REFRESH_S = 600.0
 RETRY_S = 0.5
 #: Seconds to wait for the receive to end when the last socket leaves.
 STOP_S = 2.0
+
+#: Threads rendering pushes (a render is pure Python: more threads than one
+#: only contend for the GIL with the event loop and the read pool).
+RENDER_THREADS = max(1, int(os.environ.get("GAMES_RENDER_THREADS", "1")))
+_render_pool = ThreadPoolExecutor(max_workers=RENDER_THREADS, thread_name_prefix="render")
 
 _hubs: "weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, Hub]" = weakref.WeakKeyDictionary()
 
@@ -241,8 +248,9 @@ class Hub:
         if not targets:
             return
         viewers = [(m.language, m.user) for m in targets]
-        htmls = await sync_to_async(_render_all, thread_sensitive=False)(
-            snap, viewers, version, committed_at
+        context = contextvars.copy_context()
+        htmls = await asyncio.get_running_loop().run_in_executor(
+            _render_pool, context.run, _render_all, snap, viewers, version, committed_at
         )
         self.stats["pushes"] += 1
         self.stats["renders"] += len(targets)
