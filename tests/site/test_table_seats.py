@@ -69,3 +69,23 @@ def test_shengji_role_tags():
     assert [t.label for t in tags({"dealer": 1}, 3)] == ["庄家"]
     assert [t.label for t in tags({"dealer": 1}, 0)] == ["闲"]
     assert tags({"dealer": None}, 0) == []
+
+
+def test_each_bot_seat_shows_its_level(bh_room, alice, make_user):
+    """A bot's seat names its level (the filling policy: 高手 search, 启发式
+    heuristic, 随机 random), in the viewer's language; a human's seat has none."""
+    services.fill_bots(bh_room, alice, "search")
+    from games.models import Seat
+
+    Seat.objects.filter(room=bh_room, index=2).update(bot_policy="heuristic")
+    Seat.objects.filter(room=bh_room, index=4).update(bot_policy="random")
+    services.room_edited(bh_room)  # the admin's way to change seats behind the services
+    html = page(bh_room, alice)
+    tags = re.findall(r'data-bot-level="(\w+)">([^<]+)<', html)
+    assert tags == [("search", "高手"), ("heuristic", "启发式"), ("search", "高手"), ("random", "随机")]
+    c = Client()
+    c.force_login(alice)
+    c.cookies["django_language"] = "en"
+    english = c.get(f"/rooms/{bh_room.pk}/").content.decode()
+    assert re.findall(r'data-bot-level="(\w+)">([^<]+)<', english) == [
+        ("search", "Expert"), ("heuristic", "Heuristic"), ("search", "Expert"), ("random", "Random")]
