@@ -13,6 +13,7 @@ or a restart cannot hang a table.
 from __future__ import annotations
 
 import logging
+import time
 from datetime import timedelta
 
 from django.utils import timezone
@@ -38,6 +39,33 @@ EARLY_TOLERANCE = timedelta(milliseconds=50)
 #: The sweep leaves a deadline this long to its own timer/task first.
 SWEEP_GRACE = timedelta(seconds=1)
 SWEEP_BATCH = 500
+
+
+#: The pacing clock and sleep of :func:`paced_decision` (tests replace them).
+_clock = time.monotonic
+_sleep = time.sleep
+
+
+def paced_decision(rules, state, seat_index: int, policy: str, rng, config):
+    """The bot's move (:func:`games.engine.base.bot_decision`), answered after
+    the same time whatever the position.
+
+    A search bot (高手, #13) returns a forced move (one candidate) at once and
+    a considered one after its budget (``config.budget_ms``), so the moment its
+    move arrived told the other players whether it had a choice: hidden
+    information about its hand.  Here a search decision that took less than
+    the budget waits out the rest before the move is stored, so every search
+    move lands about ``budget_ms`` after the turn's deadline.  (Under load a
+    considered move may still overrun the budget by some milliseconds; the
+    other policies answer in a few milliseconds whatever the position.)
+    Nothing is locked while it waits."""
+    started = _clock()
+    action = bot_decision(rules, state, seat_index, policy, rng, config)
+    if policy == "search":
+        rest = config.budget_ms / 1000.0 - (_clock() - started)
+        if rest > 0:
+            _sleep(rest)
+    return action
 
 
 def _without_seat(action) -> dict:
@@ -115,7 +143,7 @@ def play_turn(room_id: int, version: int) -> str:
     if acts_automatically(seat):
         policy = seat.bot_policy or AUTOPLAY_POLICY
         actor = HandAction.Actor.BOT if seat.bot_policy else HandAction.Actor.AUTO
-        action = bot_decision(rules, state, seat_index, policy, bot_rng(hand, count), search_config())
+        action = paced_decision(rules, state, seat_index, policy, bot_rng(hand, count), search_config())
         try:
             outcome = do_action(room_id, seat_index, _without_seat(action), version, actor=actor,
                                 known=known)

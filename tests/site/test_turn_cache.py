@@ -19,6 +19,7 @@ from games import services
 from games.engine import get_rules
 from games.models import HandAction, Room
 from games.services import turncache
+from games.services.hands import hidden_decision
 from games.tasks import play_turn
 from tests.conftest import make_due
 from tests.site.test_hidden_roles import lockstep  # noqa: F401 (fixture)
@@ -71,6 +72,12 @@ def test_a_chained_bot_turn_reads_nothing_before_the_lock(autoplay_room):
     turncache.forget()
     assert _due_turn(room) == "bot"
     room.refresh_from_db()
+    # A hidden decision (明保/暗保, B4) re-reads the room by design: step past any (the deal is random).
+    for _ in range(50):
+        if not hidden_decision(BH, services.hand_state(services.current_hand(room))):
+            break
+        assert _turn(room) == "bot"
+        room.refresh_from_db()
     assert turncache._kept[room.pk][0] == room.version
     # the kept deadline is the bot delay (0 ms here): due at once
     hits = turncache.stats["hits"]
