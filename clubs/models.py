@@ -10,6 +10,7 @@ goes through :mod:`clubs.services`.
 
 from __future__ import annotations
 
+import re
 import secrets
 
 from django.conf import settings
@@ -185,6 +186,21 @@ class Entry(models.Model):
 
     def __str__(self) -> str:
         return self.name
+
+    def display_name(self) -> str:
+        """The entry's name as shown to the viewer: a bot entry's in the
+        viewer's language with its number ("机器人3", "Bot 3"), though the row
+        keeps the name in the language of the organiser who added it; a
+        player's entry as stored."""
+        if self.is_bot:
+            number = _BOT_NUMBER.search(self.name)
+            if number:
+                return _("机器人%(n)s") % {"n": number.group(1)}
+        return self.name
+
+
+#: The number at the end of a bot entry's stored name.
+_BOT_NUMBER = re.compile(r"(\d+)\s*$")
 
 
 class EntryPlayer(models.Model):

@@ -19,7 +19,9 @@ TIEBREAK_LABELS = {
 
 
 def entry_names(event: Event) -> dict:
-    return {e.pk: e.name for e in event.entries.all()}
+    """``{entry id: name as shown}`` of ``event``'s entries, bots' in the
+    active language (:meth:`clubs.models.Entry.display_name`)."""
+    return {e.pk: e.display_name() for e in event.entries.all()}
 
 
 def table_view(table: EventTable, names: dict, user=None) -> dict:

@@ -273,3 +273,26 @@ def test_organiser_page_shows_progress_of_running_tables(client, club_setup, mul
     page = client.get(reverse("event", args=[event.pk])).content.decode()
     assert "1 局完成" in page and 'class="so-far"' in page and "级差" in page
     assert f'href="/rooms/{table.room_id}/"' in page
+
+
+def test_bot_entries_are_named_in_the_viewers_language(client, club_setup, baohuang_event):
+    """An organiser using the English site adds bot entries; a Chinese page
+    (and export) names them 机器人1, an English one Bot 1: the stored name is
+    the organiser's language, the shown one the viewer's."""
+    from django.utils import translation
+
+    club, olga, *_ = club_setup
+    with translation.override("en"):
+        bots = events.add_bot_entries(olga, baohuang_event, 2)
+    assert [b.name for b in bots] == ["Bot 1", "Bot 2"]
+    client.force_login(olga)
+    url = reverse("event", args=[baohuang_event.pk])
+    chinese = client.get(url).content.decode()
+    assert "机器人1 ·" in chinese and "机器人2 ·" in chinese and "Bot 1" not in chinese
+    client.cookies["django_language"] = "en"
+    english = client.get(url).content.decode()
+    assert "Bot 1 ·" in english and "机器人1" not in english
+    with translation.override("zh-hant"):
+        assert [b.display_name() for b in bots] == ["機器人1", "機器人2"]
+    human = Entry(name="Bob 2", is_bot=False)
+    assert human.display_name() == "Bob 2"
