@@ -176,6 +176,36 @@ def test_redis_down_10s_mid_hand(fault_stack):
     assert _health(stack, "web") and _health(stack, "beat")
 
 
+def test_an_open_table_socket_survives_a_redis_restart(fault_stack):
+    """A table socket open while Redis is killed and started again stays open
+    (the pub/sub channel layer's receive waits on the process's own queue and
+    its subscriptions are renewed on reconnect) and is pushed the next change."""
+    stack = fault_stack
+    room = stack.ops("bot_room", humans=1, bot_delay_ms=150, autoplay=True, ready=False,
+                     prefix="fs")
+    room_id, user = room["room_id"], room["users"][0]
+
+    async def across_the_outage() -> int:
+        async with table_socket(stack, room_id, user["cookie"]) as ws:
+            first, _c, _h = await next_fragment(ws)
+            stack.redis.stop(signal.SIGKILL)
+            await asyncio.sleep(5)
+            stack.redis.start()
+            await asyncio.to_thread(wait_until, lambda: _health(stack, "web"), 60, "web health")
+            await asyncio.sleep(3)  # the layer's receiver retries once a second
+            assert ws.close_code is None, f"closed during the outage: {ws.close_code}"
+            await asyncio.to_thread(stack.ops, "ready", room_id=room_id, username=user["username"])
+            version, _html = await wait_for_version(ws, first + 1, timeout=60)
+            return version
+
+    assert asyncio.run(across_the_outage()) > room["version"]
+    wait_until(lambda: _health(stack, "worker"), 120, "the worker to answer a ping again")
+    done = poll(lambda: stack.ops("hand_log", room_id=room_id),
+                lambda lg: first_hand(lg)["complete"], 180, 1.0, "the hand to complete")
+    stack.ops("close", room_id=room_id)
+    assert_exactly_once(done)
+
+
 def test_beat_and_worker_killed(fault_stack):
     """Beat killed (and left dead) and the worker killed -9 mid-hand: the
     supervisor restarts the worker, whose own sweep finds the overdue table."""
