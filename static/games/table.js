@@ -83,6 +83,18 @@
     }
   }, true);
 
+  // The tap itself says what it opens: its toggle event comes a moment later
+  // and, when a push replaced the table meanwhile, fires on the old table,
+  // out of the document, where the listener above never hears it.
+  document.addEventListener("click", function (ev) {
+    var s = ev.target.closest && ev.target.closest("summary");
+    var d = s && s.parentElement;
+    if (d && d.tagName === "DETAILS" && d.id && d.querySelector("summary") === s &&
+        (d.id === "last-result" || d.hasAttribute("data-keep-open"))) {
+      keptOpen[d.id] = !d.open;
+    }
+  }, true);
+
   function afterTableSwap() {
     Object.keys(keptOpen).forEach(function (id) {
       var d = document.getElementById(id);

@@ -359,6 +359,37 @@ def test_last_round_on_demand_on_a_phone(site_server, browser):
         ctx.close()
 
 
+def test_a_tap_on_last_round_just_before_a_push_opens_it(site_server, browser):
+    """The race behind a flaky CI run (and a player's lost tap on a fast table):
+    a tap opens "上一轮出牌" and a pushed table replaces the page's before the
+    tap's toggle event fires; the table on screen shows the round open."""
+    base = site_server.web_url
+    room = site_server.ops("bot_room", game="baohuang", humans=1, autoplay=True, ready=True,
+                           bot_delay_ms=250, turn_seconds=60, prefix="lt")
+    ctx, page = open_page(browser, base, room["users"][0]["cookie"])
+    try:
+        page.goto(f"{base}/rooms/{room['room_id']}/")
+        page.wait_for_selector("#last-round", state="attached", timeout=120_000)
+        opened = None
+        for _attempt in range(3):  # (None: a real push meanwhile ended the round display)
+            page.wait_for_selector("#last-round", state="attached", timeout=60_000)
+            opened = page.evaluate("""() => new Promise(resolve => {
+                const d = document.getElementById('last-round');
+                if (d.open) d.open = false;
+                const pushed = document.getElementById('table').outerHTML;  // as the server sends it: closed
+                d.querySelector('summary').click();                           // toggle event queued
+                document.getElementById('table').outerHTML = pushed;          // a push lands first
+                document.dispatchEvent(new CustomEvent('htmx:wsAfterMessage'));
+                setTimeout(() => { const now = document.getElementById('last-round');
+                                   resolve(now ? now.open : null); }, 100);
+            })""")
+            if opened is not None:
+                break
+        assert opened is True
+    finally:
+        ctx.close()
+
+
 def test_long_names_in_side_seats_on_a_phone(site_server, browser):
     """A long player name in a side seat at 375 px is cut with "…" inside its
     seat (never silently): the full name is the element's text and title (and
