@@ -361,22 +361,43 @@ def table_context(
     # at position 0, the bottom; the others in playing order
     ref = me if me is not None else 0
     plays = spec.seat_plays(view) if view is not None and to_act is not None else {}
+    deadline_ms = epoch_ms(room.deadline) if room.status == Room.Status.PLAYING else 0
+    auto_turn = to_act is not None and 0 <= to_act < len(seats) and (
+        seats[to_act].is_bot or seats[to_act].autoplay
+    )
     for seat in seats:
-        seat_rows.append(
-            {
-                "pos": (seat.index - ref) % len(seats),
-                "played": plays.get(seat.index),
-                "seat": seat,
-                "index": seat.index,
-                "name": seat.display_name(),
-                "is_me": seat.index == me,
-                "count": counts.get(str(seat.index)),
-                "place": spec.seat_place(view, seat.index),
-                "tags": spec.seat_tags(view, seat.index),
-                "is_turn": to_act == seat.index,
-                "total": totals[seat.index] if seat.index < len(totals) else 0,
-            }
-        )
+        row = {
+            "pos": (seat.index - ref) % len(seats),
+            "played": plays.get(seat.index),
+            "seat": seat,
+            "index": seat.index,
+            "name": seat.display_name(),
+            "is_me": seat.index == me,
+            "count": counts.get(str(seat.index)),
+            "place": spec.seat_place(view, seat.index),
+            "tags": spec.seat_tags(view, seat.index),
+            "is_turn": to_act == seat.index,
+            "total": totals[seat.index] if seat.index < len(totals) else 0,
+            # a spectator may sit on an empty seat, or a bot's while the table waits
+            "can_take": me is None and (
+                (room.status != Room.Status.CLOSED and seat.is_empty)
+                or (room.status == Room.Status.WAITING and seat.is_bot)
+            ),
+        }
+        # What the seat shows, as plain data: the key of its {% memo %} block
+        # (#12), the same for every viewer; the countdown only on the seat to act.
+        row["shown"] = {
+            "index": seat.index, "name": row["name"], "empty": seat.is_empty,
+            "bot": seat.is_bot, "policy": seat.bot_policy or "",
+            "level": seat.get_bot_policy_display() if seat.bot_policy else "",
+            "tags": row["tags"], "autoplay": seat.autoplay, "ready": seat.ready,
+            "hand": hand.pk if hand is not None else None, "status": room.status,
+            "count": row["count"], "place": row["place"], "total": row["total"],
+            "turn": row["is_turn"], "played": row["played"],
+            "deadline_ms": deadline_ms if row["is_turn"] else 0,
+            "auto_turn": auto_turn if row["is_turn"] else False,
+        }
+        seat_rows.append(row)
     result = None
     last_result = None
     if hand is not None and hand.complete:
@@ -385,9 +406,6 @@ def table_context(
         last_result = hand_result(snapshot.previous, spec, [r["name"] for r in seat_rows])
     my_seat = seats[me] if me is not None else None
     now = timezone.now()
-    auto_turn = to_act is not None and 0 <= to_act < len(seats) and (
-        seats[to_act].is_bot or seats[to_act].autoplay
-    )
     # a table waiting again after a match began: who it waits for (#11)
     paused_for = []
     if room.status == Room.Status.WAITING and hand is not None:
@@ -421,7 +439,7 @@ def table_context(
         "result_notes": snapshot.result_notes,
         "version": room.version,
         "committed_at": committed_at or epoch_ms(room.changed),
-        "deadline_ms": epoch_ms(room.deadline) if room.status == Room.Status.PLAYING else 0,
+        "deadline_ms": deadline_ms,
         "server_now_ms": epoch_ms(now),
         "between_hands": hand is not None and hand.complete and room.status == Room.Status.PLAYING,
         "auto_turn": auto_turn,
