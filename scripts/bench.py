@@ -13,7 +13,9 @@ worker process, then starts a second one and runs every N again (the ratio of
 the two ``served`` columns is what a second worker process buys here).
 
 Columns: served actions/s next to the actions/s the tables ask for (N × one
-seat to act per bot delay), commit-to-socket latency percentiles, socket
+seat to act per bot delay), ``seen%`` (the share of each socket's versions it
+was sent: pushes folded into newer ones while a room renders are not, and the
+latency percentiles count only the pushes sent), commit-to-socket latency percentiles, socket
 errors, and CPU milliseconds per served action of each process kind, read
 from ``/proc/<pid>/stat`` over the measured window: ``web`` (the daphnes),
 ``wrk`` (the Celery workers), ``beat``, ``pg`` (the PostgreSQL backends of
@@ -139,7 +141,7 @@ def table(rows: list[dict]) -> str:
     """The summary table of the ``bench_live`` JSON rows (see the module)."""
     head = (f"\n{'':>14}{'actions/s':^19}{'commit-to-socket ms':^28}"
             f"{'':>6}{'CPU ms per served action':^49}\n"
-            f"{'wrk':>3} {'N':>4} {'served':>8} {'asked':>7} {'%':>5} "
+            f"{'wrk':>3} {'N':>4} {'served':>8} {'asked':>7} {'%':>5} {'seen%':>6} "
             f"{'p50':>6} {'p95':>6} {'p99':>6} {'max':>7} {'errs':>5} "
             + " ".join(f"{label:>6}" for label, _ in KINDS) + "   load(1,5,15)")
     lines = [head]
@@ -148,6 +150,7 @@ def table(rows: list[dict]) -> str:
         lines.append(
             f"{r.get('workers', 1):>3} {r['tables']:>4} {r['actions_per_s']:>8} "
             f"{r.get('asked_per_s', ''):>7} {r.get('served_pct', ''):>5} "
+            f"{'' if r.get('seen_pct') is None else r['seen_pct']:>6} "
             f"{r['p50_ms']:>6} {r['p95_ms']:>6} {r['p99_ms']:>6} {r['max_ms']:>7} "
             f"{r.get('socket_errors', ''):>5} "
             + " ".join(f"{'' if cpu.get(key) is None else cpu[key]:>6}" for _, key in KINDS)
