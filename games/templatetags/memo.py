@@ -73,27 +73,51 @@ _lock = threading.Lock()
 stats = {"renders": 0, "hits": 0}
 
 _SCALARS = (str, int, float, bool, type(None))
+#: Exact types frozen without a type tag: a str key or None cannot equal a key
+#: of any other type (``1 == True == 1.0`` can, so numbers keep their type).
+_BARE = {str, type(None)}
+_TAGGED = {int, float, bool}
+#: A dataclass's field names, by class.
+_FIELDS: dict = {}
 
 
 def freeze(value):
     """A hashable key for plain data, the type kept (``True`` is not ``1``,
     a safe string is not a plain one).  Raises ``TypeError`` for other values.
 
-    >>> freeze({"b": [1, True], "a": None}) == freeze({"a": None, "b": [1, True]})
+    Equal keys mean equal data of equal types (the output kept under a key is
+    the block's output for that data); two equal dicts built in different
+    orders may get different keys, which only costs a render (the dicts a
+    block is given are built by the same code every time).  Keys are made on
+    every render of every block, hence the exact-type fast paths.
+
+    >>> freeze({"a": None, "b": [1, True]}) == freeze({"a": None, "b": [1, True]})
     True
     >>> freeze([1]) == freeze([True])
     False
     """
-    if isinstance(value, _SCALARS):
-        return (value.__class__, value)
+    kind = type(value)
+    if kind in _BARE:
+        return value
+    if kind in _TAGGED:
+        return (kind, value)
+    if kind is dict:
+        return ("map", tuple([(k, freeze(v)) for k, v in value.items()]))
+    if kind is list or kind is tuple:
+        return ("seq", tuple(map(freeze, value)))
+    if isinstance(value, _SCALARS):  # subclasses: SafeString, str enums …
+        return (kind, value)
     if isinstance(value, Promise):
         return (str, str(value))
     if isinstance(value, (list, tuple)):
-        return ("seq", tuple(freeze(v) for v in value))
+        return ("seq", tuple(map(freeze, value)))
     if isinstance(value, dict):
-        return ("map", tuple(sorted((str(k), freeze(v)) for k, v in value.items())))
+        return ("map", tuple([(k, freeze(v)) for k, v in value.items()]))
     if dataclasses.is_dataclass(value) and not isinstance(value, type):
-        return (value.__class__, tuple(freeze(getattr(value, f.name)) for f in dataclasses.fields(value)))
+        names = _FIELDS.get(kind)
+        if names is None:
+            names = _FIELDS[kind] = tuple(f.name for f in dataclasses.fields(value))
+        return (kind, tuple([freeze(getattr(value, name)) for name in names]))
     raise TypeError(f"{{% memo %}} inputs must be plain data, not {type(value).__name__}")
 
 
