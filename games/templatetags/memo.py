@@ -104,13 +104,13 @@ def freeze(value):
     if kind is dict:
         return ("map", tuple([(k, freeze(v)) for k, v in value.items()]))
     if kind is list or kind is tuple:
-        return ("seq", tuple(map(freeze, value)))
+        return (kind, tuple(map(freeze, value)))  # ({{ x }} shows [1] and (1,) apart)
     if isinstance(value, _SCALARS):  # subclasses: SafeString, str enums …
         return (kind, value)
-    if isinstance(value, Promise):
-        return (str, str(value))
+    if isinstance(value, Promise):  # a lazy translation renders as its text now
+        return str(value)
     if isinstance(value, (list, tuple)):
-        return ("seq", tuple(map(freeze, value)))
+        return (kind, tuple(map(freeze, value)))
     if isinstance(value, dict):
         return ("map", tuple([(k, freeze(v)) for k, v in value.items()]))
     if dataclasses.is_dataclass(value) and not isinstance(value, type):

@@ -139,3 +139,28 @@ def test_the_tag_needs_a_quoted_name_and_named_inputs():
         Template('{% load memo %}{% memo t a=a %}{% endmemo %}')
     with pytest.raises(TemplateSyntaxError):
         Template('{% load memo %}{% memo "t" a %}{% endmemo %}')
+
+
+def test_memo_keys_keep_types_apart_and_refuse_objects(bot_room):
+    """Equal keys must mean data that renders the same: numbers of different
+    types, a str and a number, a safe and a plain string, None and "None" all
+    get different keys; a model object (whose later state a key would not see)
+    is refused; a lazy translation is keyed by its text in the active language."""
+    from django.utils import translation
+    from django.utils.safestring import mark_safe
+    from django.utils.translation import gettext_lazy
+
+    from games.templatetags.memo import freeze
+
+    distinct = [1, True, 1.0, "1", None, "None", mark_safe("<b>"), "<b>", [1], (1,), {"a": 1}]
+    keys = [freeze(v) for v in distinct]
+    assert len({repr(k) for k in keys}) == len(distinct)
+    assert all(keys[i] != keys[j] for i in range(len(keys)) for j in range(len(keys)) if i != j)
+    assert freeze({"a": [1, {"b": None}]}) == freeze({"a": [1, {"b": None}]})
+    with pytest.raises(TypeError):
+        freeze({"seat": bot_room})
+    label = gettext_lazy("机器人")
+    with translation.override("en"):
+        english = freeze(label)
+    with translation.override("zh-hans"):
+        assert freeze(label) != english and freeze(label) == freeze("机器人") != freeze(mark_safe("机器人"))
