@@ -43,6 +43,7 @@ from concurrent.futures import ThreadPoolExecutor
 from channels.layers import get_channel_layer
 
 from . import live, notify
+from .socket_scope import render_in
 
 log = logging.getLogger(__name__)
 
@@ -74,8 +75,6 @@ def hub() -> "Hub":
 def _render_all(snap, viewers, version, committed_at) -> list[str | None]:
     """Each ``(language, user)`` of ``viewers``' fragment of ``snap`` (in one
     worker thread, no query); None for a viewer whose render failed (logged)."""
-    from .consumers import render_in
-
     out = []
     for language, user in viewers:
         try:

@@ -12,7 +12,7 @@ from channels.testing import WebsocketCommunicator
 from django.db import connections
 
 from games import services
-from games.consumers import scope_language
+from games.socket_scope import scope_language
 from games.routing import websocket_urlpatterns
 
 pytestmark = pytest.mark.django_db(transaction=True)
