@@ -122,3 +122,8 @@ class Prepared:
                 setattr(obj, attr, row[col])
             out.append(obj)
         return out
+
+    def first(self, *values):
+        """The first model instance of :meth:`objects`, or None."""
+        found = self.objects(*values)
+        return found[0] if found else None

@@ -366,38 +366,35 @@ def table_context(
         seats[to_act].is_bot or seats[to_act].autoplay
     )
     for seat in seats:
-        row = {
+        is_turn = to_act == seat.index
+        name = seat.display_name()
+        seat_rows.append({
             "pos": (seat.index - ref) % len(seats),
-            "played": plays.get(seat.index),
-            "seat": seat,
             "index": seat.index,
-            "name": seat.display_name(),
+            "name": name,
             "is_me": seat.index == me,
-            "count": counts.get(str(seat.index)),
-            "place": spec.seat_place(view, seat.index),
-            "tags": spec.seat_tags(view, seat.index),
-            "is_turn": to_act == seat.index,
-            "total": totals[seat.index] if seat.index < len(totals) else 0,
+            "is_turn": is_turn,
             # a spectator may sit on an empty seat, or a bot's while the table waits
             "can_take": me is None and (
                 (room.status != Room.Status.CLOSED and seat.is_empty)
                 or (room.status == Room.Status.WAITING and seat.is_bot)
             ),
-        }
-        # What the seat shows, as plain data: the key of its {% memo %} block
-        # (#12), the same for every viewer; the countdown only on the seat to act.
-        row["shown"] = {
-            "index": seat.index, "name": row["name"], "empty": seat.is_empty,
-            "bot": seat.is_bot, "policy": seat.bot_policy or "",
-            "level": seat.get_bot_policy_display() if seat.bot_policy else "",
-            "tags": row["tags"], "autoplay": seat.autoplay, "ready": seat.ready,
-            "hand": hand.pk if hand is not None else None, "status": room.status,
-            "count": row["count"], "place": row["place"], "total": row["total"],
-            "turn": row["is_turn"], "played": row["played"],
-            "deadline_ms": deadline_ms if row["is_turn"] else 0,
-            "auto_turn": auto_turn if row["is_turn"] else False,
-        }
-        seat_rows.append(row)
+            # What the seat shows, as plain data: the key of its {% memo %} block
+            # (#12), the same for every viewer; the countdown only on the seat to act.
+            "shown": {
+                "index": seat.index, "name": name, "empty": seat.is_empty,
+                "bot": seat.is_bot, "policy": seat.bot_policy or "",
+                "level": seat.get_bot_policy_display() if seat.bot_policy else "",
+                "tags": spec.seat_tags(view, seat.index), "autoplay": seat.autoplay,
+                "ready": seat.ready, "hand": hand.pk if hand is not None else None,
+                "status": room.status, "count": counts.get(str(seat.index)),
+                "place": spec.seat_place(view, seat.index),
+                "total": totals[seat.index] if seat.index < len(totals) else 0,
+                "turn": is_turn, "played": plays.get(seat.index),
+                "deadline_ms": deadline_ms if is_turn else 0,
+                "auto_turn": auto_turn if is_turn else False,
+            },
+        })
     result = None
     last_result = None
     if hand is not None and hand.complete:

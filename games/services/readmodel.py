@@ -223,8 +223,7 @@ def current_hand_counted(room: Room | int) -> Hand | None:
     """:func:`current_hand` with its stored action count as ``n_actions``,
     in one query (the live table read, :func:`games.tables.table_snapshot`;
     its SQL compiled once per thread, :mod:`games.prepared`)."""
-    found = _CURRENT_HAND_COUNTED.objects(room_id(room))
-    return found[0] if found else None
+    return _CURRENT_HAND_COUNTED.first(room_id(room))
 
 
 def by_seat(value: Any, seats: int) -> list[Any]:

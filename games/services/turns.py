@@ -94,8 +94,7 @@ def play_turn(room_id: int, version: int) -> str:
     if kept is not None:  # this process's own last move of the room, at this version
         room, hand, seats = kept
     else:
-        found = _ROOM.objects(room_id)
-        room = found[0] if found else None
+        room = _ROOM.first(room_id)
         if room is None or room.version != version:
             return "stale"
     if room.status != Room.Status.PLAYING or room.deadline is None:

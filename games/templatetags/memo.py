@@ -101,18 +101,14 @@ def freeze(value):
         return value
     if kind in _TAGGED:
         return (kind, value)
-    if kind is dict:
+    if isinstance(value, dict):
         return ("map", tuple([(k, freeze(v)) for k, v in value.items()]))
-    if kind is list or kind is tuple:
+    if isinstance(value, (list, tuple)):
         return (kind, tuple(map(freeze, value)))  # ({{ x }} shows [1] and (1,) apart)
     if isinstance(value, _SCALARS):  # subclasses: SafeString, str enums …
         return (kind, value)
     if isinstance(value, Promise):  # a lazy translation renders as its text now
         return str(value)
-    if isinstance(value, (list, tuple)):
-        return (kind, tuple(map(freeze, value)))
-    if isinstance(value, dict):
-        return ("map", tuple([(k, freeze(v)) for k, v in value.items()]))
     if dataclasses.is_dataclass(value) and not isinstance(value, type):
         names = _FIELDS.get(kind)
         if names is None:

@@ -176,34 +176,46 @@ def test_redis_down_10s_mid_hand(fault_stack):
     assert _health(stack, "web") and _health(stack, "beat")
 
 
+def _quiet_table(stack: LiveStack, prefix: str, meanwhile, then_at_least: int) -> None:
+    """A waiting bot table with one human (托管) and her socket: after the first
+    fragment ``await meanwhile(ws)`` runs, then she says ready and the socket
+    must get a version ``then_at_least`` past the first within 30–60 s; the
+    hand is played to the end and logged exactly once."""
+    room = stack.ops("bot_room", humans=1, bot_delay_ms=150, autoplay=True, ready=False,
+                     prefix=prefix)
+    room_id, user = room["room_id"], room["users"][0]
+
+    async def run() -> int:
+        async with table_socket(stack, room_id, user["cookie"]) as ws:
+            first, _c, _h = await next_fragment(ws)
+            await meanwhile(ws)
+            await asyncio.to_thread(stack.ops, "ready", room_id=room_id, username=user["username"])
+            version, _html = await wait_for_version(ws, first + then_at_least, timeout=60)
+            return version
+
+    assert asyncio.run(run()) > room["version"]
+    wait_until(lambda: _health(stack, "worker"), 120, "the worker to answer a ping")
+    done = poll(lambda: stack.ops("hand_log", room_id=room_id),
+                lambda lg: first_hand(lg)["complete"], 180, 1.0, "the hand to complete")
+    stack.ops("close", room_id=room_id)
+    assert_exactly_once(done)
+
+
 def test_an_open_table_socket_survives_a_redis_restart(fault_stack):
     """A table socket open while Redis is killed and started again stays open
     (the pub/sub channel layer's receive waits on the process's own queue and
     its subscriptions are renewed on reconnect) and is pushed the next change."""
     stack = fault_stack
-    room = stack.ops("bot_room", humans=1, bot_delay_ms=150, autoplay=True, ready=False,
-                     prefix="fs")
-    room_id, user = room["room_id"], room["users"][0]
 
-    async def across_the_outage() -> int:
-        async with table_socket(stack, room_id, user["cookie"]) as ws:
-            first, _c, _h = await next_fragment(ws)
-            stack.redis.stop(signal.SIGKILL)
-            await asyncio.sleep(5)
-            stack.redis.start()
-            await asyncio.to_thread(wait_until, lambda: _health(stack, "web"), 60, "web health")
-            await asyncio.sleep(3)  # the layer's receiver retries once a second
-            assert ws.close_code is None, f"closed during the outage: {ws.close_code}"
-            await asyncio.to_thread(stack.ops, "ready", room_id=room_id, username=user["username"])
-            version, _html = await wait_for_version(ws, first + 1, timeout=60)
-            return version
+    async def outage(ws) -> None:
+        stack.redis.stop(signal.SIGKILL)
+        await asyncio.sleep(5)
+        stack.redis.start()
+        await asyncio.to_thread(wait_until, lambda: _health(stack, "web"), 60, "web health")
+        await asyncio.sleep(3)  # the layer's receiver retries once a second
+        assert ws.close_code is None, f"closed during the outage: {ws.close_code}"
 
-    assert asyncio.run(across_the_outage()) > room["version"]
-    wait_until(lambda: _health(stack, "worker"), 120, "the worker to answer a ping again")
-    done = poll(lambda: stack.ops("hand_log", room_id=room_id),
-                lambda lg: first_hand(lg)["complete"], 180, 1.0, "the hand to complete")
-    stack.ops("close", room_id=room_id)
-    assert_exactly_once(done)
+    _quiet_table(stack, "fo", outage, 1)
 
 
 def test_beat_and_worker_killed(fault_stack):
@@ -238,28 +250,16 @@ def test_idle_websocket_stays_open_60s(fault_stack):
     with redis-py's 5 s default socket timeout closed it every ~5 s); then the
     hand is dealt and played to the end, pushed on that same socket."""
     stack = fault_stack
-    room = stack.ops("bot_room", humans=1, bot_delay_ms=150, autoplay=True, ready=False,
-                     prefix="fi")
-    room_id, user = room["room_id"], room["users"][0]
 
-    async def idle_then_play() -> int:
-        async with table_socket(stack, room_id, user["cookie"]) as ws:
-            first, _c, _h = await next_fragment(ws)
-            try:
-                extra = await asyncio.wait_for(ws.recv(), timeout=60)
-            except asyncio.TimeoutError:
-                extra = None
-            assert extra is None, "nothing happened at the table, nothing was pushed"
-            assert ws.close_code is None, f"closed while idle: {ws.close_code}"
-            await asyncio.to_thread(stack.ops, "ready", room_id=room_id, username=user["username"])
-            version, _html = await wait_for_version(ws, first + 2, timeout=30)
-            return version
+    async def idle(ws) -> None:
+        try:
+            extra = await asyncio.wait_for(ws.recv(), timeout=60)
+        except asyncio.TimeoutError:
+            extra = None
+        assert extra is None, "nothing happened at the table, nothing was pushed"
+        assert ws.close_code is None, f"closed while idle: {ws.close_code}"
 
-    assert asyncio.run(idle_then_play()) > room["version"]
-    done = poll(lambda: stack.ops("hand_log", room_id=room_id),
-                lambda lg: first_hand(lg)["complete"], 180, 1.0, "the hand to complete")
-    stack.ops("close", room_id=room_id)
-    assert_exactly_once(done)
+    _quiet_table(stack, "fi", idle, 2)
     assert "Timeout reading" not in stack.procs["web0"].log_text()
 
 
