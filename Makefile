@@ -44,6 +44,9 @@ BENCH_HANDS ?= 1
 BENCH_SECONDS ?= 60
 BENCH_BOT_DELAY_MS ?= 800
 BENCH_WORKERS ?= 1
+# --proxy: every socket through nginx with deploy/nginx.conf (the production
+# topology, a table's sockets on one daphne); empty: straight to the daphnes
+BENCH_PROXY ?= --proxy
 PYTEST_ARGS ?=
 
 export PIP_DISABLE_PIP_VERSION_CHECK := 1
@@ -122,10 +125,10 @@ production-suite: $(DEV_DEPS)
 
 # Starts a production stack (own database, daphne, worker, beat), runs
 # `manage.py bench_live` for each N in BENCH_TABLES (with 1, then 2 worker processes:
-# BENCH_WORKERS="1 2"), stops the stack.
+# BENCH_WORKERS="1 2"), through nginx (BENCH_PROXY), stops the stack.
 bench: $(DEV_DEPS)
 	$(PY) scripts/bench.py --tables $(BENCH_TABLES) --hands $(BENCH_HANDS) \
-	  --seconds $(BENCH_SECONDS) --bot-delay-ms $(BENCH_BOT_DELAY_MS) --workers $(BENCH_WORKERS)
+	  --seconds $(BENCH_SECONDS) --bot-delay-ms $(BENCH_BOT_DELAY_MS) --workers $(BENCH_WORKERS) $(BENCH_PROXY)
 
 lint: $(DEV_DEPS)
 	env -u DATABASE_URL -u REDIS_URL $(PY) manage.py check

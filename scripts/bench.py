@@ -18,7 +18,9 @@ was sent: pushes folded into newer ones while a room renders are not, and the
 latency percentiles count only the pushes sent), commit-to-socket latency percentiles, socket
 errors, and CPU milliseconds per served action of each process kind, read
 from ``/proc/<pid>/stat`` over the measured window: ``web`` (the daphnes),
-``wrk`` (the Celery workers), ``beat``, ``pg`` (the PostgreSQL backends of
+``proxy`` (nginx's master and workers, with ``--proxy``: every socket then goes
+through ``deploy/nginx.conf``, which puts all of a table's sockets on one
+daphne), ``wrk`` (the Celery workers), ``beat``, ``pg`` (the PostgreSQL backends of
 the bench database), ``pg*`` (the whole PostgreSQL cluster: other users'
 databases included), ``redis`` (the shared redis-server) and ``cli`` (the
 bench client).  The machine's load average is printed with every row.
@@ -53,6 +55,10 @@ def main() -> int:
     parser.add_argument("--affinity", choices=("socket", "room"), default="socket",
                         help="socket: a table's sockets spread over the daphnes in turn; room: "
                              "all on one daphne (a proxy hashing the room's path)")
+    parser.add_argument("--proxy", action="store_true",
+                        help="every socket through nginx with deploy/nginx.conf in front of the "
+                             "daphnes (a table's sockets on one daphne, by the room's id); "
+                             "--affinity is then the proxy's")
     parser.add_argument("--sample", metavar="DIR",
                         help="sample every stack process's threads into DIR (scripts/sampler) and "
                              "print each process's CPU per thread at the end")
@@ -82,6 +88,13 @@ def main() -> int:
         print(f"starting the production stack in {workdir} ...", flush=True)
         stack.start()
         urls = ",".join(stack.web_url_of(i) for i in range(args.webs))
+        proxy_pids = []
+        if args.proxy:
+            port = stack.add_proxy()
+            proxy_pids = family(stack.procs["proxy"].popen.pid)
+            print(f"nginx (deploy/nginx.conf) on 127.0.0.1:{port}, pids {proxy_pids}, in front of {urls}",
+                  flush=True)
+            urls = f"http://127.0.0.1:{port}"
         print(f"daphne: {urls}; worker {args.worker_pool}×{args.concurrency}; beat; "
               f"db {stack.created_db}; redis {stack.redis_url}", flush=True)
         for workers, n in [(w, n) for w in sorted(set(args.workers)) for n in args.tables]:
@@ -90,6 +103,8 @@ def main() -> int:
             pids = {"web": [stack.procs[p].popen.pid for p in stack.procs if p.startswith("web")],
                     "wrk": [stack.procs[p].popen.pid for p in stack.procs if p.startswith("worker")],
                     "beat": [stack.procs["beat"].popen.pid]}
+            if proxy_pids:
+                pids["proxy"] = proxy_pids
             cmd = [sys.executable, "manage.py", "bench_live", "--game", args.game, "--tables", str(n),
                    "--hands", str(args.hands), "--seconds", str(args.seconds),
                    "--bot-delay-ms", str(args.bot_delay_ms), "--url", urls, "--json",
@@ -122,6 +137,20 @@ def main() -> int:
     return status
 
 
+def family(pid: int) -> list[int]:
+    """``pid`` and its child processes (nginx's master and workers), from /proc."""
+    children = []
+    for entry in Path("/proc").iterdir():
+        if entry.name.isdigit():
+            try:
+                stat = (entry / "stat").read_text()
+            except OSError:
+                continue
+            if int(stat.rsplit(")", 1)[1].split()[1]) == pid:
+                children.append(int(entry.name))
+    return [pid, *sorted(children)]
+
+
 def thread_cpu(directory: Path) -> str:
     """Each sampled process's CPU seconds per thread (``#cpu`` lines of
     scripts/sampler's files; the whole run, start-up included)."""
@@ -133,7 +162,7 @@ def thread_cpu(directory: Path) -> str:
     return "\n".join(lines)
 
 
-KINDS = (("web", "web"), ("wrk", "wrk"), ("beat", "beat"), ("pg", "pg"),
+KINDS = (("web", "web"), ("proxy", "proxy"), ("wrk", "wrk"), ("beat", "beat"), ("pg", "pg"),
          ("pg*", "pg_cluster"), ("redis", "redis"), ("cli", "client"))
 
 

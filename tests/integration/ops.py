@@ -87,6 +87,11 @@ def bot_room(game="baohuang", humans=1, bot_delay_ms=100, turn_seconds=30, autop
     }
 
 
+def bot_rooms(count, **kw) -> dict:
+    """``count`` rooms made as :func:`bot_room` makes one, in one process."""
+    return {"rooms": [bot_room(**kw) for _ in range(int(count))]}
+
+
 def new_user(prefix="it") -> dict:
     """A fresh user and a logged-in session for it (a spectator)."""
     import secrets
@@ -211,7 +216,7 @@ def tables(usernames) -> dict:
     return {"entries": entries, "rooms": rooms}
 
 
-OPS = {"bot_room": bot_room, "new_user": new_user, "players": players, "tables": tables, "ready": ready,
+OPS = {"bot_room": bot_room, "bot_rooms": bot_rooms, "new_user": new_user, "players": players, "tables": tables, "ready": ready,
        "cookie": cookie, "hand_log": hand_log,
        "legal": legal, "close": close}
 

@@ -26,6 +26,7 @@ from __future__ import annotations
 import json
 import os
 import secrets
+import shutil
 import signal
 import socket
 import subprocess
@@ -92,6 +93,23 @@ def wait_until(predicate, timeout: float, what: str, interval: float = 0.2, chec
         if time.monotonic() >= deadline:
             raise StackError(f"timed out after {timeout:.0f}s waiting for {what}")
         time.sleep(interval)
+
+
+#: Debian's nginx (package nginx-light), for :meth:`LiveStack.add_proxy`.
+NGINX = shutil.which("nginx") or ("/usr/sbin/nginx" if os.path.exists("/usr/sbin/nginx") else None)
+
+
+def nginx_conf(run_dir: Path, listen: str, upstreams: list[str]) -> str:
+    """``deploy/nginx.conf`` with its placeholders filled in: ``run_dir`` for
+    its pid, log and temp files, ``listen`` (``host:port``), one ``server``
+    line per daphne address of ``upstreams``."""
+    servers = "\n".join(f"        server {u};" for u in upstreams)
+    text = (REPO / "deploy" / "nginx.conf").read_text()
+    for name, value in {"@RUN_DIR@": str(run_dir), "@LISTEN@": listen, "@SERVERS@": servers}.items():
+        if name not in text:
+            raise StackError(f"deploy/nginx.conf lost its {name} placeholder")
+        text = text.replace(name, value)
+    return text
 
 
 @dataclass
@@ -176,6 +194,8 @@ class LiveStack:
     procs: dict[str, Proc] = field(default_factory=dict)
     ports: list[int] = field(default_factory=list)
     created_db: str | None = None
+    #: nginx's port once :meth:`add_proxy` started it
+    proxy_port: int | None = None
     #: One secret for every process of the stack (sessions must verify everywhere).
     secret_key: str = field(default_factory=lambda: "integration-" + secrets.token_hex(16))
 
@@ -345,6 +365,35 @@ class LiveStack:
         self.procs[name].stop(sig)
         self.procs[name].start()
         self.wait_ready(name, timeout)
+
+    def add_proxy(self, timeout: float = 30) -> int:
+        """Start nginx with ``deploy/nginx.conf`` in front of this stack's
+        daphnes (process ``proxy``, stopped with the others); returns its port.
+        Raises :class:`StackError` when nginx is not installed or does not start."""
+        if NGINX is None:
+            raise StackError("nginx is not installed (Debian: apt-get install nginx-light)")
+        run_dir = self.workdir / "nginx"
+        run_dir.mkdir(exist_ok=True)
+        run_dir.chmod(0o777)  # nginx's workers (not root) keep their temp files here
+        port = free_port()
+        conf = run_dir / "nginx.conf"
+        conf.write_text(nginx_conf(run_dir, f"127.0.0.1:{port}", [f"127.0.0.1:{p}" for p in self.ports]))
+        args = [NGINX, "-c", str(conf), "-e", str(run_dir / "startup.log")]
+        check = subprocess.run([*args, "-t"], capture_output=True, text=True, timeout=30)
+        if check.returncode != 0:
+            raise StackError(f"nginx -t refused deploy/nginx.conf:\n{check.stderr}")
+        proc = self._proc("proxy", args)
+        proc.start()
+
+        def answers() -> bool:
+            proc.ensure_alive()
+            with socket.socket() as s:
+                s.settimeout(1)
+                return s.connect_ex(("127.0.0.1", port)) == 0
+
+        wait_until(answers, timeout, "nginx answering")
+        self.proxy_port = port
+        return port
 
     def close(self) -> None:
         """Stop every process (TERM then KILL) and drop the created database."""
