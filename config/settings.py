@@ -104,6 +104,13 @@ TEMPLATES = [
             ],
         },
     },
+    {
+        # The live table fragment only (games/jinja.py, issue #12): <app>/jinja2/ folders.
+        "BACKEND": "django.template.backends.jinja2.Jinja2",
+        "DIRS": [],
+        "APP_DIRS": True,
+        "OPTIONS": {"environment": "games.jinja.environment"},
+    },
 ]
 WSGI_APPLICATION = "config.wsgi.application"
 ASGI_APPLICATION = "config.asgi.application"

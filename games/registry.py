@@ -77,7 +77,8 @@ class GameSpec:
     - ``board_template``: the part of the table fragment below the seats
       while a hand exists (context: the generic table context plus what
       ``table_context`` adds); ``notice_template`` optional notices after it
-      (e.g. a settlement); ``replay_template`` an optional public block on
+      (e.g. a settlement); both are Jinja2 templates in the game's
+      ``jinja2/`` folder (:mod:`games.jinja`); ``replay_template`` (a Django template) an optional public block on
       the replay page; ``css`` / ``js``: static paths the room page loads.
     - ``table_context(ctx) -> dict``: extra context for one viewer, built
       from ``ctx["view"]`` (the engine's view for the viewer's own seat) and

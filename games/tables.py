@@ -13,8 +13,10 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from django.db.models import F
+from django.template import engines
 from django.template.loader import render_to_string
 from django.utils import timezone
+from django.utils.safestring import mark_safe
 from django.utils.translation import gettext_lazy as _
 
 from . import registry, rulings, services, signals
@@ -215,9 +217,10 @@ def describe_action(payload: dict, spec) -> dict:
 
 
 def hand_result(hand: Hand, spec, fallback_names: list[str]) -> dict | None:
-    """The result panel of a completed hand: per seat the name and game
-    points (multiplier included, C4) plus what the game adds
-    (``spec.result_extras``: the winner's words, places, roles)."""
+    """The result panel of a completed hand, as plain data (a ``memo``
+    block's input, :mod:`games.memo`): the hand's id, its summary, per seat
+    the name and game points (multiplier included, C4) plus what the game
+    adds (``spec.result_extras``: the winner's words, places, roles)."""
     summary = hand.summary
     if not summary:
         return None
@@ -225,7 +228,7 @@ def hand_result(hand: Hand, spec, fallback_names: list[str]) -> dict | None:
     points = services.by_seat(summary.get("game_points"), nseats)
     names = [p.get("name", "") for p in (hand.players or [])] or fallback_names
     result = {
-        "hand": hand,
+        "hand_id": hand.pk,
         "summary": summary,
         "voided": bool(summary.get("voided")),
         "winner": summary.get("winner"),
@@ -379,7 +382,7 @@ def table_context(
                 (room.status != Room.Status.CLOSED and seat.is_empty)
                 or (room.status == Room.Status.WAITING and seat.is_bot)
             ),
-            # What the seat shows, as plain data: the key of its {% memo %} block
+            # What the seat shows, as plain data: the input of its memo block
             # (#12), the same for every viewer; the countdown only on the seat to act.
             "shown": {
                 "index": seat.index, "name": name, "empty": seat.is_empty,
@@ -456,7 +459,10 @@ def render_table(
     """The ``#table`` fragment for ``user`` (HTML string); ``snapshot`` as
     for :func:`table_context` (then no query is made)."""
     ctx = table_context(room, user, committed_at, snapshot)
-    return render_to_string("games/_table.html", ctx, request=request)
+    # a Jinja2 template (games/jinja.py), taken from its engine at once (no
+    # Django-template lookup first); its output is escaped already
+    html = engines["jinja2"].get_template("games/_table.html").render(ctx, request)
+    return mark_safe(html)
 
 
 def lobby_rooms(game: str):

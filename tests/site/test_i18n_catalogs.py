@@ -85,19 +85,22 @@ def test_compiled_catalog_matches_the_po_file(lang):
 
 
 TEMPLATE_STRING = re.compile(r"""\{%\s*(?:translate|trans)\s+(?:"([^"]+)"|'([^']+)')""")
+#: ``{{ _("…") }}`` in a template (the table fragment's Jinja2 templates, games/jinja.py)
+TEMPLATE_CALL = re.compile(r"""\b_\(\s*(?:"([^"\\]+)"|'([^'\\]+)')\s*\)""")
 PYTHON_STRING = re.compile(r"""\b(?:_|gettext|gettext_lazy|gettext_noop)\(\s*"([^"\\]+)"\s*[),%]""")
 SOURCE_SKIP = {".venv", "venv", "tests", "tmp", "locale", "node_modules", "migrations", ".git"}
 
 
 def source_strings() -> dict[str, str]:
-    """Literal msgids of ``{% translate "…" %}`` in templates and ``_("…")``
-    in project Python files → where one was found."""
+    """Literal msgids of ``{% translate "…" %}`` and ``{{ _("…") }}`` in
+    templates and ``_("…")`` in project Python files → where one was found."""
     found = {}
     for path in ROOT.rglob("*"):
         if not path.is_file() or SOURCE_SKIP & set(path.relative_to(ROOT).parts):
             continue
         if path.suffix == ".html":
-            for m in TEMPLATE_STRING.finditer(path.read_text("utf-8")):
+            text = path.read_text("utf-8")
+            for m in (*TEMPLATE_STRING.finditer(text), *TEMPLATE_CALL.finditer(text)):
                 found.setdefault(m.group(1) or m.group(2), str(path.relative_to(ROOT)))
         elif path.suffix == ".py":
             for m in PYTHON_STRING.finditer(path.read_text("utf-8")):

@@ -6,6 +6,7 @@ nothing, the last trick toggle and the result panel."""
 
 from __future__ import annotations
 
+import html as html_lib
 import json
 import re
 
@@ -162,7 +163,7 @@ def test_give_page_blocks_cards_and_posts_give_fields(sj_humans):
     assert post(room, users[winner], {"verb": "give"}).status_code == 400
     assert post(room, users[winner], {"verb": "give", "give_x": "2C"}).status_code == 400
     # the hint mapping is legal
-    hint = re.search(r'data-give-hint="([^"]*)"', html).group(1).replace("&quot;", '"')
+    hint = html_lib.unescape(re.search(r'data-give-hint="([^"]*)"', html).group(1))
     mapping = json.loads(hint)
     data = {"verb": "give", **{f"give_{s}": " ".join(c) for s, c in mapping.items()}}
     assert post(room, users[winner], data).status_code == 200

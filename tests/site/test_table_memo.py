@@ -1,7 +1,7 @@
-"""``{% memo %}`` blocks of the table fragment (issue #12, ``games/templatetags/memo.py``).
+"""``memo`` blocks of the table fragment (issue #12, ``games/memo.py``, ``games/jinja.py``).
 
 The reference is a render without memo (``memo.CHECK``: every block
-rendered afresh with the whole page's context).  A warm render (outputs
+rendered afresh, nothing kept).  A warm render (outputs
 shared across the five seats, the spectator and successive moves) must give
 exactly the same HTML for every viewer at every step of real hands of both
 games, and a
@@ -12,14 +12,17 @@ nothing of one seat's view reaches another's.
 from __future__ import annotations
 
 import re
+from pathlib import Path
 
 import pytest
-from django.template import Context, Template, TemplateSyntaxError
+from django.conf import settings
+from django.template import engines
 from django.utils import translation
+from jinja2 import DictLoader, meta
 
 from games import live, services
 from games.models import Room
-from games.templatetags import memo
+from games import jinja, memo
 from tests.conftest import drive
 from tests.site.shengji_fixtures import sj_bot_room  # noqa: F401 (fixture)
 
@@ -98,47 +101,67 @@ def test_warm_and_cold_renders_are_the_same_in_shengji(sj_bot_room, alice, make_
         _warm_equals_cold(sj_bot_room, [alice, watcher], languages=("zh-hans",))
 
 
-def _render(source: str, **context) -> str:
-    return Template("{% load memo %}" + source).render(Context(context))
+def _env(**templates):
+    """The site's Jinja2 environment (games.jinja) over ``templates``."""
+    return jinja.environment(loader=DictLoader(templates))
 
 
 def test_a_memo_block_sees_only_its_inputs():
-    template = Template('{% load memo %}{% memo "t" a=a %}[{{ a }}|{{ b }}]{% endmemo %}')
-    assert template.render(Context({"a": 1, "b": "secret"})) == "[1|]"
-    assert template.render(Context({"a": 2, "b": "other"})) == "[2|]"
+    env = _env(blocks="{% macro t(a) %}[{{ a }}|{{ b }}]{% endmacro %}",
+               page='{% import "blocks" as blocks %}{{ memo(blocks.t, a=a) }}')
+    page = env.get_template("page")
+    assert page.render(a=1, b="secret") == "[1|]"
+    assert page.render(a=2, b="other") == "[2|]"
     before = dict(memo.stats)
-    assert template.render(Context({"a": 1, "b": "third"})) == "[1|]"
+    assert page.render(a=1, b="third") == "[1|]"
     assert memo.stats["hits"] == before["hits"] + 1
-    # checked: a block reading a name it was not given fails
-    memo.CHECK = True
-    try:
-        with pytest.raises(TemplateSyntaxError, match=r"reads \['b'\]"):
-            template.render(Context({"a": 1, "b": "secret"}))
-    finally:
-        memo.CHECK = False
     # another template's block with the same name and inputs is another block
-    other = Template('{% load memo %}{% memo "t" a=a %}<{{ a }}>{% endmemo %}')
-    assert other.render(Context({"a": 1})) == "<1>"
+    other = _env(blocks="{% macro t(a) %}<{{ a }}>{% endmacro %}",
+                 page='{% import "blocks" as blocks %}{{ memo(blocks.t, a=a) }}')
+    assert other.get_template("page").render(a=1) == "<1>"
 
 
 def test_equal_looking_inputs_of_another_type_are_other_keys():
-    source = '{% memo "t" a=a %}{{ a }}{% endmemo %}'
-    assert _render(source, a=1) == "1"
-    assert _render(source, a=True) == "True"
-    assert _render(source, a=[1]) == "[1]"
-    assert _render(source, a=[True]) == "[True]"
+    page = _env(blocks="{% macro t(a) %}{{ a }}{% endmacro %}",
+                page='{% import "blocks" as blocks %}{{ memo(blocks.t, a=a) }}').get_template("page")
+    assert page.render(a=1) == "1"
+    assert page.render(a=True) == "True"
+    assert page.render(a=[1]) == "[1]"
+    assert page.render(a=[True]) == "[True]"
 
 
 def test_model_objects_are_refused_as_inputs(bot_room):
+    page = _env(blocks="{% macro t(room) %}{{ room.name }}{% endmacro %}",
+                page='{% import "blocks" as blocks %}{{ memo(blocks.t, room=room) }}').get_template("page")
     with pytest.raises(TypeError, match="plain data"):
-        _render('{% memo "t" room=room %}{{ room.name }}{% endmemo %}', room=bot_room)
+        page.render(room=bot_room)
 
 
-def test_the_tag_needs_a_quoted_name_and_named_inputs():
-    with pytest.raises(TemplateSyntaxError):
-        Template('{% load memo %}{% memo t a=a %}{% endmemo %}')
-    with pytest.raises(TemplateSyntaxError):
-        Template('{% load memo %}{% memo "t" a %}{% endmemo %}')
+def test_a_block_takes_only_the_inputs_it_names():
+    page = _env(blocks="{% macro t(a) %}{{ a }}{% endmacro %}",
+                page='{% import "blocks" as blocks %}{{ memo(blocks.t, a=1, b=2) }}').get_template("page")
+    with pytest.raises(TypeError, match="b"):
+        page.render()
+
+
+def _outside_names(env, source: str) -> set[str]:
+    """Names a blocks template reads that are neither a macro's arguments
+    nor the environment's globals (what a block would otherwise take from
+    nowhere: it is imported without context, so they would render empty)."""
+    return meta.find_undeclared_variables(env.parse(source)) - set(env.globals)
+
+
+def test_every_table_block_reads_only_its_arguments_and_globals():
+    """Each ``*_blocks.html`` of the table fragment (games/jinja.py): its macros
+    read nothing but their arguments, so a forgotten input cannot make a block
+    render another viewer's data or silently nothing."""
+    env = engines["jinja2"].env
+    found = sorted(Path(settings.BASE_DIR).glob("games/**/jinja2/**/*_blocks.html"))
+    assert len(found) >= 2, found
+    for path in found:
+        assert _outside_names(env, path.read_text()) == set(), path
+    # the check sees a forgotten input
+    assert _outside_names(env, "{% macro t(a) %}[{{ a }}|{{ b }}]{% endmacro %}") == {"b"}
 
 
 def test_memo_keys_keep_types_apart_and_refuse_objects(bot_room):
@@ -150,7 +173,7 @@ def test_memo_keys_keep_types_apart_and_refuse_objects(bot_room):
     from django.utils.safestring import mark_safe
     from django.utils.translation import gettext_lazy
 
-    from games.templatetags.memo import freeze
+    from games.memo import freeze
 
     distinct = [1, True, 1.0, "1", None, "None", mark_safe("<b>"), "<b>", [1], (1,), {"a": 1}]
     keys = [freeze(v) for v in distinct]

@@ -1,0 +1,98 @@
+"""The Jinja2 environment of the live table fragment (issue #12).
+
+The ``#table`` fragment is rendered once per seat on every move (the fan-out
+hub, :mod:`games.fanout`), so its templates are Jinja2 (compiled to Python
+functions) rather than Django templates: the same fragment renders several
+times faster.  Everything else stays a Django template.  The fragment's
+templates live in ``jinja2/`` folders beside the ``templates/`` ones
+(``games/jinja2/games/_table.html``, each game's ``_board.html`` in
+``games/<game>/jinja2/games/<game>/``) and are found by ``render_to_string``
+like any other template (``config.settings.TEMPLATES``).
+
+They are written so that Django's ``makemessages`` still extracts every
+message, and so that they render exactly what the Django templates they
+replaced rendered:
+
+* ``{{ _(MSG) }}``, MSG a string literal, is ``{% translate MSG %}`` (a
+  literal's translation, not escaped);
+* ``{{ _(MSG)|fmt(name=x) }}``, MSG holding ``%(name)s``, is ``{% blocktranslate
+  with name=x %}`` … ``{{ name }}`` … ``{% endblocktranslate %}`` (the same msgid;
+  the values escaped, the translation not);
+* ``{{ url("room_act", room.pk) }}`` is ``{% url "room_act" room.pk %}``;
+* ``x|get_item(k)``, ``x|cards_html("button")``, ``x|card_class``, ``x|card_label``
+  are the ``cards`` template filters;
+* ``x|default_if_none("")`` is Django's filter; ``x is none`` is also true for
+  an undefined ``x`` (as in a Django ``{% if %}``), and attributes of an undefined
+  value are undefined and render empty (:class:`jinja2.ChainableUndefined`), as
+  Django's do;
+* ``{{ memo(blocks.seat, s=row.shown) }}`` is a memo block of
+  :mod:`games.memo`: the macro ``seat`` of a ``*_blocks.html`` template,
+  imported without context (so it sees only its arguments and the globals:
+  ``tests/site/test_table_memo.py`` checks that statically), rendered once per
+  distinct input and active language.
+
+Numbers are never localized (the fragment was ``{% localize off %}``).
+"""
+
+from __future__ import annotations
+
+from django.templatetags.static import static
+from django.urls import reverse
+from django.utils.translation import get_language, gettext
+from jinja2 import ChainableUndefined, Environment
+from jinja2.runtime import Undefined
+from markupsafe import Markup
+
+from . import memo as memo_store
+from .templatetags.cards import card_class, card_label, cards_html, get_item
+
+
+def url(name: str, *args) -> str:
+    """``{% url name arg … %}``: the path of view ``name`` (``NoReverseMatch`` if none)."""
+    return reverse(name, args=args)
+
+
+def fmt(message: str, **values) -> Markup:
+    """``{% blocktranslate with k=v … %}``: the translated ``message`` (not
+    escaped, as Django's tag does not escape it) with each ``%(k)s`` replaced by
+    its value, escaped."""
+    return Markup(message) % {k: ("" if isinstance(v, Undefined) else v) for k, v in values.items()}
+
+
+def translate(message: str) -> Markup:
+    """``{% translate "literal" %}``: the translation of a template's own
+    literal, not escaped (Django keeps a literal's translation safe)."""
+    return Markup(gettext(message))
+
+
+def default_if_none(value, default=""):
+    """Django's ``default_if_none`` (an undefined value counts as None)."""
+    return default if value is None or isinstance(value, Undefined) else value
+
+
+def is_none(value) -> bool:
+    """The ``none`` test: None, or undefined (a Django ``{% if x is None %}``)."""
+    return value is None or isinstance(value, Undefined)
+
+
+def memo(block, **inputs) -> Markup:
+    """``block(**inputs)`` (a macro of a ``*_blocks.html`` template), kept per
+    distinct inputs and active language (:func:`games.memo.kept`).  An
+    undefined input is ``""`` (a missing variable in a Django template)."""
+    values = {k: ("" if isinstance(v, Undefined) else v) for k, v in inputs.items()}
+    return Markup(memo_store.kept(block, get_language(), values, lambda: block(**values)))
+
+
+def environment(**options) -> Environment:
+    """The environment of ``TEMPLATES``' Jinja2 backend (``OPTIONS.environment``)."""
+    options.setdefault("undefined", ChainableUndefined)
+    options.setdefault("keep_trailing_newline", True)
+    env = Environment(**options)
+    env.globals.update({"_": translate, "url": url, "memo": memo, "static": static})
+    env.filters.update({
+        "fmt": fmt, "get_item": get_item, "cards_html": cards_html, "card_class": card_class,
+        "card_label": card_label, "default_if_none": default_if_none,
+    })
+    env.tests["none"] = is_none
+    return env
+

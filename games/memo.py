@@ -1,0 +1,128 @@
+"""Blocks of the live table fragment rendered once per distinct input (issue #12).
+
+A table fragment is rendered for every socket on every move, and most of it
+is the same as for the previous move or for the other seats: the seats'
+names, counts and scores, the round so far, the score sheet.  Such a part is a
+macro of a ``*_blocks.html`` Jinja2 template, called through ``memo``
+(:mod:`games.jinja`)::
+
+    {% import "games/_table_blocks.html" as blocks %}
+    {{ memo(blocks.seat, s=row.shown) }}
+
+The macro is imported without context: it sees **only** its arguments (and the
+environment's globals: ``_``, ``url`` …), so nothing else of the page, another
+viewer's data above all, can reach its output (``tests/site/test_table_memo.py``
+checks every block template for names that are neither).  Its output is kept
+under (block, active language, the inputs' values): it is a pure function of
+that key, so two sockets, or two moves, whose inputs are equal get the same
+HTML, and a viewer-dependent input (a seat's own role, say) simply makes a
+different key.
+
+Inputs must be plain data (str, int, float, bool, None, lists, tuples and dicts
+of those, dataclasses of those; lazy translations are taken in the active
+language); anything else raises ``TypeError``, so a model object (whose later
+state its ``repr`` would not show) cannot become part of a key.  The keep is an
+LRU of :data:`KEEP_BLOCKS` outputs per process.  No block may hold a CSRF token
+or anything else taken from the request.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import threading
+from collections import OrderedDict
+
+from django.utils.functional import Promise
+
+#: Outputs kept per process (a few hundred bytes to a few KB each).
+KEEP_BLOCKS = 20000
+
+#: Render every block afresh and keep nothing: the reference the tests
+#: compare kept renders with.
+CHECK = False
+
+_kept: OrderedDict = OrderedDict()
+_lock = threading.Lock()
+#: Renders and hits (tests, bench).
+stats = {"renders": 0, "hits": 0}
+
+_SCALARS = (str, int, float, bool, type(None))
+#: Exact types frozen without a type tag: a str key or None cannot equal a key
+#: of any other type (``1 == True == 1.0`` can, so numbers keep their type).
+_BARE = {str, type(None)}
+_TAGGED = {int, float, bool}
+#: A dataclass's field names, by class.
+_FIELDS: dict = {}
+
+
+def freeze(value):
+    """A hashable key for plain data, the type kept (``True`` is not ``1``,
+    a safe string is not a plain one).  Raises ``TypeError`` for other values.
+
+    Equal keys mean equal data of equal types (the output kept under a key is
+    the block's output for that data); two equal dicts built in different
+    orders may get different keys, which only costs a render (the dicts a
+    block is given are built by the same code every time).  Keys are made on
+    every render of every block, hence the exact-type fast paths.
+
+    >>> freeze({"a": None, "b": [1, True]}) == freeze({"a": None, "b": [1, True]})
+    True
+    >>> freeze([1]) == freeze([True])
+    False
+    """
+    kind = type(value)
+    if kind in _BARE:
+        return value
+    if kind in _TAGGED:
+        return (kind, value)
+    # items: the scalar cases inline (most items are scalars; a call each was
+    # a fifth of a warm seat's render)
+    if isinstance(value, dict):
+        return ("map", tuple([
+            (k, v if (t := type(v)) in _BARE else (t, v) if t in _TAGGED else freeze(v))
+            for k, v in value.items()
+        ]))
+    if isinstance(value, (list, tuple)):  # ({{ x }} shows [1] and (1,) apart)
+        return (kind, tuple([
+            v if (t := type(v)) in _BARE else (t, v) if t in _TAGGED else freeze(v) for v in value
+        ]))
+    if isinstance(value, _SCALARS):  # subclasses: SafeString, str enums …
+        return (kind, value)
+    if isinstance(value, Promise):  # a lazy translation renders as its text now
+        return str(value)
+    if dataclasses.is_dataclass(value) and not isinstance(value, type):
+        names = _FIELDS.get(kind)
+        if names is None:
+            names = _FIELDS[kind] = tuple(f.name for f in dataclasses.fields(value))
+        return (kind, tuple([freeze(getattr(value, name)) for name in names]))
+    raise TypeError(f"memo inputs must be plain data, not {type(value).__name__}")
+
+
+def kept(block, language: str | None, values: dict, render) -> str:
+    """The output of ``block`` for ``values`` in ``language``: ``render()``
+    the first time, then the kept string (LRU of :data:`KEEP_BLOCKS`).
+    Raises ``TypeError`` when ``values`` are not plain data (:func:`freeze`).
+    With :data:`CHECK` set, always ``render()`` (nothing kept)."""
+    if CHECK:
+        return render()
+    key = (id(block), language, freeze(values))
+    with _lock:
+        entry = _kept.get(key)
+        if entry is not None and entry[0] is block:
+            _kept.move_to_end(key)
+            stats["hits"] += 1
+            return entry[1]
+    html = render()
+    with _lock:
+        # the block itself is kept with its output, so its id is never reused for another
+        _kept[key] = (block, html)
+        stats["renders"] += 1
+        while len(_kept) > KEEP_BLOCKS:
+            _kept.popitem(last=False)
+    return html
+
+
+def forget() -> None:
+    """Drop every kept output (tests)."""
+    with _lock:
+        _kept.clear()
