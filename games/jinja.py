@@ -36,8 +36,10 @@ Numbers are never localized (the fragment was ``{% localize off %}``).
 
 from __future__ import annotations
 
+from functools import lru_cache
+
 from django.templatetags.static import static
-from django.urls import reverse
+from django.urls import get_script_prefix, reverse
 from django.utils.translation import get_language, gettext
 from jinja2 import ChainableUndefined, Environment
 from jinja2.runtime import Undefined
@@ -48,7 +50,17 @@ from .templatetags.cards import card_class, card_label, cards_html, get_item
 
 
 def url(name: str, *args) -> str:
-    """``{% url name arg … %}``: the path of view ``name`` (``NoReverseMatch`` if none)."""
+    """``{% url name arg … %}``: the path of view ``name`` (``NoReverseMatch``
+    if none); kept per script prefix, name and arguments (a fragment asks for
+    the same few paths on every render)."""
+    try:
+        return _url(get_script_prefix(), name, args)
+    except TypeError:  # an argument that cannot be a cache key
+        return reverse(name, args=args)
+
+
+@lru_cache(maxsize=8192)
+def _url(prefix: str, name: str, args: tuple) -> str:
     return reverse(name, args=args)
 
 
@@ -80,7 +92,7 @@ def memo(block, **inputs) -> Markup:
     distinct inputs and active language (:func:`games.memo.kept`).  An
     undefined input is ``""`` (a missing variable in a Django template)."""
     values = {k: ("" if isinstance(v, Undefined) else v) for k, v in inputs.items()}
-    return Markup(memo_store.kept(block, get_language(), values, lambda: block(**values)))
+    return memo_store.kept(block, get_language(), values, lambda: Markup(block(**values)))
 
 
 def environment(**options) -> Environment:

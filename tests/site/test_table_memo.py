@@ -173,15 +173,18 @@ def test_memo_keys_keep_types_apart_and_refuse_objects(bot_room):
     from django.utils.safestring import mark_safe
     from django.utils.translation import gettext_lazy
 
-    from games.memo import freeze
+    from games.memo import freeze, key_of
 
     distinct = [1, True, 1.0, "1", None, "None", mark_safe("<b>"), "<b>", [1], (1,), {"a": 1}]
-    keys = [freeze(v) for v in distinct]
-    assert len({repr(k) for k in keys}) == len(distinct)
-    assert all(keys[i] != keys[j] for i in range(len(keys)) for j in range(len(keys)) if i != j)
-    assert freeze({"a": [1, {"b": None}]}) == freeze({"a": [1, {"b": None}]})
+    for make in (freeze, key_of):  # the check, and the key kept (its pickle)
+        keys = [make(v) for v in distinct]
+        assert len({repr(k) for k in keys}) == len(distinct), make
+        assert all(keys[i] != keys[j] for i in range(len(keys)) for j in range(len(keys)) if i != j)
+        assert make({"a": [1, {"b": None}]}) == make({"a": [1, {"b": None}]})
     with pytest.raises(TypeError):
         freeze({"seat": bot_room})
+    with pytest.raises(TypeError, match="plain data"):
+        key_of({"later": (x for x in ())})  # cannot be pickled: freeze names it
     label = gettext_lazy("机器人")
     with translation.override("en"):
         english = freeze(label)
