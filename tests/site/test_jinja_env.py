@@ -1,0 +1,48 @@
+"""The live table fragment's Jinja2 environment (``games/jinja.py``, issue #12):
+it must render what the Django template tags it replaced rendered."""
+
+from __future__ import annotations
+
+from django.urls import reverse, set_script_prefix
+from django.utils import translation
+
+from games import jinja
+
+
+def render(source: str, **context) -> str:
+    return jinja.environment(autoescape=True).from_string(source).render(**context)
+
+
+def test_fmt_escapes_the_values_not_the_translation():
+    """``{% blocktranslate with name=x %}``: the value escaped, the msgid looked up."""
+    source = '{{ _("%(name)s 出")|fmt(name=who) }}'
+    with translation.override("zh-hans"):
+        assert render(source, who="<b>") == "&lt;b&gt; 出"
+    with translation.override("en"):
+        english = render(source, who="<b>")
+    assert "&lt;b&gt;" in english and "出" not in english
+
+
+def test_a_literals_translation_is_not_escaped():
+    """``{% translate "…" %}`` keeps a literal's translation safe (Django's own rule)."""
+    with translation.override("en"):
+        assert render('{{ _("上一局结果") }}') == "Previous hand's result"
+    assert render("{{ x }}", x="it's") == "it&#39;s"  # a variable still is escaped
+
+
+def test_undefined_behaves_as_in_a_django_template():
+    assert render("{% if missing is none %}none{% endif %}") == "none"
+    assert render("{% if missing is not none %}set{% endif %}") == ""
+    assert render("[{{ missing.a.b }}]") == "[]"
+    assert render("{{ missing|default_if_none('-') }}") == "-"
+    assert render("{{ zero|default_if_none('-') }}", zero=0) == "0"
+
+
+def test_url_follows_the_script_prefix():
+    assert render('{{ url("room", 5) }}') == reverse("room", args=[5])
+    try:
+        set_script_prefix("/cards/")
+        assert render('{{ url("room", 5) }}') == "/cards/rooms/5/"
+    finally:
+        set_script_prefix("/")
+    assert render('{{ url("room", 5) }}') == "/rooms/5/"
