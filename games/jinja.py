@@ -18,7 +18,8 @@ replaced rendered:
 * ``{{ _(MSG)|fmt(name=x) }}``, MSG holding ``%(name)s``, is ``{% blocktranslate
   with name=x %}`` … ``{{ name }}`` … ``{% endblocktranslate %}`` (the same msgid;
   the values escaped, the translation not);
-* ``{{ url("room_act", room.pk) }}`` is ``{% url "room_act" room.pk %}``;
+* ``{{ url("room_act", room.pk) }}`` is ``{% url "room_act" room.pk %}``
+  (:func:`games.paths.path`: reversed once per prefix, name and arguments);
 * ``x|get_item(k)``, ``x|cards_html("button")``, ``x|card_class``, ``x|card_label``
   are the ``cards`` template filters;
 * ``x|default_if_none("")`` is Django's filter; ``x is none`` is also true for
@@ -36,32 +37,15 @@ Numbers are never localized (the fragment was ``{% localize off %}``).
 
 from __future__ import annotations
 
-from functools import lru_cache
-
 from django.templatetags.static import static
-from django.urls import get_script_prefix, reverse
 from django.utils.translation import get_language, gettext
 from jinja2 import ChainableUndefined, Environment
 from jinja2.runtime import Undefined
 from markupsafe import Markup
 
 from . import memo as memo_store
+from .paths import path
 from .templatetags.cards import card_class, card_label, cards_html, get_item
-
-
-def url(name: str, *args) -> str:
-    """``{% url name arg … %}``: the path of view ``name`` (``NoReverseMatch``
-    if none); kept per script prefix, name and arguments (a fragment asks for
-    the same few paths on every render)."""
-    try:
-        return _url(get_script_prefix(), name, args)
-    except TypeError:  # an argument that cannot be a cache key
-        return reverse(name, args=args)
-
-
-@lru_cache(maxsize=8192)
-def _url(prefix: str, name: str, args: tuple) -> str:
-    return reverse(name, args=args)
 
 
 def fmt(message: str, **values) -> Markup:
@@ -100,7 +84,7 @@ def environment(**options) -> Environment:
     options.setdefault("undefined", ChainableUndefined)
     options.setdefault("keep_trailing_newline", True)
     env = Environment(**options)
-    env.globals.update({"_": translate, "url": url, "memo": memo, "static": static})
+    env.globals.update({"_": translate, "url": path, "memo": memo, "static": static})
     env.filters.update({
         "fmt": fmt, "get_item": get_item, "cards_html": cards_html, "card_class": card_class,
         "card_label": card_label, "default_if_none": default_if_none,

@@ -48,10 +48,6 @@ _lock = threading.Lock()
 stats = {"renders": 0, "hits": 0}
 
 _SCALARS = (str, int, float, bool, type(None))
-#: Exact types frozen without a type tag: a str key or None cannot equal a key
-#: of any other type (``1 == True == 1.0`` can, so numbers keep their type).
-_BARE = {str, type(None)}
-_TAGGED = {int, float, bool}
 #: A dataclass's field names, by class.
 _FIELDS: dict = {}
 
@@ -60,11 +56,9 @@ def freeze(value):
     """A hashable key for plain data, the type kept (``True`` is not ``1``,
     a safe string is not a plain one).  Raises ``TypeError`` for other values.
 
-    Equal keys mean equal data of equal types (the output kept under a key is
-    the block's output for that data); two equal dicts built in different
-    orders may get different keys, which only costs a render (the dicts a
-    block is given are built by the same code every time).  Keys are made on
-    every render of every block, hence the exact-type fast paths.
+    Equal keys mean equal data of equal types.  :func:`kept` keys its outputs
+    by :func:`key_of` (faster) and calls this only to check the inputs of a
+    block it renders; the tests hold both to the same distinctions.
 
     >>> freeze({"a": None, "b": [1, True]}) == freeze({"a": None, "b": [1, True]})
     True
@@ -72,22 +66,13 @@ def freeze(value):
     False
     """
     kind = type(value)
-    if kind in _BARE:
+    if kind is str or value is None:  # cannot equal a key of another type
         return value
-    if kind in _TAGGED:
-        return (kind, value)
-    # items: the scalar cases inline (most items are scalars; a call each was
-    # a fifth of a warm seat's render)
     if isinstance(value, dict):
-        return ("map", tuple([
-            (k, v if (t := type(v)) in _BARE else (t, v) if t in _TAGGED else freeze(v))
-            for k, v in value.items()
-        ]))
+        return ("map", tuple([(k, freeze(v)) for k, v in value.items()]))
     if isinstance(value, (list, tuple)):  # ({{ x }} shows [1] and (1,) apart)
-        return (kind, tuple([
-            v if (t := type(v)) in _BARE else (t, v) if t in _TAGGED else freeze(v) for v in value
-        ]))
-    if isinstance(value, _SCALARS):  # subclasses: SafeString, str enums …
+        return (kind, tuple(map(freeze, value)))
+    if isinstance(value, _SCALARS):  # numbers keep their type (1 == True == 1.0); SafeString …
         return (kind, value)
     if isinstance(value, Promise):  # a lazy translation renders as its text now
         return str(value)

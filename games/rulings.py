@@ -12,10 +12,9 @@ the engine's text or the ruling id.
 
 from __future__ import annotations
 
-from functools import lru_cache
-
-from django.urls import get_script_prefix, reverse
 from django.utils.translation import gettext_lazy as _
+
+from .paths import path
 
 #: The sentence for a refusal without a known ruling.
 GENERIC = _("这一步不符合规则。")
@@ -23,12 +22,6 @@ GENERIC = _("这一步不符合规则。")
 
 def rule_url(game: str, rule: str | None = None) -> str:
     """The help page of ``game``, at the anchor of ``rule`` when given."""
-    url = _help_path(get_script_prefix(), game)
+    url = path("help_game", game)
     return f"{url}#rule-{rule}" if rule else url
 
-
-@lru_cache(maxsize=64)
-def _help_path(prefix: str, game: str) -> str:
-    """``reverse("help_game")`` once per script prefix and game (every table
-    fragment links the help page, #12)."""
-    return reverse("help_game", args=[game])

@@ -91,9 +91,8 @@ def main() -> int:
         proxy_pids = []
         if args.proxy:
             port = stack.add_proxy()
-            proxy_pids = family(stack.procs["proxy"].popen.pid)
-            print(f"nginx (deploy/nginx.conf) on 127.0.0.1:{port}, pids {proxy_pids}, in front of {urls}",
-                  flush=True)
+            proxy_pids = [stack.procs["proxy"].popen.pid]  # nginx's master: its workers are its tree
+            print(f"nginx (deploy/nginx.conf) on 127.0.0.1:{port} in front of {urls}", flush=True)
             urls = f"http://127.0.0.1:{port}"
         print(f"daphne: {urls}; worker {args.worker_pool}×{args.concurrency}; beat; "
               f"db {stack.created_db}; redis {stack.redis_url}", flush=True)
@@ -135,20 +134,6 @@ def main() -> int:
     if args.sample:
         print(thread_cpu(Path(args.sample)))
     return status
-
-
-def family(pid: int) -> list[int]:
-    """``pid`` and its child processes (nginx's master and workers), from /proc."""
-    children = []
-    for entry in Path("/proc").iterdir():
-        if entry.name.isdigit():
-            try:
-                stat = (entry / "stat").read_text()
-            except OSError:
-                continue
-            if int(stat.rsplit(")", 1)[1].split()[1]) == pid:
-                children.append(int(entry.name))
-    return [pid, *sorted(children)]
 
 
 def thread_cpu(directory: Path) -> str:

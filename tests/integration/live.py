@@ -22,11 +22,14 @@ from .stack import HTTP, LiveStack
 
 
 def table_socket(stack: LiveStack, room_id: int, cookie: str | None, origin: str | None = None,
-                 web: int = 0):
+                 web: int = 0, base: str | None = None):
     """``async with table_socket(...) as ws``: the room's websocket as a browser
-    on ``origin`` (default: the site itself) with session ``cookie``."""
-    url = stack.ws_url(f"ws/rooms/{room_id}/", web)
-    return connect(url, **ws_connect_kwargs(origin or stack.web_url_of(web), cookie))
+    on ``origin`` (default: the site itself) with session ``cookie``, through
+    daphne ``web`` or the site's address ``base`` (``http://host:port``: nginx
+    in front of the daphnes)."""
+    base = base or stack.web_url_of(web)
+    url = "ws" + base.removeprefix("http") + f"/ws/rooms/{room_id}/"
+    return connect(url, **ws_connect_kwargs(origin or base, cookie))
 
 
 async def next_fragment(ws, timeout: float = 15.0) -> tuple[int | None, int | None, str]:

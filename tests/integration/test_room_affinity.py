@@ -16,7 +16,7 @@ import re
 import pytest
 
 from .conftest import production_services_configured
-from .live import next_fragment, poll, wait_for_version
+from .live import next_fragment, poll, table_socket, wait_for_version
 from .stack import NGINX, LiveStack, running
 
 pytestmark = pytest.mark.production
@@ -40,15 +40,6 @@ def proxied(tmp_path_factory):
         yield stack
 
 
-def _socket(port: int, room_id: int, cookie: str):
-    from websockets.asyncio.client import connect
-
-    from games.management.commands.bench_live import ws_connect_kwargs
-
-    origin = f"http://127.0.0.1:{port}"
-    return connect(f"ws://127.0.0.1:{port}/ws/rooms/{room_id}/", **ws_connect_kwargs(origin, cookie))
-
-
 def _connects(stack: LiveStack, web: int, room_id: int) -> int:
     """How many table sockets of ``room_id`` daphne ``web`` accepted (its access log)."""
     return len(re.findall(rf'"WSCONNECT /ws/rooms/{room_id}/"', stack.procs[f"web{web}"].log_text()))
@@ -56,14 +47,14 @@ def _connects(stack: LiveStack, web: int, room_id: int) -> int:
 
 async def test_a_tables_sockets_meet_on_one_daphne_behind_the_proxy(proxied):
     stack = proxied
-    port = stack.proxy_port
+    proxy = f"http://127.0.0.1:{stack.proxy_port}"
     made = await asyncio.to_thread(stack.ops, "bot_rooms", count=ROOMS, humans=1,
                                    bot_delay_ms=150, autoplay=True, ready=False)
     rooms = made["rooms"]
     for room in rooms:
         cookie = room["users"][0]["cookie"]
         for _ in range(SOCKETS_PER_ROOM):
-            async with _socket(port, room["room_id"], cookie) as ws:
+            async with table_socket(stack, room["room_id"], cookie, base=proxy) as ws:
                 version, _committed, html = await next_fragment(ws)
                 assert version == room["version"]
                 assert f'data-room="{room["room_id"]}"' in html
@@ -82,11 +73,11 @@ async def test_a_tables_sockets_meet_on_one_daphne_behind_the_proxy(proxied):
 
 async def test_a_move_reaches_a_socket_through_the_proxy(proxied):
     stack = proxied
-    port = stack.proxy_port
+    proxy = f"http://127.0.0.1:{stack.proxy_port}"
     room = await asyncio.to_thread(stack.ops, "bot_room", humans=1, bot_delay_ms=150,
                                    autoplay=True, ready=False)
     user = room["users"][0]
-    async with _socket(port, room["room_id"], user["cookie"]) as ws:
+    async with table_socket(stack, room["room_id"], user["cookie"], base=proxy) as ws:
         before, _committed, html = await next_fragment(ws)
         assert 'data-status="waiting"' in html
         await asyncio.to_thread(stack.ops, "ready", room_id=room["room_id"], username=user["username"])
