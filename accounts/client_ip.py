@@ -9,7 +9,7 @@ right-most ``X-Forwarded-For`` entry that is not itself a trusted proxy.  From
 anyone else ``X-Forwarded-For`` is ignored: a client cannot pick its own IP.
 
 Used by django-axes (``AXES_CLIENT_IP_CALLABLE``, lockout by username + this
-IP) and by the request rate limits (:mod:`games.throttle`).
+IP) and by the request rate limits (:mod:`games.pages.throttle`).
 """
 
 from __future__ import annotations

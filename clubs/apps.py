@@ -11,7 +11,7 @@ class ClubsConfig(AppConfig):
     verbose_name = _("俱乐部与比赛")
 
     def ready(self):
-        from games import dealing
+        from games.runtime import dealing
 
         from . import rules  # noqa: F401  (registers the per-club permissions)
         from .running import PLANNER

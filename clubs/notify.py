@@ -3,14 +3,14 @@
 The channel layer carries only ``{"type": "event.changed"}`` to the group
 ``event-<id>``; each connection renders the event's live fragment itself
 (:mod:`clubs.consumers`).  Sent after the commit, through
-:func:`games.notify.send` (which works from any thread or loop).
+:func:`games.live.notify.send` (which works from any thread or loop).
 """
 
 from __future__ import annotations
 
 from django.db import transaction
 
-from games import notify as game_notify
+from games.live import notify as game_notify
 
 
 def event_group(event_id: int) -> str:

@@ -17,9 +17,9 @@ from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
 from clubs.routing import websocket_urlpatterns as club_sockets  # noqa: E402
 from clubs.running import ensure_round_sweeper  # noqa: E402
 from config.ws_origin import SameOriginValidator  # noqa: E402
-from games.routing import websocket_urlpatterns  # noqa: E402
+from games.live.routing import websocket_urlpatterns  # noqa: E402
 from quickplay.routing import websocket_urlpatterns as quickplay_websockets  # noqa: E402
-from games.scheduling import ensure_sweeper  # noqa: E402
+from games.runtime.scheduling import ensure_sweeper  # noqa: E402
 
 # Embedded topology: the deadline sweep runs inside this process; start it with
 # the server so an overdue table resumes after a restart without a visitor.

@@ -2,14 +2,14 @@
 
 200 ``{"ok": true, "checks": [...]}`` when the database (and, in the
 production topology, Redis) answer; 503 otherwise.  No login, no session, no
-database write; see :mod:`games.health`.
+database write; see :mod:`games.pages.health`.
 """
 
 from django.http import JsonResponse
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_GET
 
-from games import health
+from games.pages import health
 
 
 @never_cache

@@ -84,7 +84,7 @@ MIDDLEWARE = [
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
     "axes.middleware.AxesMiddleware",
-    "games.throttle.PostRateLimitMiddleware",
+    "games.pages.throttle.PostRateLimitMiddleware",
 ]
 
 ROOT_URLCONF = "config.urls"
@@ -105,11 +105,11 @@ TEMPLATES = [
         },
     },
     {
-        # The live table fragment only (games/jinja.py, issue #12): <app>/jinja2/ folders.
+        # The live table fragment only (games/render/jinja.py, issue #12): <app>/jinja2/ folders.
         "BACKEND": "django.template.backends.jinja2.Jinja2",
         "DIRS": [],
         "APP_DIRS": True,
-        "OPTIONS": {"environment": "games.jinja.environment"},
+        "OPTIONS": {"environment": "games.render.jinja.environment"},
     },
 ]
 WSGI_APPLICATION = "config.wsgi.application"
@@ -169,7 +169,7 @@ AXES_LOCKOUT_TEMPLATE = "accounts/lockout.html"  # friendly page, HTTP 429
 # The IP half of the lockout key: X-Forwarded-For only from TRUSTED_PROXIES.
 AXES_CLIENT_IP_CALLABLE = "accounts.client_ip.client_ip"
 
-# django-ratelimit (games.throttle): POSTs per user (or per IP when anonymous)
+# django-ratelimit (games.pages.throttle): POSTs per user (or per IP when anonymous)
 # and rooms created per user; open rooms per owner are capped by the services.
 RATE_POSTS = os.environ.get("GAMES_RATE_POSTS", "120/m")
 RATE_ROOM_CREATE = os.environ.get("GAMES_RATE_ROOM_CREATE", "5/m")
@@ -230,7 +230,7 @@ if REDIS_URL:
             "CONFIG": {"hosts": [{"address": REDIS_URL, **REDIS_CLIENT_OPTIONS}]},
         }
     }
-    # Rate-limit counters (games.throttle) shared by every process.
+    # Rate-limit counters (games.pages.throttle) shared by every process.
     CACHES = {
         "default": {
             "BACKEND": "django.core.cache.backends.redis.RedisCache",
@@ -257,7 +257,7 @@ QUICKPLAY_BOT_DELAY_MS = int(os.environ.get("QUICKPLAY_BOT_DELAY_MS", "800"))
 
 CELERY_BROKER_URL = os.environ.get("CELERY_BROKER_URL") or REDIS_URL
 #: True when no broker is configured: bot turns and timeouts then run on
-#: in-process timers (games.scheduling) inside the web process.
+#: in-process timers (games.runtime.scheduling) inside the web process.
 GAMES_INPROCESS_TASKS = not CELERY_BROKER_URL
 CELERY_TASK_ALWAYS_EAGER = GAMES_INPROCESS_TASKS
 # acks_late + reject on worker loss: a task whose worker died is delivered
@@ -277,7 +277,7 @@ CELERY_WORKER_CANCEL_LONG_RUNNING_TASKS_ON_CONNECTION_LOSS = True
 # long.  Turns are short (< 1 s) and nothing is scheduled further ahead than
 # the visibility timeout by a countdown the table depends on: deadlines live
 # in the database and every sweeper (beat, and each worker's own sweep
-# thread, games.worker_sweep) re-sends overdue rooms.  So a short timeout only
+# thread, games.runtime.worker_sweep) re-sends overdue rooms.  So a short timeout only
 # speeds recovery; a task redelivered early finds its version gone ("stale").
 CELERY_BROKER_TRANSPORT_OPTIONS = {
     "visibility_timeout": int(os.environ.get("CELERY_VISIBILITY_TIMEOUT", "60")),
@@ -299,10 +299,10 @@ CELERY_BEAT_SCHEDULE = {
 #: thread (beat is then not a single point of failure; 0 turns it off).
 GAMES_WORKER_SWEEP_S = float(os.environ.get("GAMES_WORKER_SWEEP_S", "5"))
 #: Threads with which a Celery worker runs the next turns of the rooms whose
-#: moves it commits, without a broker round trip per move (games.local_turns,
+#: moves it commits, without a broker round trip per move (games.runtime.local_turns,
 #: issue #12); 0 sends every turn through the broker.
 GAMES_WORKER_LOCAL_TURNS = int(os.environ.get("GAMES_WORKER_LOCAL_TURNS", "4"))
-#: Longest window of a hidden decision (games.hidden): every holder, human or
+#: Longest window of a hidden decision (games.runtime.hidden): every holder, human or
 #: bot, gets min(time limit, this) seconds and it takes effect at the deadline.
 GAMES_HIDDEN_DECISION_S = float(os.environ.get("GAMES_HIDDEN_DECISION_S", "10"))
 

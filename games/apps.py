@@ -8,7 +8,7 @@ class GamesConfig(AppConfig):
 
     def ready(self):
         """Wire the pieces that must not import each other: the topology
-        (:mod:`games.scheduling`) is given the server's turn and sweep, and
+        (:mod:`games.runtime.scheduling`) is given the server's turn and sweep, and
         the profile page is told where a user sits
         (:data:`accounts.signals.profile_context`), and accounts learns the
         registered games (:func:`accounts.catalog.provide`: their codes,
@@ -16,7 +16,9 @@ class GamesConfig(AppConfig):
         from accounts import catalog
         from accounts.signals import profile_context
 
-        from . import profile, registry, scheduling
+        from games.pages import profile
+        from games import registry
+        from games.runtime import scheduling
         from .services import turns
 
         scheduling.configure(turn=turns.play_turn, sweep=turns.sweep)

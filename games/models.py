@@ -100,7 +100,7 @@ class Room(models.Model):
     version = models.PositiveIntegerField(_("版本"), default=0)
     deadline = models.DateTimeField(_("截止时间"), null=True, blank=True)
     #: A hidden decision made before its window closed, applied at the deadline
-    #: (issue #8; games.hidden): ``{"hand", "count", "seat", "action", "user"}``.
+    #: (issue #8; games.runtime.hidden): ``{"hand", "count", "seat", "action", "user"}``.
     pending = models.JSONField(_("待公布的决定"), null=True, blank=True, editable=False)
     changed = models.DateTimeField(_("最后变更"), auto_now_add=True)
     created = models.DateTimeField(_("创建时间"), auto_now_add=True)
@@ -325,9 +325,9 @@ class TributeSettlement(models.Model):
 class ChatMessage(models.Model):
     """One line of a table's chat (issue #11): players and spectators.
 
-    ``text`` is stored as typed (at most :data:`games.chat.MAX_LENGTH`
+    ``text`` is stored as typed (at most :data:`games.pages.chat.MAX_LENGTH`
     characters) and escaped when rendered; ``quick`` names a quick phrase
-    (快捷语, :data:`games.chat.QUICK_PHRASES`) shown in each reader's own
+    (快捷语, :data:`games.pages.chat.QUICK_PHRASES`) shown in each reader's own
     language instead of ``text``.  ``hidden`` is set by an admin who removes
     a message from the table (admins may also delete it outright)."""
 

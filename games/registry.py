@@ -78,7 +78,7 @@ class GameSpec:
       while a hand exists (context: the generic table context plus what
       ``table_context`` adds); ``notice_template`` optional notices after it
       (e.g. a settlement); both are Jinja2 templates in the game's
-      ``jinja2/`` folder (:mod:`games.jinja`); ``replay_template`` (a Django template) an optional public block on
+      ``jinja2/`` folder (:mod:`games.render.jinja`); ``replay_template`` (a Django template) an optional public block on
       the replay page; ``css`` / ``js``: static paths the room page loads.
     - ``table_context(ctx) -> dict``: extra context for one viewer, built
       from ``ctx["view"]`` (the engine's view for the viewer's own seat) and

@@ -29,7 +29,7 @@
     the commit.)
 
 ``result_notes``
-    Asked by :func:`games.tables.table_snapshot` for the completed hand a
+    Asked by :func:`games.render.tables.table_snapshot` for the completed hand a
     table shows in its result panel: ``sender`` the game code, keyword
     argument ``hand``.  A receiver answers None or a dict ``{"key": str,
     "label": str, "seats": {seat index: short text}}`` (e.g. the rating change ``"+12"``);

@@ -2,7 +2,7 @@
 
 from django.urls import path
 
-from . import help, views
+from games.pages import help, views
 
 urlpatterns = [
     path("", views.lobby, name="lobby"),

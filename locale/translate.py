@@ -327,7 +327,7 @@ EN = {
     "%(who)s 打过 K，赢得本场！": "%(who)s went past K and won the match!",
     "新的一场即将从 2 开始。": "A new match starts soon from 2.",
     "下一局庄家：%(name)s": "Next dealer: %(name)s",
-    # baohuang refusals (games/tables.py)
+    # baohuang refusals (games/render/tables.py)
     "黑桃": "Spades",
     "红桃": "Hearts",
     "方块": "Diamonds",

@@ -14,8 +14,8 @@ import json
 from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncWebsocketConsumer
 
-from games import notify as game_notify
-from games.socket_scope import render_in, scope_csrf_token, scope_language
+from games.live import notify as game_notify
+from games.live.socket_scope import render_in, scope_csrf_token, scope_language
 
 from . import notify, services
 from .views import _bot_wait as bot_wait

@@ -5,7 +5,7 @@ The message is only ``{"type": "queue.changed"}`` to the group
 
 from __future__ import annotations
 
-from games.notify import send
+from games.live.notify import send
 
 
 def group(user_id: int) -> str:

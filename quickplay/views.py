@@ -42,7 +42,7 @@ def status_context(user) -> dict:
 
 def render_status(user, request=None, csrf_token: str = "") -> str:
     """The ``#queue-status`` fragment for ``user``; a websocket push passes no
-    request but the browser's ``csrf_token`` (games.socket_scope.scope_csrf_token)
+    request but the browser's ``csrf_token`` (games.live.socket_scope.scope_csrf_token)
     so the fragment's leave forms keep working."""
     context = status_context(user)
     if csrf_token and request is None:

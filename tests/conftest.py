@@ -3,7 +3,7 @@ that plays the server's turns (bots, 托管, next deal) by hand.
 
 Scheduling is switched off in every test (``GAMES_SCHEDULING_DISABLED``):
 timers would run in other threads against the test database.  Tests drive
-turns with :func:`drive` / ``games.tasks.play_turn`` instead.
+turns with :func:`drive` / ``games.runtime.tasks.play_turn`` instead.
 """
 
 from __future__ import annotations
@@ -31,7 +31,7 @@ def _default_language(settings):
 @pytest.fixture(autouse=True)
 def _games_no_timers(settings):
     settings.GAMES_SCHEDULING_DISABLED = True
-    # Request limits (games.throttle) count per user across a whole minute;
+    # Request limits (games.pages.throttle) count per user across a whole minute;
     # tests that are not about them must not trip over each other's counts
     # (tests/site/test_input_limits.py sets its own small limits).
     settings.RATE_POSTS = "100000/m"
@@ -43,7 +43,7 @@ def _games_no_timers(settings):
     except Exception:  # pragma: no cover - app not importable
         yield
         return
-    from games import live
+    from games.live import snapshots as live
 
     from games.services import turncache
 
@@ -145,7 +145,7 @@ def drive(room, until, max_steps: int = 5000, stay: bool = True) -> int:
     dealt).  Returns the number of steps; fails the test after ``max_steps``.
     """
     from games.models import Seat
-    from games.tasks import play_turn
+    from games.runtime.tasks import play_turn
 
     for step in range(max_steps):
         room.refresh_from_db()

@@ -13,8 +13,8 @@ exactly as it was.
 
 When the block ends normally the room's ``deadline`` and ``status`` are saved
 and, after the commit, the room's channel group is told ``table.changed``
-with the new version (:mod:`games.notify`) and the next turn is scheduled
-for ``room.deadline`` (:mod:`games.scheduling`).
+with the new version (:mod:`games.live.notify`) and the next turn is scheduled
+for ``room.deadline`` (:mod:`games.runtime.scheduling`).
 """
 
 from __future__ import annotations
@@ -26,7 +26,8 @@ from contextlib import contextmanager
 from django.db import connections, transaction
 from django.utils import timezone
 
-from .. import notify, scheduling
+from games.live import notify
+from games.runtime import scheduling
 from ..models import Room
 from .errors import Outcome
 

@@ -6,7 +6,7 @@ game-generic.  When a hand completes its summary, the tribute history
 and the ledger credits (C4) are written in the same transaction,
 :data:`games.signals.hand_scored` is sent inside it (ratings) and
 :data:`games.signals.hand_completed` after the commit (events, statistics).
-A planner (:mod:`games.dealing`) may fix a deal or stop the dealing.
+A planner (:mod:`games.runtime.dealing`) may fix a deal or stop the dealing.
 """
 
 from __future__ import annotations
@@ -24,7 +24,8 @@ from ..engine import get_rules
 from ..engine.base import Action, IllegalAction, RecordError
 from ..engine.cards import new_seed
 from ..models import Hand, HandAction, Match, Room, Seat, TributeRecord
-from .. import dealing, signals
+from games.runtime import dealing
+from games import signals
 from ..signals import hand_completed
 from .deadlines import can_start, seats_of, set_deadline, set_pause
 from .errors import Conflict, Forbidden, IllegalMove, InvalidRequest, Outcome
@@ -269,8 +270,8 @@ def user_by_id(user_id):
 
 
 def hidden_decision(rules, state) -> bool:
-    """Whether the decision now due is hidden from the others (:mod:`games.hidden`)."""
-    from .. import hidden
+    """Whether the decision now due is hidden from the others (:mod:`games.runtime.hidden`)."""
+    from games.runtime import hidden
 
     return hidden.is_hidden(rules, state)
 
@@ -281,7 +282,7 @@ def _hold_hidden(rid: int, seat: int, record: dict, expected_version, user) -> O
     the server's turn.  No version bump, no notification: nobody can see when
     it was made.  Returns the :class:`Outcome` (``reason="held"``), or None
     when the decision is not held (applied at once as usual)."""
-    from .. import hidden
+    from games.runtime import hidden
 
     with transaction.atomic():
         room = Room.objects.select_for_update().filter(pk=rid).first()
@@ -362,7 +363,7 @@ def do_action(
     rid = room_id(room)
     if actor == HandAction.Actor.USER and hold_hidden:
         # A hidden decision on a mixed table is held until its deadline
-        # (games.hidden, issue #8); the server's turn applies it then.
+        # (games.runtime.hidden, issue #8); the server's turn applies it then.
         held = _hold_hidden(rid, seat, record, expected_version, user)
         if held is not None:
             return held

@@ -20,7 +20,7 @@ from django.db.models.functions import Coalesce
 from ..engine import get_rules
 from ..engine.base import Action
 from ..models import Hand, HandAction, Room
-from ..prepared import Prepared
+from games.live.prepared import Prepared
 
 _CACHE_SIZE = 512
 _cache: OrderedDict[tuple, Any] = OrderedDict()
@@ -221,8 +221,8 @@ _ACTIONS_TAIL = Prepared(
 
 def current_hand_counted(room: Room | int) -> Hand | None:
     """:func:`current_hand` with its stored action count as ``n_actions``,
-    in one query (the live table read, :func:`games.tables.table_snapshot`;
-    its SQL compiled once per thread, :mod:`games.prepared`)."""
+    in one query (the live table read, :func:`games.render.tables.table_snapshot`;
+    its SQL compiled once per thread, :mod:`games.live.prepared`)."""
     return _CURRENT_HAND_COUNTED.first(room_id(room))
 
 

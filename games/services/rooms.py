@@ -10,7 +10,7 @@ from __future__ import annotations
 from django.db import transaction
 from django.utils.translation import gettext as _
 
-from .. import hidden
+from games.runtime import hidden
 from ..engine import get_rules
 from ..engine.base import RecordError
 from ..models import Room, RoomMultiplier, Seat
@@ -52,13 +52,13 @@ def create_room(
 
     ``multiplier`` must be one of the admin-managed :class:`RoomMultiplier`
     values (None: the default, C4); ``options`` are checked against the
-    game's schema (:mod:`games.room_options`: known keys, flat values) and by
+    game's schema (:mod:`games.pages.room_options`: known keys, flat values) and by
     the engine's ``new_match``.  ``max_open_rooms``: refuse (:class:`Conflict`)
     when the owner already owns that many rooms not closed (issue #8; the
     create-room page passes ``settings.GAMES_MAX_OPEN_ROOMS``).  Raises
     :class:`InvalidRequest`.
     """
-    from .. import room_options
+    from games.pages import room_options
 
     try:
         rules = get_rules(game)
@@ -257,7 +257,7 @@ def set_autoplay(room: Room | int, user, on: bool, expected_version: int | None 
             rules = get_rules(room.game)
             state = hand_state(hand)
             # A hidden decision keeps its deadline: moving it only when this
-            # seat holds it would tell everyone who does (games.hidden, #8).
+            # seat holds it would tell everyone who does (games.runtime.hidden, #8).
             if rules.to_act(state) == seat.index and not hidden.is_hidden(rules, state):
                 set_deadline(room, rules, state, seats_of(room))
         return Outcome(True, room.version)
@@ -267,7 +267,7 @@ def room_edited(room: Room | int) -> Outcome:
     """After an admin edited a room or its seats in Django admin (which writes
     the rows itself): bump the version, as every other change does, so that
     what processes keep per version (the next server turn's reads,
-    :mod:`~games.services.turncache`; the live snapshots, :mod:`games.live`)
+    :mod:`~games.services.turncache`; the live snapshots, :mod:`games.live.snapshots`)
     is stale and every socket is pushed the edited table; the deadline of the
     decision due is recomputed (a seat may have become a bot, or a human).
     Returns the :class:`Outcome` with the new version."""

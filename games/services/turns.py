@@ -2,7 +2,7 @@
 
 :func:`play_turn` is what runs when a room's deadline comes (a Celery task in
 the production topology, an in-process timer in the embedded one; where it
-runs is :mod:`games.scheduling`'s business).  It is idempotent: it does
+runs is :mod:`games.runtime.scheduling`'s business).  It is idempotent: it does
 nothing unless the room is still at the version it was scheduled for, and
 the command it calls repeats that check under the row lock, so two workers
 can never apply the same turn twice.  :func:`sweep` finds every room whose
@@ -18,11 +18,11 @@ from datetime import timedelta
 
 from django.utils import timezone
 
-from .. import scheduling
+from games.runtime import scheduling
 from ..engine import get_rules
 from ..engine.base import bot_decision
 from ..models import HandAction, Room
-from ..prepared import Prepared
+from games.live.prepared import Prepared
 from .deadlines import AUTOPLAY_POLICY, acts_automatically, bot_rng, search_config, seats_of
 from .errors import ServiceError
 from .hands import do_action, hidden_decision, next_hand, user_by_id
@@ -125,10 +125,10 @@ def play_turn(room_id: int, version: int) -> str:
     secret = hidden_decision(rules, state)
     if secret and kept is not None:
         # A held hidden decision is kept in Room.pending without a version
-        # bump (games.hidden): read the room again (the entry is gone now).
+        # bump (games.runtime.hidden): read the room again (the entry is gone now).
         return play_turn(room_id, version)
     if secret:
-        from .. import hidden
+        from games.runtime import hidden
 
         pending = hidden.pending_for(room, hand, count, seat_index)
         if pending is not None:
@@ -177,9 +177,9 @@ def due_rooms() -> list[tuple[int, int]]:
 
 def sweep(direct: bool = False) -> int:
     """Run the due turn of every overdue room (:func:`due_rooms`); returns how
-    many rooms were handled.  Each goes through :func:`games.scheduling.dispatch`:
+    many rooms were handled.  Each goes through :func:`games.runtime.scheduling.dispatch`:
     a ``run_turn`` task in the production topology, here and now otherwise;
-    with ``direct`` (a worker's own sweep thread, :mod:`games.worker_sweep`)
+    with ``direct`` (a worker's own sweep thread, :mod:`games.runtime.worker_sweep`)
     here and now always, so tables go on while the broker is down (issue #8)."""
     due = due_rooms()
     for room_id, version in due:

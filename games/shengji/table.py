@@ -2,7 +2,7 @@
 
 :func:`shengji_context` is the game's ``table_context`` hook
 (:class:`~games.registry.GameSpec`), called by
-:func:`games.tables.table_context` for every viewer.  It reads only the
+:func:`games.render.tables.table_context` for every viewer.  It reads only the
 viewer's seat view (``ctx["view"]``, the engine's ``view(state, seat)``) and
 the engine's seat aids for that seat (``ctx["aids"]``,
 ``RULES.seat_aids(state, seat)``: suit of play of the viewer's own cards, the

@@ -10,7 +10,7 @@ from django.db import connection, connections
 
 from games import services
 from games.models import HandAction
-from games.tasks import play_turn
+from games.runtime.tasks import play_turn
 from tests.conftest import make_due
 
 pytestmark = [

@@ -1,6 +1,6 @@
 """Websockets: refusal of anonymous users, per-seat rendering, hidden information.
 
-Uses channels' ``WebsocketCommunicator`` against ``games.routing`` with the
+Uses channels' ``WebsocketCommunicator`` against ``games.live.routing`` with the
 user put in the scope (what ``AuthMiddlewareStack`` does in ``config/asgi.py``).
 """
 
@@ -20,8 +20,8 @@ from django.db import connections
 
 from games import services
 from games.engine import get_rules
-from games.routing import websocket_urlpatterns
-from games.tasks import play_turn
+from games.live.routing import websocket_urlpatterns
+from games.runtime.tasks import play_turn
 from tests.conftest import make_due
 
 pytestmark = pytest.mark.django_db(transaction=True)

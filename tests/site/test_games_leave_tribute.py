@@ -14,7 +14,8 @@ import pytest
 from django.test import Client
 
 from accounts.models import PointsEntry
-from games import services, tasks
+from games import services
+from games.runtime import tasks
 from games.engine import get_rules
 from games.engine.records import replay_record
 from games.models import Hand, Room, TributeSettlement

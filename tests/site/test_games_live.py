@@ -1,4 +1,4 @@
-"""Shared per-(room, version) reads for the table sockets (``games.live``):
+"""Shared per-(room, version) reads for the table sockets (``games.live.snapshots``):
 one read serves every socket of a room in a process, each socket still
 renders only its own seat, a per-seat render makes no query, and a snapshot
 older than the newest announced version is never served."""
@@ -15,10 +15,12 @@ from channels.testing import WebsocketCommunicator
 from django.db import connection, connections
 from django.test.utils import CaptureQueriesContext
 
-from games import live, services, tables
+from games.live import snapshots as live
+from games import services
+from games.render import tables
 from games.engine import get_rules
 from games.models import Room
-from games.routing import websocket_urlpatterns
+from games.live.routing import websocket_urlpatterns
 from tests.conftest import drive, make_due
 
 from .shengji_fixtures import sj_bot_room  # noqa: F401 (fixture)
@@ -113,7 +115,7 @@ async def _close_thread_connections():
 
 
 def _step(room_id):
-    from games.tasks import play_turn
+    from games.runtime.tasks import play_turn
 
     room = Room.objects.get(pk=room_id)
     make_due(room)

@@ -6,7 +6,8 @@ from __future__ import annotations
 
 import pytest
 
-from games import notify, services
+from games.live import notify
+from games import services
 from games.models import Room
 from tests.conftest import make_due
 
@@ -25,7 +26,7 @@ def sent(monkeypatch):
 
 
 def test_plain_play_does_not_notify_the_lobby(bot_room, alice, sent, django_capture_on_commit_callbacks):
-    from games.tasks import play_turn
+    from games.runtime.tasks import play_turn
 
     make_due(bot_room)
     bot_room.refresh_from_db()

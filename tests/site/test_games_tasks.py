@@ -1,4 +1,4 @@
-"""games.tasks: idempotent turns, the deadline sweep, C5 timeouts and 托管."""
+"""games.runtime.tasks: idempotent turns, the deadline sweep, C5 timeouts and 托管."""
 
 from __future__ import annotations
 
@@ -7,7 +7,8 @@ from datetime import timedelta
 import pytest
 from django.utils import timezone
 
-from games import scheduling, services, tasks
+from games.runtime import scheduling, tasks
+from games import services
 from games.engine import get_rules
 from games.models import HandAction, Room
 from tests.conftest import make_due

@@ -15,13 +15,13 @@ import pytest
 ROOT = Path(__file__).resolve().parents[2]
 
 GENERIC = [
-    "games/__init__.py", "games/admin.py", "games/apps.py", "games/consumers.py",
-    "games/context_processors.py", "games/fanout.py", "games/forms.py", "games/live.py",
-    "games/local_turns.py", "games/notify.py",
-    "games/profile.py", "games/registry.py", "games/routing.py", "games/scheduling.py",
-    "games/services/*.py", "games/signals.py", "games/tables.py", "games/tasks.py",
-    "games/urls.py", "games/views.py", "games/templatetags/*.py", "games/dealing.py",
-    "games/memo.py", "games/jinja.py", "games/paths.py", "games/jinja2/games/*.html",
+    "games/__init__.py", "games/admin.py", "games/apps.py", "games/live/consumers.py",
+    "games/context_processors.py", "games/live/fanout.py", "games/pages/forms.py", "games/live/snapshots.py",
+    "games/runtime/local_turns.py", "games/live/notify.py",
+    "games/pages/profile.py", "games/registry.py", "games/live/routing.py", "games/runtime/scheduling.py",
+    "games/services/*.py", "games/signals.py", "games/render/tables.py", "games/runtime/tasks.py",
+    "games/urls.py", "games/pages/views.py", "games/templatetags/*.py", "games/runtime/dealing.py",
+    "games/render/memo.py", "games/render/jinja.py", "games/render/paths.py", "games/jinja2/games/*.html",
     "accounts/*.py", "templates/base.html", "templates/games/*.html",
     "static/games/*.js", "static/games/*.css",
 ]
@@ -58,6 +58,6 @@ def test_each_game_package_has_its_spec():
         package = ROOT / "games" / spec.code
         assert (package / "spec.py").is_file() and (package / "apps.py").is_file()
         if spec.board_template != "games/_board_generic.html":
-            assert (package / "jinja2" / spec.board_template).is_file()  # games/jinja.py
+            assert (package / "jinja2" / spec.board_template).is_file()  # games/render/jinja.py
         for path in (*spec.css, *spec.js):
             assert (package / "static" / path).is_file()

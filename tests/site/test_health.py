@@ -8,7 +8,7 @@ from __future__ import annotations
 import pytest
 from django.core.management import call_command
 
-from games import health
+from games.pages import health
 
 pytestmark = pytest.mark.django_db
 

@@ -10,8 +10,8 @@ from django.test import Client
 
 from accounts.models import LevelTitle
 from games import registry
-from games.rulings import rule_url
-from games.tables import RULE_MESSAGES
+from games.pages.rulings import rule_url
+from games.render.tables import RULE_MESSAGES
 
 pytestmark = pytest.mark.django_db
 

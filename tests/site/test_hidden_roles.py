@@ -11,7 +11,7 @@ only what is public and not the role: seat H's name/机器人 label, room and
 hand ids, and on seat H's own *visible* turns the deadline and its "auto" pace mark (a seat's kind is
 on its label; its visible turns are paced by it).
 
-升級: no decision is hidden (``games.hidden.is_hidden`` is false through a
+升級: no decision is hidden (``games.runtime.hidden.is_hidden`` is false through a
 whole hand): teams are fixed (S1), bids and the declarer who takes the kitty
 are public, so the pace follows only the public kind of the seat to act.
 """
@@ -26,11 +26,13 @@ import pytest
 from django.test import Client
 from django.utils import timezone
 
-from games import hidden, live, services
+from games.runtime import hidden
+from games.live import snapshots as live
+from games import services
 from games.engine import get_rules
 from games.engine.baohuang.order import KIND_BJ_MARKED, KIND_H4_MARKED, KIND_OF
 from games.models import Room
-from games.tasks import play_turn
+from games.runtime.tasks import play_turn
 
 pytestmark = pytest.mark.django_db
 

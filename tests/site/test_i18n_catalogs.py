@@ -85,7 +85,7 @@ def test_compiled_catalog_matches_the_po_file(lang):
 
 
 TEMPLATE_STRING = re.compile(r"""\{%\s*(?:translate|trans)\s+(?:"([^"]+)"|'([^']+)')""")
-#: ``{{ _("…") }}`` in a template (the table fragment's Jinja2 templates, games/jinja.py)
+#: ``{{ _("…") }}`` in a template (the table fragment's Jinja2 templates, games/render/jinja.py)
 TEMPLATE_CALL = re.compile(r"""\b_\(\s*(?:"([^"\\]+)"|'([^'\\]+)')\s*\)""")
 PYTHON_STRING = re.compile(r"""\b(?:_|gettext|gettext_lazy|gettext_noop)\(\s*"([^"\\]+)"\s*[),%]""")
 SOURCE_SKIP = {".venv", "venv", "tests", "tmp", "locale", "node_modules", "migrations", ".git"}

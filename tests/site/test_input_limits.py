@@ -23,7 +23,8 @@ from django.contrib.auth import get_user_model
 from django.core.cache import caches
 from django.test import Client, override_settings
 
-from games import room_options, services
+from games.pages import room_options
+from games import services
 from games.models import Room
 
 pytestmark = pytest.mark.django_db

@@ -1,4 +1,4 @@
-"""The live table fragment's Jinja2 environment (``games/jinja.py``, issue #12):
+"""The live table fragment's Jinja2 environment (``games/render/jinja.py``, issue #12):
 it must render what the Django template tags it replaced rendered."""
 
 from __future__ import annotations
@@ -6,7 +6,7 @@ from __future__ import annotations
 from django.urls import reverse, set_script_prefix
 from django.utils import translation
 
-from games import jinja
+from games.render import jinja
 
 
 def render(source: str, **context) -> str:

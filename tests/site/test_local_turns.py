@@ -1,4 +1,4 @@
-"""games.local_turns: the timer heap with which a worker runs its rooms' next
+"""games.runtime.local_turns: the timer heap with which a worker runs its rooms' next
 turns itself (issue #12).  The processes are in
 tests/integration/test_local_turns_live.py; here the heap's own contract:
 order by due time, hand-over at stop, the cap, a failing turn."""
@@ -11,7 +11,7 @@ import signal
 import threading
 import time
 
-from games.local_turns import LocalTurns
+from games.runtime.local_turns import LocalTurns
 
 
 class Recorder:
@@ -109,7 +109,7 @@ def test_a_forked_child_starts_its_own_heap():
     """A prefork pool may fork a new child from a parent that runs local turns:
     the child inherits the object but not its threads, so it must neither keep
     turns in it nor stop it, and ``start`` gives it its own (threads > 0)."""
-    from games import local_turns
+    from games.runtime import local_turns
 
     rec = Recorder()
     assert local_turns.start(rec.run, rec.fallback, threads=1)

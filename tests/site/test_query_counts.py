@@ -13,14 +13,14 @@ Shapes pinned:
   升級): the seat lookup, the hidden-decision check's room and hand reads,
   the version bump that returns the fresh row, the seat, the hand (exact
   under the lock), the insert, the seats for the next deadline, the room save;
-* a bot turn (:func:`games.tasks.play_turn`): room, hand, seats read once
+* a bot turn (:func:`games.runtime.tasks.play_turn`): room, hand, seats read once
   before the lock (still exact when the lock is taken at that version,
   ``do_action(known=…)``), then bump, insert, room save;
-* a table snapshot (:func:`games.live.load_snapshot`): three queries (room
+* a table snapshot (:func:`games.live.snapshots.load_snapshot`): three queries (room
   and seats joined, hand, settlements) whatever the number of hands already
   played; the match's completed hands once per process and completed hand;
   one more for the result panel's notes when a completed hand is shown; and a seat's fragment
-  rendered from it (:func:`games.live.render_seat`) for a player and for a
+  rendered from it (:func:`games.live.snapshots.render_seat`) for a player and for a
   spectator: none.
 """
 
@@ -32,10 +32,11 @@ import pytest
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
-from games import live, services
+from games.live import snapshots as live
+from games import services
 from games.engine import get_rules
 from games.models import Hand, Room
-from games.tables import table_snapshot
+from games.render.tables import table_snapshot
 from tests.conftest import drive, make_due
 from tests.site.shengji_fixtures import sj_bot_room, sj_humans  # noqa: F401 (fixtures)
 
@@ -76,7 +77,7 @@ def c5_record(room, game: str) -> tuple[int, dict]:
 # one player's action ------------------------------------------------------
 USER_ACTION = [
     "SELECT games_seat",            # the user's seat (user_action)
-    "SAVEPOINT",                    # hidden-decision check (games.hidden, issue #8)
+    "SAVEPOINT",                    # hidden-decision check (games.runtime.hidden, issue #8)
     "SELECT games_room",            #   the room, locked
     "SELECT games_hand",            #   hand + action count: not hidden, nothing held
     "RELEASE",
@@ -127,7 +128,7 @@ BOT_TURN = [
 
 
 def _bot_turns(room, turns: int = 5):
-    from games.tasks import play_turn
+    from games.runtime.tasks import play_turn
 
     for _ in range(turns):
         room.refresh_from_db()
@@ -153,7 +154,7 @@ def test_shengji_bot_turn(sj_bot_room, alice):  # noqa: F811
 
 def test_stale_bot_turn_is_one_read(bot_room):
     """A task whose version has moved on costs a single read and writes nothing."""
-    from games.tasks import play_turn
+    from games.runtime.tasks import play_turn
 
     bot_room.refresh_from_db()
     with CaptureQueriesContext(connection) as ctx:
@@ -198,7 +199,7 @@ def test_snapshot_and_render(five_humans, make_user):
 
 
 def _one_bot_move(room):
-    from games.tasks import play_turn
+    from games.runtime.tasks import play_turn
 
     room.refresh_from_db()
     make_due(room)

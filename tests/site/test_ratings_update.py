@@ -167,7 +167,7 @@ def test_voided_deal_is_not_rated(make_user, multipliers, monkeypatch):
 
 def test_result_panel_shows_the_rating_change(make_user, multipliers, monkeypatch):
     """The "+12" of issue 14: every human's displayed change on the result panel."""
-    from games.tables import render_table
+    from games.render.tables import render_table
 
     a, b = make_user("ra"), make_user("rb")
     room = seated_room("shengji", [a, "heuristic", b, "heuristic"], seed=3, monkeypatch=monkeypatch)

@@ -17,8 +17,8 @@ from channels.routing import URLRouter
 from channels.testing import WebsocketCommunicator
 
 from games import services
-from games.routing import websocket_urlpatterns
-from games.tasks import play_turn
+from games.live.routing import websocket_urlpatterns
+from games.runtime.tasks import play_turn
 from tests.conftest import make_due
 
 from .shengji_fixtures import RULES, sj_bot_room  # noqa: F401 (fixture)

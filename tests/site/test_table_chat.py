@@ -12,9 +12,9 @@ from channels.routing import URLRouter
 from channels.testing import WebsocketCommunicator
 from django.db import connections
 
-from games import chat
+from games.pages import chat
 from games.models import ChatMessage
-from games.routing import websocket_urlpatterns
+from games.live.routing import websocket_urlpatterns
 
 pytestmark = pytest.mark.django_db(transaction=True)
 APP = URLRouter(websocket_urlpatterns)

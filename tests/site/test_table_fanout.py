@@ -1,4 +1,4 @@
-"""One channel-layer member per room and process (issue #12, :mod:`games.fanout`).
+"""One channel-layer member per room and process (issue #12, :mod:`games.live.fanout`).
 
 The table sockets of a process do not each join the room's group: the
 process's hub does, once, and renders every local socket of the room from one
@@ -21,10 +21,11 @@ from channels.routing import URLRouter
 from channels.testing import WebsocketCommunicator
 from django.db import connections
 
-from games import fanout, notify, services
+from games.live import fanout, notify
+from games import services
 from games.engine import get_rules
 from games.models import Room
-from games.routing import websocket_urlpatterns
+from games.live.routing import websocket_urlpatterns
 from tests.site.test_games_consumers import _step
 
 pytestmark = pytest.mark.django_db(transaction=True)

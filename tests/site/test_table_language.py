@@ -12,8 +12,8 @@ from channels.testing import WebsocketCommunicator
 from django.db import connections
 
 from games import services
-from games.socket_scope import scope_language
-from games.routing import websocket_urlpatterns
+from games.live.socket_scope import scope_language
+from games.live.routing import websocket_urlpatterns
 
 pytestmark = pytest.mark.django_db(transaction=True)
 APP = URLRouter(websocket_urlpatterns)
@@ -103,7 +103,7 @@ async def test_lobby_pushes_in_the_users_language(alice, bob, multipliers):
 def _render_zh():
     from django.utils import translation
 
-    from games.tables import render_room_list
+    from games.render.tables import render_room_list
 
     with translation.override("zh-hans"):
         return render_room_list("baohuang")

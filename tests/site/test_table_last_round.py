@@ -12,7 +12,8 @@ import pytest
 from django.test import Client
 from django.utils import translation
 
-from games import registry, services, tables
+from games import registry, services
+from games.render import tables
 from games.baohuang.table import last_round
 
 pytestmark = pytest.mark.django_db

@@ -1,4 +1,4 @@
-"""``memo`` blocks of the table fragment (issue #12, ``games/memo.py``, ``games/jinja.py``).
+"""``memo`` blocks of the table fragment (issue #12, ``games/render/memo.py``, ``games/render/jinja.py``).
 
 The reference is a render without memo (``memo.CHECK``: every block
 rendered afresh, nothing kept).  A warm render (outputs
@@ -20,9 +20,10 @@ from django.template import engines
 from django.utils import translation
 from jinja2 import DictLoader, meta
 
-from games import live, services
+from games.live import snapshots as live
+from games import services
 from games.models import Room
-from games import jinja, memo
+from games.render import jinja, memo
 from tests.conftest import drive
 from tests.site.shengji_fixtures import sj_bot_room  # noqa: F401 (fixture)
 
@@ -102,7 +103,7 @@ def test_warm_and_cold_renders_are_the_same_in_shengji(sj_bot_room, alice, make_
 
 
 def _env(**templates):
-    """The site's Jinja2 environment (games.jinja) over ``templates``."""
+    """The site's Jinja2 environment (games.render.jinja) over ``templates``."""
     return jinja.environment(loader=DictLoader(templates))
 
 
@@ -152,7 +153,7 @@ def _outside_names(env, source: str) -> set[str]:
 
 
 def test_every_table_block_reads_only_its_arguments_and_globals():
-    """Each ``*_blocks.html`` of the table fragment (games/jinja.py): its macros
+    """Each ``*_blocks.html`` of the table fragment (games/render/jinja.py): its macros
     read nothing but their arguments, so a forgotten input cannot make a block
     render another viewer's data or silently nothing."""
     env = engines["jinja2"].env
@@ -173,7 +174,7 @@ def test_memo_keys_keep_types_apart_and_refuse_objects(bot_room):
     from django.utils.safestring import mark_safe
     from django.utils.translation import gettext_lazy
 
-    from games.memo import freeze, key_of
+    from games.render.memo import freeze, key_of
 
     distinct = [1, True, 1.0, "1", None, "None", mark_safe("<b>"), "<b>", [1], (1,), {"a": 1}]
     for make in (freeze, key_of):  # the check, and the key kept (its pickle)

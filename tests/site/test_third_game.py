@@ -25,10 +25,11 @@ from django.test import Client
 from accounts import ledger
 from accounts.ladders import seed_missing_ladders
 from accounts.models import LevelTitle, PointsEntry
-from games import registry, services, tables
+from games import registry, services
+from games.render import tables
 from games.engine.records import replay_record
 from games.models import Hand, Room
-from games.routing import websocket_urlpatterns
+from games.live.routing import websocket_urlpatterns
 from games.services.records import build_record
 from tests.conftest import drive
 from tests.thirdgame.rules import RULES
@@ -130,7 +131,7 @@ async def test_websocket_pushes_the_seats_own_view(highcard, alice, multipliers)
     assert f'data-version="{room.version}"' in first
     await database_sync_to_async(services.fill_bots)(room.pk, alice, "random")
     await database_sync_to_async(services.set_ready)(room.pk, alice, True)
-    # Frames may be coalesced (games.live keeps only the newest version per
+    # Frames may be coalesced (games.live.snapshots keeps only the newest version per
     # room), so read until the frame of the room's current version arrives.
     version = (await database_sync_to_async(Room.objects.get)(pk=room.pk)).version
     dealt = ""

@@ -20,7 +20,7 @@ from games.engine import get_rules
 from games.models import HandAction, Room
 from games.services import turncache
 from games.services.hands import hidden_decision
-from games.tasks import play_turn
+from games.runtime.tasks import play_turn
 from tests.conftest import make_due
 from tests.site.test_hidden_roles import lockstep  # noqa: F401 (fixture)
 from tests.site.test_query_counts import statements

@@ -28,7 +28,7 @@ from clubs.models import Event, Round
 from clubs.results import standings
 from clubs.running import sweep_rounds
 from clubs.tournament.round_robin import rounds_needed
-from games import scheduling
+from games.runtime import scheduling
 
 
 class Command(BaseCommand):

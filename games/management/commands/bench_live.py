@@ -383,7 +383,7 @@ class Command(BaseCommand):
             "pairs_expected": result["expected_pairs"],
             "pairs_seen": result["seen_pairs"],
             # the share of (socket, version) pairs sent: a push folded into a newer
-            # one while its room renders is never sent (games.fanout), and the
+            # one while its room renders is never sent (games.live.fanout), and the
             # latency percentiles count only the pushes sent
             "seen_pct": round(100 * result["seen_pairs"] / result["expected_pairs"], 1)
             if result["expected_pairs"] else None,

@@ -1,12 +1,12 @@
 """``manage.py health web|worker|beat|all``: exit 0 when healthy, 1 when not.
 
 One line per check (``ok``/``FAIL`` and a detail).  For a supervisor's or an
-operator's probe of each process kind; see :mod:`games.health`.
+operator's probe of each process kind; see :mod:`games.pages.health`.
 """
 
 from django.core.management.base import BaseCommand
 
-from games import health
+from games.pages import health
 
 
 class Command(BaseCommand):

@@ -4,7 +4,7 @@ from ``shared/rules/`` and ``RULINGS.md``, in the reader's language.
 Each game's page is a template per language, ``games/<game>/rules.<lang>.html``
 (in the game's package, ``games/<game>/templates/``)
 (``zh-hans``, ``zh-hant``, ``en``); a section per ruling carries the anchor
-``rule-<id>`` that refusals link to (:func:`games.rulings.rule_url`).  The
+``rule-<id>`` that refusals link to (:func:`games.pages.rulings.rule_url`).  The
 title ladder is read from the admin-managed table (C4), never written out.
 """
 
@@ -16,7 +16,7 @@ from django.shortcuts import render
 from django.template.loader import select_template
 from django.utils.translation import get_language
 
-from . import registry
+from games import registry
 
 
 def _language() -> str:

@@ -5,7 +5,7 @@ The engine refuses with :class:`games.engine.base.IllegalAction`, whose
 whose ``rule`` is the ruling id of ``shared/rules/RULINGS.md``.  Players see
 one sentence in their own language per ruling (the game's
 ``GameSpec.rule_messages`` and the common ones in
-:data:`games.tables.RULE_MESSAGES`, Django i18n) and a link to that rule on
+:data:`games.render.tables.RULE_MESSAGES`, Django i18n) and a link to that rule on
 the game's help page (:func:`rule_url`: ``/help/<game>/#rule-<id>``); never
 the engine's text or the ruling id.
 """
@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from django.utils.translation import gettext_lazy as _
 
-from .paths import path
+from games.render.paths import path
 
 #: The sentence for a refusal without a known ruling.
 GENERIC = _("这一步不符合规则。")

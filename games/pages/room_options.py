@@ -15,7 +15,7 @@ import json
 
 from django.utils.translation import gettext as _
 
-from .engine import get_rules
+from games.engine import get_rules
 
 #: Longest accepted options text (characters); the real ones are < 40.
 MAX_OPTIONS_CHARS = 500

@@ -14,11 +14,13 @@ from django.template.loader import render_to_string
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
-from . import chat, registry, rulings, services, tables, throttle
-from .services import records
-from .forms import CreateRoomForm
-from .models import Hand, Room
-from .services.deadlines import FILL_POLICY
+from games.pages import chat, rulings, throttle
+from games import registry, services
+from games.render import tables
+from games.services import records
+from games.pages.forms import CreateRoomForm
+from games.models import Hand, Room
+from games.services.deadlines import FILL_POLICY
 
 
 # --------------------------------------------------------------------------- helpers
@@ -176,7 +178,7 @@ def act(request, room_id: int):
     if not outcome.applied:
         return refuse(request, _("牌桌已经变化，请按最新状态再操作"), 409)
     if outcome.reason == "held":
-        # A hidden decision takes effect at its deadline (games.hidden, #8).
+        # A hidden decision takes effect at its deadline (games.runtime.hidden, #8).
         response = HttpResponse(render_to_string(
             "games/_message.html",
             {"message": _("已记下你的选择，时限到时生效（到那时之前可以改）")}, request=request))

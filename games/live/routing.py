@@ -2,7 +2,7 @@
 
 from django.urls import path
 
-from . import consumers
+from games.live import consumers
 
 websocket_urlpatterns = [
     path("ws/rooms/<int:room_id>/", consumers.TableConsumer.as_asgi()),

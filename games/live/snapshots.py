@@ -3,7 +3,7 @@
 When a commit is announced (``table.changed``, version N) every socket of the
 room in this process must push its own seat's view.  The reads behind that
 view (room, seats, hand, action log, score sheet …) do not depend on the seat,
-so they are taken once, as a :class:`games.tables.TableSnapshot`, and shared:
+so they are taken once, as a :class:`games.render.tables.TableSnapshot`, and shared:
 
 * :func:`snapshot` is single-flight: the first socket asking for ``(room, N)``
   starts the read (in this module's small read pool, :data:`DB_THREADS`), the others
@@ -33,9 +33,9 @@ from concurrent.futures import wait as wait_all
 
 from django.db import close_old_connections, connections
 
-from .models import Room, Seat
-from .prepared import Prepared
-from .tables import TableSnapshot, render_table, table_snapshot
+from games.models import Room, Seat
+from games.live.prepared import Prepared
+from games.render.tables import TableSnapshot, render_table, table_snapshot
 
 #: Rooms whose newest snapshot this process keeps.
 KEEP_ROOMS = 256

@@ -4,7 +4,7 @@ A table fragment is rendered for every socket on every move, and most of it
 is the same as for the previous move or for the other seats: the seats'
 names, counts and scores, the round so far, the score sheet.  Such a part is a
 macro of a ``*_blocks.html`` Jinja2 template, called through ``memo``
-(:mod:`games.jinja`)::
+(:mod:`games.render.jinja`)::
 
     {% import "games/_table_blocks.html" as blocks %}
     {{ memo(blocks.seat, s=row.shown) }}

@@ -11,7 +11,7 @@ services.
   at once; Celery beat runs ``games.tasks.sweep_deadlines``.  Inside a Celery
   worker process the turns it schedules itself (the next move of a room whose
   move it just committed) stay in that process instead
-  (:mod:`games.local_turns`, issue #12), with the database deadline and the
+  (:mod:`games.runtime.local_turns`, issue #12), with the database deadline and the
   sweeps still the source of truth.
 - Embedded topology (``GAMES_INPROCESS_TASKS``): a daemon
   ``threading.Timer`` runs the turn in this process, and a sweep thread
@@ -34,12 +34,12 @@ from typing import Callable
 from django.conf import settings
 from django.db import connections
 
-from . import local_turns
+from games.runtime import local_turns
 
 log = logging.getLogger(__name__)
 
 SWEEP_INTERVAL_S = 2.0
-#: The Celery task names (``games/tasks.py`` registers them).
+#: The Celery task names (``games/runtime/tasks.py`` registers them).
 RUN_TURN_TASK = "games.tasks.run_turn"
 
 _sweeper: threading.Thread | None = None
@@ -83,7 +83,7 @@ def _celery_task(name: str):
 
     try:
         return current_app.tasks[name]
-    except KeyError:  # NotRegistered: this process has not imported games.tasks yet
+    except KeyError:  # NotRegistered: this process has not imported games.runtime.tasks yet
         current_app.loader.import_default_modules()
         return current_app.tasks[name]
 
@@ -115,7 +115,7 @@ def send_turn(room_id: int, version: int, delay_s: float) -> None:
 
 def start_local_turns(threads: int) -> bool:
     """In a Celery worker process: keep the turns this process schedules in
-    memory and run them here (:mod:`games.local_turns`); the broker gets the
+    memory and run them here (:mod:`games.runtime.local_turns`); the broker gets the
     pending ones back at :func:`stop_local_turns`.  False when ``threads`` ≤ 0
     or in the embedded topology (its timers already run in-process)."""
     if inprocess():

@@ -1,7 +1,7 @@
 """One channel-layer subscription per room and process for the table sockets (issue #12).
 
 A commit is announced once to the room's group (``room-<id>``,
-:func:`games.notify.table_changed`).  If every table socket were a member of
+:func:`games.live.notify.table_changed`).  If every table socket were a member of
 that group, channels-redis would queue one copy of the message per socket,
 each daphne would pop them one by one, and each socket would hop to a thread
 of its own to render.  Instead each process keeps one :class:`Hub` per event
@@ -9,8 +9,8 @@ loop: the hub's single channel is the group's only member from this process,
 and the hub
 
 * renders every local socket of the room in **one** thread job from the one
-  snapshot of that version (:func:`games.live.snapshot`), each socket with its
-  own seat, language and user (:func:`games.live.render_seat`): hidden
+  snapshot of that version (:func:`games.live.snapshots.snapshot`), each socket with its
+  own seat, language and user (:func:`games.live.snapshots.render_seat`): hidden
   information stays per connection exactly as before;
 * coalesces: while a room's push is being rendered, newer announcements of the
   same room are kept as one pending version, pushed when the render finishes
@@ -42,8 +42,8 @@ from concurrent.futures import ThreadPoolExecutor
 
 from channels.layers import get_channel_layer
 
-from . import live, notify
-from .socket_scope import render_in
+from games.live import snapshots as live, notify
+from games.live.socket_scope import render_in
 
 log = logging.getLogger(__name__)
 
@@ -109,7 +109,7 @@ class Hub:
 
     A member is any object with ``room_id``, ``language``, ``user``,
     ``sent_version`` (int), an async ``deliver(version, html)`` and an async
-    ``chat_posted(event)``: :class:`games.consumers.TableConsumer`."""
+    ``chat_posted(event)``: :class:`games.live.consumers.TableConsumer`."""
 
     def __init__(self, layer):
         self.layer = layer

@@ -19,10 +19,11 @@ from django.utils import timezone
 from django.utils.safestring import mark_safe
 from django.utils.translation import gettext_lazy as _
 
-from . import registry, rulings, services, signals
-from .engine.base import CARD_VERBS, CHOICE_VERBS, FLAG_VERBS
-from .models import Hand, Room, Seat, TributeSettlement
-from .prepared import Prepared
+from games import registry, services, signals
+from games.pages import rulings
+from games.engine.base import CARD_VERBS, CHOICE_VERBS, FLAG_VERBS
+from games.models import Hand, Room, Seat, TributeSettlement
+from games.live.prepared import Prepared
 
 #: Button labels of the verbs every game may use; a game adds its own
 #: (:attr:`GameSpec.action_labels <games.registry.GameSpec>`).
@@ -218,7 +219,7 @@ def describe_action(payload: dict, spec) -> dict:
 
 def hand_result(hand: Hand, spec, fallback_names: list[str]) -> dict | None:
     """The result panel of a completed hand, as plain data (a ``memo``
-    block's input, :mod:`games.memo`): the hand's id, its summary, per seat
+    block's input, :mod:`games.render.memo`): the hand's id, its summary, per seat
     the name and game points (multiplier included, C4) plus what the game
     adds (``spec.result_extras``: the winner's words, places, roles)."""
     summary = hand.summary
@@ -273,7 +274,7 @@ class TableSnapshot:
     action count and engine state, the score sheet, the previous completed
     hand and the settlement notice.  :func:`table_context` turns it into one seat's
     view without touching the database, so the sockets of one room in one
-    process share a single read (:mod:`games.live`).
+    process share a single read (:mod:`games.live.snapshots`).
 
     The snapshot holds the full engine state (every seat's cards): it must
     only ever go through :func:`table_context`, which passes the viewer's own
@@ -459,7 +460,7 @@ def render_table(
     """The ``#table`` fragment for ``user`` (HTML string); ``snapshot`` as
     for :func:`table_context` (then no query is made)."""
     ctx = table_context(room, user, committed_at, snapshot)
-    # a Jinja2 template (games/jinja.py), taken from its engine at once (no
+    # a Jinja2 template (games/render/jinja.py), taken from its engine at once (no
     # Django-template lookup first); its output is escaped already
     html = engines["jinja2"].get_template("games/_table.html").render(ctx, request)
     return mark_safe(html)

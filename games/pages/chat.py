@@ -3,7 +3,7 @@ room's websocket.
 
 A browser sends ``{"chat": "text"}`` or ``{"quick": "<key>"}`` (快捷语) or
 ``{"mute": "<user id>"}`` / ``{"unmute": ...}`` on the table socket
-(:class:`games.consumers.TableConsumer`).  :func:`post` checks the limits
+(:class:`games.live.consumers.TableConsumer`).  :func:`post` checks the limits
 (:data:`MAX_LENGTH` characters; :data:`BURST` messages per
 :data:`BURST_SECONDS` and :data:`PER_MINUTE` per minute per user, counted in
 the database so every process agrees), stores the line and returns it; the
@@ -22,7 +22,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
-from .models import ChatMessage, ChatMute, Room
+from games.models import ChatMessage, ChatMute, Room
 
 #: Longest message, in characters.
 MAX_LENGTH = 200

@@ -1,7 +1,7 @@
 """The Jinja2 environment of the live table fragment (issue #12).
 
 The ``#table`` fragment is rendered once per seat on every move (the fan-out
-hub, :mod:`games.fanout`), so its templates are Jinja2 (compiled to Python
+hub, :mod:`games.live.fanout`), so its templates are Jinja2 (compiled to Python
 functions) rather than Django templates: the same fragment renders several
 times faster.  Everything else stays a Django template.  The fragment's
 templates live in ``jinja2/`` folders beside the ``templates/`` ones
@@ -19,7 +19,7 @@ replaced rendered:
   with name=x %}`` … ``{{ name }}`` … ``{% endblocktranslate %}`` (the same msgid;
   the values escaped, the translation not);
 * ``{{ url("room_act", room.pk) }}`` is ``{% url "room_act" room.pk %}``
-  (:func:`games.paths.path`: reversed once per prefix, name and arguments);
+  (:func:`games.render.paths.path`: reversed once per prefix, name and arguments);
 * ``x|get_item(k)``, ``x|cards_html("button")``, ``x|card_class``, ``x|card_label``
   are the ``cards`` template filters;
 * ``x|default_if_none("")`` is Django's filter; ``x is none`` is also true for
@@ -27,7 +27,7 @@ replaced rendered:
   value are undefined and render empty (:class:`jinja2.ChainableUndefined`), as
   Django's do;
 * ``{{ memo(blocks.seat, s=row.shown) }}`` is a memo block of
-  :mod:`games.memo`: the macro ``seat`` of a ``*_blocks.html`` template,
+  :mod:`games.render.memo`: the macro ``seat`` of a ``*_blocks.html`` template,
   imported without context (so it sees only its arguments and the globals:
   ``tests/site/test_table_memo.py`` checks that statically), rendered once per
   distinct input and active language.
@@ -43,9 +43,9 @@ from jinja2 import ChainableUndefined, Environment
 from jinja2.runtime import Undefined
 from markupsafe import Markup
 
-from . import memo as memo_store
-from .paths import path
-from .templatetags.cards import card_class, card_label, cards_html, get_item
+from games.render import memo as memo_store
+from games.render.paths import path
+from games.templatetags.cards import card_class, card_label, cards_html, get_item
 
 
 def fmt(message: str, **values) -> Markup:
@@ -73,7 +73,7 @@ def is_none(value) -> bool:
 
 def memo(block, **inputs) -> Markup:
     """``block(**inputs)`` (a macro of a ``*_blocks.html`` template), kept per
-    distinct inputs and active language (:func:`games.memo.kept`).  An
+    distinct inputs and active language (:func:`games.render.memo.kept`).  An
     undefined input is ``""`` (a missing variable in a Django template)."""
     values = {k: ("" if isinstance(v, Undefined) else v) for k, v in inputs.items()}
     return memo_store.kept(block, get_language(), values, lambda: Markup(block(**values)))

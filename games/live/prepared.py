@@ -1,7 +1,7 @@
 """Querysets compiled to SQL once per thread and run again with new parameters (issue #12).
 
 Django builds and compiles a queryset's SQL on every evaluation: for the
-three small reads behind every live table version (:mod:`games.live`) that
+three small reads behind every live table version (:mod:`games.live.snapshots`) that
 was two thirds of the read's CPU, more than PostgreSQL's own work.  A
 :class:`Prepared` query is written as an ordinary queryset, built once with a
 *sentinel* in place of each parameter; its compiled SQL is kept (per thread

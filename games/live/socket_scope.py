@@ -2,8 +2,8 @@
 
 Every pushed fragment (tables, lobby, event pages, quick play) is rendered in
 its connection's language and, where it holds plain POST forms, with the
-browser's CSRF token; the table sockets (:mod:`games.consumers`), their
-fan-out (:mod:`games.fanout`) and other apps' consumers share these.
+browser's CSRF token; the table sockets (:mod:`games.live.consumers`), their
+fan-out (:mod:`games.live.fanout`) and other apps' consumers share these.
 """
 
 from __future__ import annotations

@@ -11,7 +11,7 @@ What stays true (the README's guarantees):
 
 - the deadline lives in the database; this heap is only a wake-up.  If the
   worker dies, its pending turns are simply overdue rooms, which beat's sweep
-  (every 2 s) or any worker's own sweep thread (:mod:`games.worker_sweep`)
+  (every 2 s) or any worker's own sweep thread (:mod:`games.runtime.worker_sweep`)
   dispatches as ordinary tasks;
 - a turn carries the version it was scheduled for and
   :func:`games.services.turns.play_turn` re-checks it under the room's row
@@ -22,9 +22,9 @@ What stays true (the README's guarantees):
 - a player's move (in daphne) still schedules through Celery, so rooms spread
   over the workers; only the chain of moves a worker itself commits stays on it.
 
-Started by :mod:`games.tasks` on ``worker_ready`` with
+Started by :mod:`games.runtime.tasks` on ``worker_ready`` with
 ``settings.GAMES_WORKER_LOCAL_TURNS`` threads (0 turns it off: every move then
-goes through the broker, as before).  Only :mod:`games.scheduling` calls
+goes through the broker, as before).  Only :mod:`games.runtime.scheduling` calls
 :func:`offer`; nothing here imports the services.
 """
 

@@ -4,15 +4,15 @@ Anonymous users are refused (accepted, then closed with code 4401 so the
 browser can tell why); the origin is checked by ``AllowedHostsOriginValidator``
 in ``config/asgi.py``.  The channel layer only says ``table.changed`` with a
 version and the commit time; each connection renders *its own* seat's view
-(:func:`games.tables.render_table`) and sends the HTML, which the htmx ws
+(:func:`games.render.tables.render_table`) and sends the HTML, which the htmx ws
 extension swaps in by element id.  A connection never sends an older version
 than it already sent.
 
 A table socket does not join the room's channel group itself: the process's
-:class:`games.fanout.Hub` is the group's one member here and hands each
+:class:`games.live.fanout.Hub` is the group's one member here and hands each
 commit to the room's local sockets, rendering all of them in one worker
 thread job (``thread_sensitive=False``, so renders do not queue behind the
-reads) from one database read per room version (:mod:`games.live`); each
+reads) from one database read per room version (:mod:`games.live.snapshots`); each
 socket still gets its own seat's view.
 """
 
@@ -25,10 +25,12 @@ from asgiref.sync import sync_to_async
 from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncWebsocketConsumer
 
-from . import chat, fanout, live, notify, registry
-from .models import Room
-from .socket_scope import render_in, scope_language
-from .tables import render_room_list
+from games.pages import chat
+from games.live import fanout, snapshots as live, notify
+from games import registry
+from games.models import Room
+from games.live.socket_scope import render_in, scope_language
+from games.render.tables import render_room_list
 
 UNAUTHORIZED = 4401
 NOT_FOUND = 4404
@@ -36,7 +38,7 @@ NOT_FOUND = 4404
 
 class TableConsumer(AsyncWebsocketConsumer):
     """Pushes the ``#table`` fragment for the connected user's seat: once on
-    connect, then whenever the process's :class:`games.fanout.Hub` delivers
+    connect, then whenever the process's :class:`games.live.fanout.Hub` delivers
     a newer version of the room."""
 
     async def connect(self):
@@ -70,7 +72,7 @@ class TableConsumer(AsyncWebsocketConsumer):
     async def receive(self, text_data=None, bytes_data=None):
         """Only chat comes over the socket (moves are POSTed): ``{"chat":
         text}``, ``{"quick": key}``, ``{"mute": user id}``, ``{"unmute": …}``
-        (:mod:`games.chat`).  Anything else, or anything malformed, is ignored."""
+        (:mod:`games.pages.chat`).  Anything else, or anything malformed, is ignored."""
         if not hasattr(self, "muted") or not text_data or len(text_data) > 4 * chat.MAX_LENGTH + 2000:
             return
         try:

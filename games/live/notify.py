@@ -2,8 +2,8 @@
 
 The channel layer carries only ``{"type": "table.changed", "room": id,
 "version": N, "committed_at": epoch_ms}`` (never a card): each websocket connection then
-renders its own seat's view (:mod:`games.consumers`; a room's group has one
-member per process, :mod:`games.fanout`).  Groups: ``room-<id>``
+renders its own seat's view (:mod:`games.live.consumers`; a room's group has one
+member per process, :mod:`games.live.fanout`).  Groups: ``room-<id>``
 for a table, ``lobby-<game>`` for a lobby.
 
 Called from synchronous code after a commit, in any thread.  With the
@@ -67,7 +67,7 @@ def lobby_group(game: str) -> str:
 
 def message(version: int, committed_at: int | None = None, room: int | None = None) -> dict:
     """The only payload the channel layer carries: the room (which
-    :mod:`games.fanout`'s one channel per process needs to tell rooms apart),
+    :mod:`games.live.fanout`'s one channel per process needs to tell rooms apart),
     its new version and the commit time."""
     if committed_at is None:
         committed_at = int(time.time() * 1000)
@@ -113,7 +113,7 @@ def send(groups: list[str], msg: dict, what: str = "") -> None:
             # spent a third of their time waiting for Redis here).  At most
             # SENDER_BACKLOG sends are in flight; past that the caller waits
             # for a slot.  Order does not matter: a socket is only ever sent a
-            # newer version than it has (games.fanout).
+            # newer version than it has (games.live.fanout).
             if not _backlog.acquire(timeout=SEND_TIMEOUT_S):
                 raise TimeoutError(f"{SENDER_BACKLOG} notifications still in flight")
 

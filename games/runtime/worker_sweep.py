@@ -3,13 +3,13 @@
 Issue #8: with beat down, a worker killed mid-task left its task in Redis'
 unacknowledged set until the visibility timeout, and nothing else looked at
 the overdue table.  Every worker process now runs a daemon thread (started on
-Celery's ``worker_ready`` signal by :mod:`games.tasks`, in the worker's main process) that every
+Celery's ``worker_ready`` signal by :mod:`games.runtime.tasks`, in the worker's main process) that every
 ``settings.GAMES_WORKER_SWEEP_S`` seconds (default 5) runs the turn of each
 room whose deadline passed more than a second ago, itself, through
-:func:`games.tasks.sweep` with ``direct=True``.
+:func:`games.runtime.tasks.sweep` with ``direct=True``.
 
 Running a turn from several places at once (beat's sweep, this thread in every
-worker, a redelivered task) is harmless: :func:`games.tasks.play_turn`
+worker, a redelivered task) is harmless: :func:`games.runtime.tasks.play_turn`
 carries the version it saw and the service re-checks it under the room's row
 lock, so exactly one of them applies and the others return ``"stale"``.  As
 the thread needs no broker, tables whose deadlines pass keep going while Redis
@@ -32,7 +32,7 @@ _thread: threading.Thread | None = None
 
 
 def _loop(interval: float, sweep) -> None:
-    from . import health
+    from games.pages import health
 
     while not _stop.wait(interval):
         try:
@@ -46,7 +46,7 @@ def _loop(interval: float, sweep) -> None:
 
 def start(sweep) -> bool:
     """Start the thread calling ``sweep()`` (no arguments) once per process;
-    False when disabled.  :mod:`games.tasks` starts it on ``worker_ready``."""
+    False when disabled.  :mod:`games.runtime.tasks` starts it on ``worker_ready``."""
     global _thread
     interval = float(getattr(settings, "GAMES_WORKER_SWEEP_S", 5.0) or 0)
     if interval <= 0 or getattr(settings, "GAMES_INPROCESS_TASKS", False):

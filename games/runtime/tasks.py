@@ -1,7 +1,7 @@
 """Celery entry points, thin: the work is in :mod:`games.services.turns`.
 
 Both are idempotent (a turn carries the version it was scheduled for).  Where
-and when they run is :mod:`games.scheduling`'s business.
+and when they run is :mod:`games.runtime.scheduling`'s business.
 """
 
 from __future__ import annotations
@@ -11,8 +11,8 @@ from celery.signals import worker_process_init, worker_process_shutdown, worker_
 
 from django.conf import settings
 
-from . import scheduling, worker_sweep
-from .services.turns import play_turn, sweep
+from games.runtime import scheduling, worker_sweep
+from games.services.turns import play_turn, sweep
 
 __all__ = ["run_turn", "sweep_deadlines", "play_turn", "sweep"]
 
@@ -27,7 +27,7 @@ def run_turn(room_id: int, version: int) -> str:
 def sweep_deadlines() -> int:
     """Celery beat entry point of :func:`~games.services.turns.sweep` (every 2 s).
     Records the time it ran (``manage.py health beat`` reads it)."""
-    from . import health
+    from games.pages import health
 
     health.beat_ran()
     return sweep()
@@ -36,8 +36,8 @@ def sweep_deadlines() -> int:
 @worker_ready.connect
 def _start_worker_sweep(**kwargs) -> None:
     """Every worker sweeps overdue rooms itself too (beat is not a single
-    point of failure; :mod:`games.worker_sweep`), and runs the next turns of
-    the rooms whose moves it commits itself (:mod:`games.local_turns`,
+    point of failure; :mod:`games.runtime.worker_sweep`), and runs the next turns of
+    the rooms whose moves it commits itself (:mod:`games.runtime.local_turns`,
     ``settings.GAMES_WORKER_LOCAL_TURNS`` threads)."""
     worker_sweep.start(lambda: sweep(direct=True))
     scheduling.start_local_turns(int(getattr(settings, "GAMES_WORKER_LOCAL_TURNS", 0) or 0))

@@ -5,8 +5,9 @@ from __future__ import annotations
 from django import forms
 from django.utils.translation import gettext_lazy as _
 
-from . import registry, room_options
-from .models import RoomMultiplier
+from games import registry
+from games.pages import room_options
+from games.models import RoomMultiplier
 
 
 class CreateRoomForm(forms.Form):

@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-from .models import Room, Seat
+from games.models import Room, Seat
 
 
 def current_seats(user) -> list[Seat]:

@@ -1,0 +1,1 @@
+"""The pages: views and POST endpoints, forms, help, chat, profile, room options, rulings, the POST throttle, health."""
