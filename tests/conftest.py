@@ -58,6 +58,19 @@ def _games_no_timers(settings):
 
 
 @pytest.fixture
+async def close_thread_connections():
+    """After an async (websocket) test: close the database connections of the
+    thread that ran its sync parts (channels' ``database_sync_to_async``), so a
+    PostgreSQL test database can be dropped (it refuses while one is open).
+    The socket tests use it with ``pytest.mark.usefixtures``."""
+    from channels.db import database_sync_to_async
+    from django.db import connections
+
+    yield
+    await database_sync_to_async(connections.close_all)()
+
+
+@pytest.fixture
 def multipliers(db):
     """The seeded RoomMultiplier rows (1 default, 2, 5, 10); re-created after
     a ``transaction=True`` test flushed the data migration's rows."""

@@ -10,19 +10,13 @@ import pytest
 from channels.db import database_sync_to_async
 from channels.routing import URLRouter
 from channels.testing import WebsocketCommunicator
-from django.db import connections
 
 from clubs.routing import websocket_urlpatterns
 
-pytestmark = pytest.mark.django_db(transaction=True)
+# close_thread_connections: tests/conftest.py
+pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.usefixtures("close_thread_connections")]
 
 APP = URLRouter(websocket_urlpatterns)
-
-
-@pytest.fixture(autouse=True)
-async def _close_thread_connections():
-    yield
-    await database_sync_to_async(connections.close_all)()
 
 
 async def test_event_socket_pushes_after_a_change(club_setup, multipliers):

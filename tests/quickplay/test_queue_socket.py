@@ -9,20 +9,14 @@ from channels.db import database_sync_to_async
 from channels.routing import URLRouter
 from channels.testing import WebsocketCommunicator
 from django.contrib.auth.models import AnonymousUser
-from django.db import connections
 
 from quickplay import services
 from quickplay.routing import websocket_urlpatterns
 
-pytestmark = pytest.mark.django_db(transaction=True)
+# close_thread_connections: tests/conftest.py
+pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.usefixtures("close_thread_connections")]
 
 APP = URLRouter(websocket_urlpatterns)
-
-
-@pytest.fixture(autouse=True)
-async def _close_thread_connections():
-    yield
-    await database_sync_to_async(connections.close_all)()
 
 
 def communicator(user):

@@ -24,18 +24,11 @@ from games.live.routing import websocket_urlpatterns
 from games.runtime.tasks import play_turn
 from tests.conftest import make_due
 
-pytestmark = pytest.mark.django_db(transaction=True)
+# close_thread_connections: tests/conftest.py
+pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.usefixtures("close_thread_connections")]
 
 RULES = get_rules("baohuang")
 APP = URLRouter(websocket_urlpatterns)
-
-
-@pytest.fixture(autouse=True)
-async def _close_thread_connections():
-    """Close the DB connection of the thread that ran the sync parts, so the
-    test database can be dropped (PostgreSQL refuses while it is open)."""
-    yield
-    await database_sync_to_async(connections.close_all)()
 
 
 def communicator(path, user):

@@ -12,7 +12,7 @@ import pytest
 from channels.db import database_sync_to_async
 from channels.routing import URLRouter
 from channels.testing import WebsocketCommunicator
-from django.db import connection, connections
+from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
 from games.live import snapshots as live
@@ -108,12 +108,6 @@ def communicator(path, user):
     return comm
 
 
-@pytest.fixture
-async def _close_thread_connections():
-    yield
-    await database_sync_to_async(connections.close_all)()
-
-
 def _step(room_id):
     from games.runtime.tasks import play_turn
 
@@ -124,7 +118,7 @@ def _step(room_id):
 
 @pytest.mark.django_db(transaction=True)
 async def test_sockets_of_one_room_share_one_read_and_see_only_their_seat(
-    five_humans, _close_thread_connections
+    five_humans, close_thread_connections
 ):
     """Five seated players: after a move, one read serves all five sockets,
     and each fragment shows exactly that seat's own cards."""
@@ -154,7 +148,7 @@ async def test_sockets_of_one_room_share_one_read_and_see_only_their_seat(
 
 @pytest.mark.django_db(transaction=True)
 async def test_a_newer_version_is_read_again_never_served_from_the_kept_snapshot(
-    bot_room, alice, _close_thread_connections
+    bot_room, alice, close_thread_connections
 ):
     await database_sync_to_async(services.set_autoplay)(bot_room.pk, alice, True)
     first = await live.snapshot(bot_room.pk, None)
@@ -167,7 +161,7 @@ async def test_a_newer_version_is_read_again_never_served_from_the_kept_snapshot
 
 
 @pytest.mark.django_db(transaction=True)
-async def test_concurrent_requests_for_one_version_share_one_read(bot_room, _close_thread_connections):
+async def test_concurrent_requests_for_one_version_share_one_read(bot_room, close_thread_connections):
     before = live.stats["reads"]
     snaps = await asyncio.gather(*(live.snapshot(bot_room.pk, None) for _ in range(4)))
     assert live.stats["reads"] - before == 1  # four connects at once: one read

@@ -23,19 +23,10 @@ from tests.conftest import make_due
 
 from .shengji_fixtures import RULES, sj_bot_room  # noqa: F401 (fixture)
 
-pytestmark = pytest.mark.django_db(transaction=True)
+# close_thread_connections: tests/conftest.py
+pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.usefixtures("close_thread_connections")]
 
 APP = URLRouter(websocket_urlpatterns)
-
-
-@pytest.fixture(autouse=True)
-async def _close_thread_connections():
-    """Close the connection of channels' sync thread, so a PostgreSQL test
-    database can be dropped (as in test_games_consumers)."""
-    yield
-    from django.db import connections
-
-    await database_sync_to_async(connections.close_all)()
 
 
 CODE = re.compile(r"(?:[2-9TJQKA][SHDC]|SJ|BJ)")

@@ -10,20 +10,14 @@ import pytest
 from channels.db import database_sync_to_async
 from channels.routing import URLRouter
 from channels.testing import WebsocketCommunicator
-from django.db import connections
 
 from games.pages import chat
 from games.models import ChatMessage
 from games.live.routing import websocket_urlpatterns
 
-pytestmark = pytest.mark.django_db(transaction=True)
+# close_thread_connections: tests/conftest.py
+pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.usefixtures("close_thread_connections")]
 APP = URLRouter(websocket_urlpatterns)
-
-
-@pytest.fixture(autouse=True)
-async def _close_thread_connections():
-    yield
-    await database_sync_to_async(connections.close_all)()
 
 
 async def connect(room, user, accept="zh-CN"):

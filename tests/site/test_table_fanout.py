@@ -19,7 +19,6 @@ from channels.layers import get_channel_layer
 from channels_redis.pubsub import RedisPubSubChannelLayer
 from channels.routing import URLRouter
 from channels.testing import WebsocketCommunicator
-from django.db import connections
 
 from games.live import fanout, notify
 from games import services
@@ -28,16 +27,11 @@ from games.models import Room
 from games.live.routing import websocket_urlpatterns
 from tests.site.test_games_consumers import _step
 
-pytestmark = pytest.mark.django_db(transaction=True)
+# close_thread_connections: tests/conftest.py
+pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.usefixtures("close_thread_connections")]
 
 RULES = get_rules("baohuang")
 APP = URLRouter(websocket_urlpatterns)
-
-
-@pytest.fixture(autouse=True)
-async def _close_thread_connections():
-    yield
-    await database_sync_to_async(connections.close_all)()
 
 
 def communicator(room_id, user):
