@@ -61,6 +61,33 @@ def test_the_completeness_check_sees_empty_fuzzy_and_multiline_entries():
     assert untranslated(reread) == ["空", "模糊", "很长的一句话，" * 20, "%(n)s 张"]
 
 
+def _translate_tool():
+    import importlib.util
+
+    pytest.importorskip("opencc")
+    spec = importlib.util.spec_from_file_location("cardroom_translate", ROOT / "locale" / "translate.py")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def test_translate_tool_lists_missing_english_and_writes_none(tmp_path):
+    """English lives in the .po file (#23): ``locale/translate.py`` carries no
+    English dictionary; after makemessages it lists the entries still without
+    English (empty or fuzzy) and leaves their msgstr alone."""
+    translate = _translate_tool()
+    assert not hasattr(translate, "EN")
+    po = polib.POFile()
+    po.append(polib.POEntry(msgid="好", msgstr="Good"))
+    po.append(polib.POEntry(msgid="空", msgstr=""))
+    po.append(polib.POEntry(msgid="模糊", msgstr="Fuzzy?", flags=["fuzzy"]))
+    path = tmp_path / "django.po"
+    po.save(str(path))
+    assert translate.check_en(path) == ["空", "模糊"]
+    kept = {e.msgid: (e.msgstr, e.flags) for e in polib.pofile(str(path))}
+    assert kept == {"好": ("Good", []), "空": ("", []), "模糊": ("Fuzzy?", ["fuzzy"])}
+
+
 @pytest.mark.parametrize("lang", LANGS)
 def test_translations_keep_the_placeholders(lang):
     """A msgstr names the same %(x)s placeholders as its msgid (else rendering
