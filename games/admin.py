@@ -1,6 +1,8 @@
 """Admin: multipliers are editable; rooms editable (name, settings, status);
-matches, hands, actions and the tribute history are read-only (they are the
-record of what happened; changing them would break replays)."""
+matches, hands and actions are read-only (they are the record of what
+happened; changing them would break replays).  A game's own tables have their
+admin in its app (``games/<code>/admin.py``), which may add inlines to
+:class:`HandAdmin` through :data:`HAND_INLINES`."""
 
 from django import forms
 from django.contrib import admin
@@ -16,8 +18,6 @@ from .models import (
     Room,
     RoomMultiplier,
     Seat,
-    TributeRecord,
-    TributeSettlement,
 )
 
 
@@ -105,11 +105,9 @@ class HandActionInline(ReadOnlyMixin, admin.TabularInline):
     readonly_fields = fields
 
 
-class TributeInline(ReadOnlyMixin, admin.TabularInline):
-    model = TributeRecord
-    extra = 0
-    fields = ("from_seat", "to_seat", "from_user", "to_user", "card")
-    readonly_fields = fields
+#: The hand page's inlines: a game's app inserts its own (its ``admin`` module
+#: is imported after this one: the game apps follow ``games`` in INSTALLED_APPS).
+HAND_INLINES: list = [HandActionInline]
 
 
 @admin.register(Hand)
@@ -117,7 +115,9 @@ class HandAdmin(ReadOnlyMixin, admin.ModelAdmin):
     list_display = ("id", "match", "number", "complete", "created")
     list_filter = ("complete", "match__room__game")
     readonly_fields = ("match", "number", "seed", "start", "players", "deal", "summary", "complete", "created")
-    inlines = [TributeInline, HandActionInline]
+
+    def get_inlines(self, request, obj):
+        return list(HAND_INLINES)
 
 
 @admin.register(HandAction)
@@ -125,20 +125,6 @@ class HandActionAdmin(ReadOnlyMixin, admin.ModelAdmin):
     list_display = ("id", "hand", "seq", "seat", "actor", "payload", "created")
     list_filter = ("actor",)
     list_select_related = ("hand",)
-
-
-@admin.register(TributeRecord)
-class TributeRecordAdmin(ReadOnlyMixin, admin.ModelAdmin):
-    list_display = ("id", "hand", "from_seat", "to_seat", "from_user", "to_user", "card", "created")
-    list_select_related = ("hand", "from_user", "to_user")
-
-
-@admin.register(TributeSettlement)
-class TributeSettlementAdmin(ReadOnlyMixin, admin.ModelAdmin):
-    """Leaving settlements (a debt owed when a player left), read-only."""
-
-    list_display = ("id", "hand", "seat", "user", "points", "created")
-    list_select_related = ("hand", "user")
 
 
 @admin.register(ChatMessage)

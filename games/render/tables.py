@@ -22,7 +22,8 @@ from django.utils.translation import gettext_lazy as _
 from games import registry, services, signals
 from games.pages import rulings
 from games.engine.base import CARD_VERBS, CHOICE_VERBS, FLAG_VERBS
-from games.models import Hand, Room, Seat, TributeSettlement
+from games.models import Hand, Room, Seat
+from games.services.settlement import related_model
 from games.live.prepared import Prepared
 
 #: Button labels of the verbs every game may use; a game adds its own
@@ -154,20 +155,22 @@ def score_sheet(
     return rows, totals
 
 
-def match_history(hand: Hand) -> tuple[list[Hand], list[TributeSettlement]]:
+def match_history(hand: Hand) -> tuple[list[Hand], list]:
     """``(completed hands, tribute settlements)`` of ``hand``'s match: the
     hands in number order (:func:`games.services.completed_hands`, one query
     per completed hand and process, cached), the settlements in id order with
     the leaver (``user``) joined and their hand's number as ``hand_number``
     (one query)."""
     completed = services.completed_hands(hand)
+    if related_model("settlements") is None:
+        return completed, []
     return completed, _SETTLEMENTS.objects(hand.match_id)
 
 
 #: A match's tribute settlements (see :func:`match_history`), compiled once per thread.
 _SETTLEMENTS = Prepared(
     "match settlements",
-    lambda match_id: TributeSettlement.objects.filter(hand__match_id=match_id)
+    lambda match_id: related_model("settlements").objects.filter(hand__match_id=match_id)
     .select_related("user")
     .annotate(hand_number=F("hand__number"))
     .order_by("id"),
@@ -179,14 +182,14 @@ def latest_settlement(hand: Hand | None, settlements: list | None = None) -> dic
     ``hand`` or on the hand before it in the same match, as ``{"name", "closed",
     "points"}`` (``name`` of the leaver; ``closed`` when the room was closed),
     else None.  ``settlements`` (from :func:`match_history`) saves the query."""
-    if hand is None:
+    if hand is None or related_model("settlements") is None:
         return None
     if settlements is not None:
         recent = [t for t in settlements if t.hand_number >= hand.number - 1]
         row = max(recent, key=lambda t: t.id) if recent else None
     else:
         row = (
-            TributeSettlement.objects.filter(hand__match_id=hand.match_id, hand__number__gte=hand.number - 1)
+            related_model("settlements").objects.filter(hand__match_id=hand.match_id, hand__number__gte=hand.number - 1)
             .select_related("user")
             .order_by("-id")
             .first()

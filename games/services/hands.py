@@ -14,6 +14,7 @@ from __future__ import annotations
 import logging
 
 from django.contrib.auth import get_user_model
+from django.core.exceptions import ImproperlyConfigured
 from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
@@ -23,7 +24,7 @@ from accounts import ledger
 from ..engine import get_rules
 from ..engine.base import Action, IllegalAction, RecordError
 from ..engine.cards import new_seed
-from ..models import Hand, HandAction, Match, Room, Seat, TributeRecord
+from ..models import Hand, HandAction, Match, Room, Seat
 from games.runtime import dealing
 from games import signals
 from ..signals import hand_completed
@@ -31,7 +32,7 @@ from .deadlines import can_start, seats_of, set_deadline, set_pause
 from .errors import Conflict, Forbidden, IllegalMove, InvalidRequest, Outcome
 from .frame import StaleVersion, locked_room, stale_outcome, versioned
 from .readmodel import by_seat, cache_put, current_hand, current_hand_counted, hand_key, hand_state, room_id
-from .settlement import carry_in_after
+from .settlement import carry_in_after, related_model
 from . import turncache
 
 log = logging.getLogger(__name__)
@@ -130,19 +131,24 @@ def finish_hand(room: Room, hand: Hand, rules, state) -> None:
             return by_id.get(players[seat_index].get("user"))
         return None
 
-    TributeRecord.objects.bulk_create(
-        [
-            TributeRecord(
-                hand=hand,
-                from_seat=t["from"],
-                to_seat=t["to"],
-                from_user=user_at(t["from"]),
-                to_user=user_at(t["to"]),
-                card=t["card"],
-            )
-            for t in summary.get("tribute") or []
-        ]
-    )
+    tributes = summary.get("tribute") or []
+    if tributes:  # the tribute history: the game's own table, through Hand.tributes
+        record = related_model("tributes")
+        if record is None:
+            raise ImproperlyConfigured("a hand paid tribute but no installed app stores Hand.tributes")
+        record.objects.bulk_create(
+            [
+                record(
+                    hand=hand,
+                    from_seat=t["from"],
+                    to_seat=t["to"],
+                    from_user=user_at(t["from"]),
+                    to_user=user_at(t["to"]),
+                    card=t["card"],
+                )
+                for t in tributes
+            ]
+        )
     points = by_seat(summary.get("game_points"), rules.seats)
     if not summary.get("voided"):  # a voided deal scores nothing: no 0-point entries
         for index, value in enumerate(points):

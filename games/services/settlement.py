@@ -6,19 +6,40 @@ the game points and the new carry-in come from the engine.
 
 from __future__ import annotations
 
+from django.core.exceptions import FieldDoesNotExist, ImproperlyConfigured
+from django.db import models
+
 from accounts import ledger
 
 from ..engine import get_rules
-from ..models import Hand, Room, Seat, TributeSettlement
+from ..models import Hand, Room, Seat
 from .readmodel import by_seat, hand_state
+
+
+def related_model(accessor: str) -> type[models.Model] | None:
+    """The model whose ``ForeignKey`` to :class:`~games.models.Hand` has
+    ``related_name=accessor``, or None when no installed app provides one.
+
+    A game's own tables hang off the hand: ``"settlements"`` (the leaving
+    settlements: ``hand``, ``seat``, ``user``, ``points`` per seat, ``carry``)
+    and ``"tributes"`` (one paid card: ``hand``, ``from_seat``, ``to_seat``,
+    ``from_user``, ``to_user``, ``card``); their models live with their game's
+    app, and generic code reaches them by this name only (#23)."""
+    try:
+        return Hand._meta.get_field(accessor).related_model
+    except FieldDoesNotExist:
+        return None
 
 
 def carry_in_after(rules, prev: Hand):
     """The engine match (carry-in) for the hand after the completed ``prev``:
     the carry stored by a settlement after ``prev`` (the debt lapsed),
     else ``rules.next_match`` of ``prev``'s start and final state."""
+    settlements = related_model("settlements")
     settled = (
-        TributeSettlement.objects.filter(hand=prev, carry__isnull=False).order_by("-id").first()
+        settlements.objects.filter(hand=prev, carry__isnull=False).order_by("-id").first()
+        if settlements is not None
+        else None
     )
     if settled is not None:
         return rules.new_match(**settled.carry)
@@ -43,7 +64,7 @@ def _owed_carry(rules, hand: Hand | None):
 
 def settle_leaving(
     room: Room, hand: Hand | None, seats: list[Seat], leaver: Seat | None
-) -> TributeSettlement | None:
+) -> models.Model | None:
     """Inside the locked transaction: if a debt is owed at the table,
     settle it in game points and let it lapse.
 
@@ -82,7 +103,10 @@ def settle_leaving(
     if in_hand:
         hand.start = carry
         hand.save(update_fields=["start"])
-    row = TributeSettlement.objects.create(
+    settlements = related_model("settlements")
+    if settlements is None:
+        raise ImproperlyConfigured("a debt is owed but no installed app stores Hand.settlements")
+    row = settlements.objects.create(
         hand=hand,
         seat=leaver.index if leaver is not None else None,
         user=leaver.user if leaver is not None else None,
@@ -101,7 +125,10 @@ def segment_start(hand: Hand) -> int:
     stored ``carry``) or the hand whose unpaid carry-in lapsed (``carry``
     None).  A match record starts there."""
     cut = 1
-    for number, carry in TributeSettlement.objects.filter(
+    settlements = related_model("settlements")
+    if settlements is None:
+        return cut
+    for number, carry in settlements.objects.filter(
         hand__match_id=hand.match_id, hand__number__lte=hand.number
     ).values_list("hand__number", "carry"):
         start_at = number + 1 if carry is not None else number

@@ -15,10 +15,14 @@ def admin_client_with_data(admin_client, bot_room, driver):
 
 
 @pytest.mark.parametrize(
-    "model", ["roommultiplier", "room", "match", "hand", "handaction", "tributerecord", "tributesettlement"]
+    "model",
+    [
+        "games/roommultiplier", "games/room", "games/match", "games/hand", "games/handaction",
+        "baohuang/tributerecord", "baohuang/tributesettlement",  # 保皇's own tables (#23)
+    ],
 )
 def test_changelists_load(admin_client_with_data, model):
-    assert admin_client_with_data.get(f"/admin/games/{model}/").status_code == 200
+    assert admin_client_with_data.get(f"/admin/{model}/").status_code == 200
 
 
 def test_change_pages_load(admin_client_with_data, bot_room):
@@ -31,11 +35,14 @@ def test_change_pages_load(admin_client_with_data, bot_room):
         f"/admin/games/roommultiplier/{RoomMultiplier.objects.first().pk}/change/",
     ]:
         assert admin_client_with_data.get(url).status_code == 200, url
+    page = admin_client_with_data.get(f"/admin/games/hand/{hand.pk}/change/").content.decode()
+    assert 'id="tributes-group"' in page and 'id="actions-group"' in page  # the game's inline, then the log's
+    assert page.index('id="tributes-group"') < page.index('id="actions-group"')
 
 
 def test_hand_records_are_read_only(admin_client_with_data):
     assert admin_client_with_data.get("/admin/games/handaction/add/").status_code == 403
-    assert admin_client_with_data.get("/admin/games/tributerecord/add/").status_code == 403
+    assert admin_client_with_data.get("/admin/baohuang/tributerecord/add/").status_code == 403
     action = HandAction.objects.order_by("seq").first()
     before = (action.seat, action.payload)
     response = admin_client_with_data.post(

@@ -18,7 +18,8 @@ from games import services
 from games.runtime import tasks
 from games.engine import get_rules
 from games.engine.records import replay_record
-from games.models import Hand, Room, TributeSettlement
+from games.baohuang.models import TributeSettlement
+from games.models import Hand, Room
 from tests.conftest import drive, make_due
 
 pytestmark = pytest.mark.django_db

@@ -7,7 +7,8 @@ import pytest
 from games import services
 from games.engine import get_rules
 from games.engine.cards import standard_deck
-from games.models import Hand, HandAction, Room, Seat, TributeRecord
+from games.baohuang.models import TributeRecord
+from games.models import Hand, HandAction, Room, Seat
 from tests.conftest import drive
 
 pytestmark = pytest.mark.django_db

@@ -15,13 +15,8 @@ import pytest
 ROOT = Path(__file__).resolve().parents[2]
 
 GENERIC = [
-    "games/__init__.py", "games/admin.py", "games/apps.py", "games/live/consumers.py",
-    "games/context_processors.py", "games/live/fanout.py", "games/pages/forms.py", "games/live/snapshots.py",
-    "games/runtime/local_turns.py", "games/live/notify.py",
-    "games/pages/profile.py", "games/registry.py", "games/live/routing.py", "games/runtime/scheduling.py",
-    "games/services/*.py", "games/signals.py", "games/render/tables.py", "games/runtime/tasks.py",
-    "games/urls.py", "games/pages/views.py", "games/templatetags/*.py", "games/runtime/dealing.py",
-    "games/render/memo.py", "games/render/jinja.py", "games/render/paths.py", "games/jinja2/games/*.html",
+    "games/*.py", "games/live/*.py", "games/render/*.py", "games/runtime/*.py", "games/pages/*.py",
+    "games/services/*.py", "games/templatetags/*.py", "games/jinja2/games/*.html",
     "accounts/*.py", "templates/base.html", "templates/games/*.html",
     "static/games/*.js", "static/games/*.css",
 ]
@@ -35,8 +30,16 @@ WORDS = re.compile(
 )
 
 
+#: Not checked (nor before #23): embargo.py calls its hooks "guards"; hidden.py
+#: explains itself with one game's example (who the guard was).
+NOT_CHECKED = {"games/embargo.py", "games/runtime/hidden.py"}
+
+
 def generic_files() -> list[Path]:
-    files = sorted({p for pattern in GENERIC for p in ROOT.glob(pattern) if p.is_file()})
+    files = sorted(
+        {p for pattern in GENERIC for p in ROOT.glob(pattern) if p.is_file()} - {ROOT / n for n in NOT_CHECKED}
+    )
+    assert ROOT / "games" / "models.py" in files  # the tribute tables moved to their game (#23)
     assert len(files) > 30
     return files
 

@@ -166,7 +166,7 @@ def test_stale_bot_turn_is_one_read(bot_room):
 SNAPSHOT = [
     "SELECT games_seat",                # seats + users (live.load_snapshot: + the room, joined)
     "SELECT games_hand",                # latest hand + action count
-    "SELECT games_tributesettlement",   # leaving settlements
+    "SELECT baohuang_tributesettlement",   # leaving settlements (the game's own table, #23)
 ]
 #: The first time a process shows a match with n completed hands: those
 #: hands (score sheet), cached by (match, n) (services.completed_hands).
