@@ -17,6 +17,9 @@ from games.services.turns import play_turn, sweep
 __all__ = ["run_turn", "sweep_deadlines", "play_turn", "sweep"]
 
 
+# The registered names are the ones from before #23 moved this module to
+# games/runtime/: tasks already queued, beat's schedule and scheduling.RUN_TURN_TASK
+# keep resolving.
 @shared_task(name="games.tasks.run_turn", ignore_result=True)
 def run_turn(room_id: int, version: int) -> str:
     """Celery entry point of :func:`~games.services.turns.play_turn`."""
