@@ -137,3 +137,15 @@ def test_no_next_hand_when_every_human_is_on_autoplay(bot_room, alice, driver):
     bot_room.refresh_from_db()
     assert bot_room.status == Room.Status.PLAYING
     assert services.current_hand(bot_room).number == 2
+
+
+def test_task_names_survive_the_move_to_games_runtime(settings):
+    """#23 moved the module to games/runtime/; the names queued tasks and beat's
+    schedule carry stay those registered before, and resolve to these functions."""
+    from config.celery import app
+
+    assert tasks.run_turn.name == scheduling.RUN_TURN_TASK == "games.tasks.run_turn"
+    assert app.tasks["games.tasks.run_turn"] is tasks.run_turn._get_current_object()  # shared_task: a proxy
+    beat = {entry["task"] for entry in settings.CELERY_BEAT_SCHEDULE.values()}
+    assert "games.tasks.sweep_deadlines" in beat
+    assert app.tasks["games.tasks.sweep_deadlines"] is tasks.sweep_deadlines._get_current_object()
