@@ -383,21 +383,61 @@ def end_round_now(user, round_: Round) -> Round:
 # --------------------------------------------------------------------------- corrections
 
 
-def correct_result(user, table: EventTable, result: list[dict], reason: str) -> Correction:
-    """An organiser replaces a table's result (per entry index, the same keys
-    as the game's ``round_result``) with a written reason; the old and new
-    result are kept as a :class:`Correction` (the audit trail)."""
+def correct_result(user, table: EventTable, result: list[dict], reason: str, *,
+                   boards: list | None = None, forfeit: list | None = None) -> Correction | None:
+    """An organiser replaces a table's result with a written reason; the old
+    and new result are kept as a :class:`Correction` (the audit trail).
+
+    ``result``: per entry index, the keys of the game's ``round_result``
+    (``hands`` is kept from the stored result when left out).  ``boards``:
+    for a duplicate table, per board the scores per entry index (None: not
+    played), replacing the stored ones (None: kept).  ``forfeit``: the entry
+    ids scored as absent (the no-show rule); None or empty: nobody (a
+    corrected forfeit, e.g. to a draw, then counts as played).  Standings,
+    matchpoints and the travelling table read the corrected result.
+
+    Returns None and stores nothing when the new result equals the stored
+    one (saving the form unchanged).  Raises :class:`Forbidden` (not an
+    organiser), :class:`ClubError` (no reason; a result of the wrong shape;
+    the round has not started)."""
     _manage(user, table.round.event)
     reason = (reason or "").strip()
-    if not reason:
-        raise ClubError(_("请写明更正理由"))
-    if not isinstance(result, list) or len(result) != len(table.entries):
+    if not isinstance(result, list) or len(result) != len(table.entries) or not all(
+        isinstance(r, dict) for r in result
+    ):
         raise ClubError(_("成绩格式不对"))
+    ids = {i for i in table.entries if i}
+    absent = sorted({int(i) for i in (forfeit or [])})
+    if not set(absent) <= ids:
+        raise ClubError(_("缺席者须是这一桌的参赛者"))
     with transaction.atomic():
-        table = EventTable.objects.select_for_update().get(pk=table.pk)
-        before = table.result
-        after = {**(before or {}), "entries": result, "corrected": True}
-        row = Correction.objects.create(table=table, by=user, reason=reason, before=before, after=after)
+        table = EventTable.objects.select_for_update().select_related("round").get(pk=table.pk)
+        if table.round.status == Round.Status.PREVIEW:
+            raise ClubError(_("这一轮还没有开始"))
+        before = table.result or {}
+        old_entries = before.get("entries") or [{} for _ in table.entries]
+        entries = [
+            {**r, "hands": r.get("hands", (old_entries[k] if k < len(old_entries) else {}).get("hands", 0))}
+            for k, r in enumerate(result)
+        ]
+        after = {**before, "entries": entries}
+        if boards is not None:
+            if any(b is not None and (not isinstance(b, list) or len(b) != len(table.entries)) for b in boards):
+                raise ClubError(_("成绩格式不对"))
+            after["boards"] = boards
+        if absent:
+            after["forfeit"] = absent
+        else:
+            after.pop("forfeit", None)
+        same = {k: v for k, v in after.items() if k != "corrected"} == {
+            k: v for k, v in before.items() if k != "corrected"
+        }
+        if same:
+            return None
+        if not reason:
+            raise ClubError(_("请写明更正理由"))
+        after["corrected"] = True
+        row = Correction.objects.create(table=table, by=user, reason=reason, before=table.result, after=after)
         table.result = after
         if table.finished is None:
             table.finished = timezone.now()
