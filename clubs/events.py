@@ -100,6 +100,7 @@ def register(user, event: Event, partner: str | None = None) -> Entry:
         Event.objects.select_for_update().filter(pk=event.pk).first()
         if _in_event(event, user):
             raise Conflict(_("你已经报名了"))
+        _refuse_late_round_robin_entry(event)
         others = []
         if size > 1:
             name = (partner or "").strip()
@@ -146,6 +147,7 @@ def add_bot_entries(user, event: Event, count: int) -> list[Entry]:
     start = event.entries.filter(is_bot=True).count()
     out = []
     with transaction.atomic():
+        _refuse_late_round_robin_entry(event)
         for i in range(count):
             entry = Entry.objects.create(
                 event=event, name=_("机器人%(n)s") % {"n": start + i + 1}, status=Entry.Status.ACTIVE, is_bot=True
@@ -210,11 +212,7 @@ def pair_round(user, event: Event, avoid_current: bool = False) -> Round:
         if avoid_current and preview is not None:
             avoid = [frozenset(t) for t in preview.pairing.get("tables", []) if None not in t]
         if event.pairing_movement == Event.Format.ROUND_ROBIN:
-            n = len(ids)
-            if played >= rounds_needed(n):
-                raise Conflict(_("循环赛已经打完"))
-            pairs, bye = round_robin_round(sorted(ids), played)
-            pairing = {"tables": [list(p) for p in pairs], "bye": bye, "bots": 0, "repeats": 0}
+            pairing = _round_robin_pairing(event, ids, played, past)
         elif hooks.SHAPE == "match":
             p = swiss_pairs(
                 [
@@ -246,6 +244,55 @@ def pair_round(user, event: Event, avoid_current: bool = False) -> Round:
             preview.save(update_fields=["pairing"])
     notify.event_changed(event.pk)
     return preview
+
+
+def _round_robin_started(event: Event) -> bool:
+    return event.pairing_movement == Event.Format.ROUND_ROBIN and event.round_set.exclude(
+        status=Round.Status.PREVIEW
+    ).exists()
+
+
+def _refuse_late_round_robin_entry(event: Event) -> None:
+    """A round robin's schedule is fixed when round 1 starts (every entry
+    meets every other once); an entry added later could not, so it is
+    refused with the reason (issue #21)."""
+    if _round_robin_started(event):
+        raise Conflict(_("循环赛已经开始：对阵表在第 1 轮开始时已排定，之后加入的参赛者无法与每位参赛者各赛一次，所以不能再报名"))
+
+
+def _round_robin_pairing(event: Event, ids: list[int], played: int, past: dict) -> dict:
+    """Round ``played + 1`` of a round robin (the circle method) over the
+    **roster** fixed when round 1 started (``pairing["roster"]``), so a
+    later change of the field never repeats a pair (issue #21).  An entry not
+    in the roster (a late entry that got past the registration check) is
+    refused with a :class:`Conflict` naming it; a withdrawn entry's opponent
+    is paired with another such entry it has not met, or gets the bye;
+    a pairing that would repeat is refused instead of made."""
+    first = event.round_set.exclude(status=Round.Status.PREVIEW).order_by("number").first()
+    roster = sorted(ids) if first is None else sorted(first.pairing.get("roster") or [
+        *[i for t in first.pairing.get("tables", []) for i in t if i],
+        *([first.pairing["bye"]] if first.pairing.get("bye") else []),
+    ])
+    late = [i for i in ids if i not in set(roster)]
+    if late:
+        names = ", ".join(Entry.objects.filter(pk__in=late).order_by("id").values_list("name", flat=True))
+        raise Conflict(_("%(names)s 在循环赛开始后才加入，无法排入已定的对阵表；请先让其退赛") % {"names": names})
+    if played >= rounds_needed(len(roster)):
+        raise Conflict(_("循环赛已经打完"))
+    pairs, bye = round_robin_round(roster, played)
+    active = set(ids)
+    tables = [list(p) for p in pairs if p[0] in active and p[1] in active]
+    left = [x for p in pairs for x in p if x in active and not (p[0] in active and p[1] in active)]
+    if bye is not None and bye in active:
+        left.append(bye)
+    while len(left) > 1:
+        a = left.pop(0)
+        b = next((x for x in left if x not in past["opponents"].get(a, set())), None)
+        if b is None:
+            raise Conflict(_("退赛之后，这一轮无法不重复对手地配对"))
+        left.remove(b)
+        tables.append([a, b])
+    return {"tables": tables, "bye": left[0] if left else None, "bots": 0, "repeats": 0, "roster": roster}
 
 
 def swap(user, round_: Round, a: int, b: int) -> Round:
