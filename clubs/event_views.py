@@ -4,7 +4,7 @@ redirect; a refusal answers with ``clubs/refused.html`` (message, status)."""
 from __future__ import annotations
 
 from django.contrib import messages
-from django.http import HttpResponse
+from django.http import Http404, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.template.loader import render_to_string
 from django.utils.translation import gettext as _
@@ -73,9 +73,13 @@ def event_print(request, event_id: int):
 
 
 def event_csv(request, event_id: int, what: str):
+    """An export of :data:`clubs.export.EXPORTS` as a CSV attachment (UTF-8
+    with a BOM); any other name is 404."""
+    make = export.EXPORTS.get(what)
+    if make is None:
+        raise Http404(_("没有这种导出"))
     event = get_object_or_404(Event, pk=event_id)
-    text = export.standings_csv(event) if what == "standings" else export.rounds_csv(event)
-    response = HttpResponse(text, content_type="text/csv; charset=utf-8")
+    response = HttpResponse(make(event).encode("utf-8"), content_type="text/csv; charset=utf-8")
     response["Content-Disposition"] = f'attachment; filename="event-{event.pk}-{what}.csv"'
     return response
 

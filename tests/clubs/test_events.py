@@ -239,7 +239,7 @@ def test_event_page_csv_and_print(client, shengji_event, club_setup, finish):
     page = client.get(reverse("event", args=[shengji_event.pk])).content.decode()
     assert "机器人1" in page and 'id="standings"' in page
     csv = client.get(reverse("event_csv", args=[shengji_event.pk, "standings"])).content.decode()
-    assert csv.splitlines()[0].startswith("rank,entry,score,margin,points,buchholz,direct")
+    assert csv.splitlines()[0].startswith("\ufeff名次,参赛者,胜负分,级差,游戏积分,对手分,直接对局")
     assert len(csv.strip().splitlines()) == 3
     rounds = client.get(reverse("event_csv", args=[shengji_event.pk, "rounds"])).content.decode()
     assert len(rounds.strip().splitlines()) == 3

@@ -56,14 +56,14 @@ def board_scores(summary: dict) -> list[float] | None:
 
 #: The roles of a 保皇 hand (B8-B10), as msgids the site translates.
 ROLE_EMPEROR = gettext_noop("皇帝")
-ROLE_GUARD = gettext_noop("保皇")
+ROLE_GUARD = gettext_noop("保子")
 ROLE_SOLO = gettext_noop("皇帝（独）")
 ROLE_REBEL = gettext_noop("反贼")
 
 
 def board_roles(summary: dict) -> list[str] | None:
     """Each seat's role on a board (the travelling table's headings): the
-    emperor (皇帝, or 皇帝（独） playing alone, B9), his guard (保皇, B10) and
+    emperor (皇帝, or 皇帝（独） playing alone, B9), his guard (保子, who holds the 4H* card, B10) and
     the three rebels (反贼); None if the hand has no emperor (voided, B8)."""
     if not summary or summary.get("emperor") is None:
         return None
