@@ -114,6 +114,8 @@ def test_absent_human_in_a_played_duplicate_round(club_setup, multipliers, make_
     assert table.result["forfeit"] == [mine.pk]
     # the same board played by the same heuristic bots: the same result at both tables
     assert [t.result["boards"] for t in r.tables.all()][0] == [t.result["boards"] for t in r.tables.all()][1]
+    # each seat's role on the board is kept for the travelling table (one emperor per table)
+    assert table.result["roles"][0].count("皇帝") + table.result["roles"][0].count("皇帝（独）") == 1
     rows = [(mp, top) for e, mp, top in duplicate_rows_of(event) if e == mine.pk]
     assert rows == [(0.0, 1)]
     assert {s.entry: s.score for s in standings(event)}[mine.pk] == 0.0
