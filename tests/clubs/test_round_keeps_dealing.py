@@ -60,3 +60,28 @@ def test_ordinary_room_on_autoplay_stops_after_the_hand(make_user, multipliers, 
     driver(room, lambda rm: rm.status == Room.Status.WAITING, max_steps=50, stay=False)
     assert Hand.objects.filter(match__room=room).count() == 1
     assert list(Seat.objects.filter(room=room, user=alice).values_list("ready", "autoplay")) == [(False, False)]
+
+
+def test_paused_round_waits_without_unreadying_the_autoplay_players(club_setup, multipliers, make_user, driver):
+    """The organiser pauses the round while both humans are on 托管: at the
+    end of the hand the table waits (the planner says no deal), and the
+    humans stay ready and on 托管 (nobody is reset as "away")."""
+    club, olga, mike, *_ = club_setup
+    pam = make_user("pam")
+    services.join_club(pam, club.join_code)
+    event = events.create_event(olga, club, name="暂停", game="shengji", rounds=1, hands_per_round=3,
+                                bot_delay_ms=0)
+    entry = events.register(mike, event, partner="pam")
+    events.confirm(pam, entry)
+    events.add_bot_entries(olga, event, 1)
+    r = events.start_round(olga, events.pair_round(olga, event))
+    room = r.tables.get().room
+    for u in (mike, pam):
+        game_services.set_ready(room, u)
+        game_services.set_autoplay(room, u, True)
+    events.set_paused(olga, r, True)
+    driver(room, lambda rm: complete(rm) == 1, max_steps=4000, stay=False)
+    driver(room, lambda rm: rm.status == Room.Status.WAITING, max_steps=50, stay=False)
+    assert Hand.objects.filter(match__room=room).count() == 1
+    assert list(Seat.objects.filter(room=room, user__isnull=False).values_list("autoplay", "ready")) == [
+        (True, True), (True, True)]
