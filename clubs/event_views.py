@@ -3,10 +3,8 @@ redirect; a refusal answers with ``clubs/refused.html`` (message, status)."""
 
 from __future__ import annotations
 
-import json
-
 from django.contrib import messages
-from django.http import HttpResponse
+from django.http import Http404, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.template.loader import render_to_string
 from django.utils.translation import gettext as _
@@ -17,7 +15,7 @@ from .forms import EventForm
 from .models import Club, Entry, Event, EventTable, Round
 from .pages import event_context
 from .running import ensure_round_sweeper
-from .services import ClubError, Forbidden
+from .services import ClubError, Forbidden, require
 from .views import refused
 
 
@@ -75,9 +73,13 @@ def event_print(request, event_id: int):
 
 
 def event_csv(request, event_id: int, what: str):
+    """An export of :data:`clubs.export.EXPORTS` as a CSV attachment (UTF-8
+    with a BOM); any other name is 404."""
+    make = export.EXPORTS.get(what)
+    if make is None:
+        raise Http404(_("没有这种导出"))
     event = get_object_or_404(Event, pk=event_id)
-    text = export.standings_csv(event) if what == "standings" else export.rounds_csv(event)
-    response = HttpResponse(text, content_type="text/csv; charset=utf-8")
+    response = HttpResponse(make(event).encode("utf-8"), content_type="text/csv; charset=utf-8")
     response["Content-Disposition"] = f'attachment; filename="event-{event.pk}-{what}.csv"'
     return response
 
@@ -168,13 +170,32 @@ def round_end(request, event_id: int, number: int):
 
 @require_POST
 def table_correct(request, table_id: int):
+    """POST of a table's correction form (:class:`clubs.corrections.CorrectionForm`):
+    saved with its reason; saved unchanged, nothing is stored (a message says so)."""
+    from .corrections import CorrectionForm
+    from .pages import entry_names
+
     table = get_object_or_404(EventTable.objects.select_related("round__event__club"), pk=table_id)
+    event = table.round.event
+    outcome = {}
 
     def op():
-        try:
-            result = json.loads(request.POST.get("result", ""))
-        except json.JSONDecodeError:
-            raise ClubError(_("成绩格式不对")) from None
-        events.correct_result(request.user, table, result, request.POST.get("reason", ""))
+        require(request.user, "clubs.manage_event", event)
+        form = CorrectionForm(table, entry_names(event), request.POST)
+        if not form.is_valid():
+            raise ClubError(" ".join(
+                f"{form.fields[k].label}: {' '.join(v)}" if k in form.fields else " ".join(v)
+                for k, v in form.errors.items()
+            ))
+        result, boards, forfeit = form.correction()
+        outcome["row"] = events.correct_result(
+            request.user, table, result, form.cleaned_data.get("reason", ""), boards=boards, forfeit=forfeit
+        )
 
-    return _op(request, table.round.event, op, _("成绩已更正"))
+    response = _op(request, event, op, "")
+    if outcome:
+        if outcome["row"] is None:
+            messages.info(request, _("成绩没有变化，未作更正"))
+        else:
+            messages.success(request, _("成绩已更正"))
+    return response

@@ -100,6 +100,7 @@ def register(user, event: Event, partner: str | None = None) -> Entry:
         Event.objects.select_for_update().filter(pk=event.pk).first()
         if _in_event(event, user):
             raise Conflict(_("你已经报名了"))
+        _refuse_late_round_robin_entry(event)
         others = []
         if size > 1:
             name = (partner or "").strip()
@@ -146,6 +147,7 @@ def add_bot_entries(user, event: Event, count: int) -> list[Entry]:
     start = event.entries.filter(is_bot=True).count()
     out = []
     with transaction.atomic():
+        _refuse_late_round_robin_entry(event)
         for i in range(count):
             entry = Entry.objects.create(
                 event=event, name=_("机器人%(n)s") % {"n": start + i + 1}, status=Entry.Status.ACTIVE, is_bot=True
@@ -210,11 +212,7 @@ def pair_round(user, event: Event, avoid_current: bool = False) -> Round:
         if avoid_current and preview is not None:
             avoid = [frozenset(t) for t in preview.pairing.get("tables", []) if None not in t]
         if event.pairing_movement == Event.Format.ROUND_ROBIN:
-            n = len(ids)
-            if played >= rounds_needed(n):
-                raise Conflict(_("循环赛已经打完"))
-            pairs, bye = round_robin_round(sorted(ids), played)
-            pairing = {"tables": [list(p) for p in pairs], "bye": bye, "bots": 0, "repeats": 0}
+            pairing = _round_robin_pairing(event, ids, played, past)
         elif hooks.SHAPE == "match":
             p = swiss_pairs(
                 [
@@ -246,6 +244,55 @@ def pair_round(user, event: Event, avoid_current: bool = False) -> Round:
             preview.save(update_fields=["pairing"])
     notify.event_changed(event.pk)
     return preview
+
+
+def _round_robin_started(event: Event) -> bool:
+    return event.pairing_movement == Event.Format.ROUND_ROBIN and event.round_set.exclude(
+        status=Round.Status.PREVIEW
+    ).exists()
+
+
+def _refuse_late_round_robin_entry(event: Event) -> None:
+    """A round robin's schedule is fixed when round 1 starts (every entry
+    meets every other once); an entry added later could not, so it is
+    refused with the reason (issue #21)."""
+    if _round_robin_started(event):
+        raise Conflict(_("循环赛已经开始：对阵表在第 1 轮开始时已排定，之后加入的参赛者无法与每位参赛者各赛一次，所以不能再报名"))
+
+
+def _round_robin_pairing(event: Event, ids: list[int], played: int, past: dict) -> dict:
+    """Round ``played + 1`` of a round robin (the circle method) over the
+    **roster** fixed when round 1 started (``pairing["roster"]``), so a
+    later change of the field never repeats a pair (issue #21).  An entry not
+    in the roster (a late entry that got past the registration check) is
+    refused with a :class:`Conflict` naming it; a withdrawn entry's opponent
+    is paired with another such entry it has not met, or gets the bye;
+    a pairing that would repeat is refused instead of made."""
+    first = event.round_set.exclude(status=Round.Status.PREVIEW).order_by("number").first()
+    roster = sorted(ids) if first is None else sorted(first.pairing.get("roster") or [
+        *[i for t in first.pairing.get("tables", []) for i in t if i],
+        *([first.pairing["bye"]] if first.pairing.get("bye") else []),
+    ])
+    late = [i for i in ids if i not in set(roster)]
+    if late:
+        names = ", ".join(Entry.objects.filter(pk__in=late).order_by("id").values_list("name", flat=True))
+        raise Conflict(_("%(names)s 在循环赛开始后才加入，无法排入已定的对阵表；请先让其退赛") % {"names": names})
+    if played >= rounds_needed(len(roster)):
+        raise Conflict(_("循环赛已经打完"))
+    pairs, bye = round_robin_round(roster, played)
+    active = set(ids)
+    tables = [list(p) for p in pairs if p[0] in active and p[1] in active]
+    left = [x for p in pairs for x in p if x in active and not (p[0] in active and p[1] in active)]
+    if bye is not None and bye in active:
+        left.append(bye)
+    while len(left) > 1:
+        a = left.pop(0)
+        b = next((x for x in left if x not in past["opponents"].get(a, set())), None)
+        if b is None:
+            raise Conflict(_("退赛之后，这一轮无法不重复对手地配对"))
+        left.remove(b)
+        tables.append([a, b])
+    return {"tables": tables, "bye": left[0] if left else None, "bots": 0, "repeats": 0, "roster": roster}
 
 
 def swap(user, round_: Round, a: int, b: int) -> Round:
@@ -383,21 +430,61 @@ def end_round_now(user, round_: Round) -> Round:
 # --------------------------------------------------------------------------- corrections
 
 
-def correct_result(user, table: EventTable, result: list[dict], reason: str) -> Correction:
-    """An organiser replaces a table's result (per entry index, the same keys
-    as the game's ``round_result``) with a written reason; the old and new
-    result are kept as a :class:`Correction` (the audit trail)."""
+def correct_result(user, table: EventTable, result: list[dict], reason: str, *,
+                   boards: list | None = None, forfeit: list | None = None) -> Correction | None:
+    """An organiser replaces a table's result with a written reason; the old
+    and new result are kept as a :class:`Correction` (the audit trail).
+
+    ``result``: per entry index, the keys of the game's ``round_result``
+    (``hands`` is kept from the stored result when left out).  ``boards``:
+    for a duplicate table, per board the scores per entry index (None: not
+    played), replacing the stored ones (None: kept).  ``forfeit``: the entry
+    ids scored as absent (the no-show rule); None or empty: nobody (a
+    corrected forfeit, e.g. to a draw, then counts as played).  Standings,
+    matchpoints and the travelling table read the corrected result.
+
+    Returns None and stores nothing when the new result equals the stored
+    one (saving the form unchanged).  Raises :class:`Forbidden` (not an
+    organiser), :class:`ClubError` (no reason; a result of the wrong shape;
+    the round has not started)."""
     _manage(user, table.round.event)
     reason = (reason or "").strip()
-    if not reason:
-        raise ClubError(_("请写明更正理由"))
-    if not isinstance(result, list) or len(result) != len(table.entries):
+    if not isinstance(result, list) or len(result) != len(table.entries) or not all(
+        isinstance(r, dict) for r in result
+    ):
         raise ClubError(_("成绩格式不对"))
+    ids = {i for i in table.entries if i}
+    absent = sorted({int(i) for i in (forfeit or [])})
+    if not set(absent) <= ids:
+        raise ClubError(_("缺席者须是这一桌的参赛者"))
     with transaction.atomic():
-        table = EventTable.objects.select_for_update().get(pk=table.pk)
-        before = table.result
-        after = {**(before or {}), "entries": result, "corrected": True}
-        row = Correction.objects.create(table=table, by=user, reason=reason, before=before, after=after)
+        table = EventTable.objects.select_for_update().select_related("round").get(pk=table.pk)
+        if table.round.status == Round.Status.PREVIEW:
+            raise ClubError(_("这一轮还没有开始"))
+        before = table.result or {}
+        old_entries = before.get("entries") or [{} for _ in table.entries]
+        entries = [
+            {**r, "hands": r.get("hands", (old_entries[k] if k < len(old_entries) else {}).get("hands", 0))}
+            for k, r in enumerate(result)
+        ]
+        after = {**before, "entries": entries}
+        if boards is not None:
+            if any(b is not None and (not isinstance(b, list) or len(b) != len(table.entries)) for b in boards):
+                raise ClubError(_("成绩格式不对"))
+            after["boards"] = boards
+        if absent:
+            after["forfeit"] = absent
+        else:
+            after.pop("forfeit", None)
+        same = {k: v for k, v in after.items() if k != "corrected"} == {
+            k: v for k, v in before.items() if k != "corrected"
+        }
+        if same:
+            return None
+        if not reason:
+            raise ClubError(_("请写明更正理由"))
+        after["corrected"] = True
+        row = Correction.objects.create(table=table, by=user, reason=reason, before=table.result, after=after)
         table.result = after
         if table.finished is None:
             table.finished = timezone.now()

@@ -3,19 +3,55 @@ entries, rounds with their tables and progress, standings, corrections."""
 
 from __future__ import annotations
 
+from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
 from games.models import Hand
 
 from . import formats
+from .corrections import CorrectionForm, describe
 from .models import Correction, Entry, Event, EventTable, Round
 from .results import standings, travelling
 
 #: Result and tie-break keys → labels, translated when shown (lazy).
 TIEBREAK_LABELS = {
-    "margin": _("级差"), "points": _("得分"), "buchholz": _("对手分"), "direct": _("直接对局"),
+    "margin": _("级差"), "points": _("游戏积分"), "buchholz": _("对手分"), "direct": _("直接对局"),
     "firsts": _("头科"), "tablemates": _("同桌总分"), "matchpoints": _("比赛分"), "maximum": _("满分"),
 }
+
+
+def score_label(event: Event) -> str:
+    """What the standings' score is, named for what it is (issue #21): the
+    matchpoint percentage of a duplicate event, the match points (2 / 1 / 0)
+    of a match event, the total game points of a table event."""
+    if event.format == Event.Format.DUPLICATE:
+        return str(_("比赛分百分比"))
+    if formats.is_match(event.game):
+        return str(_("胜负分"))
+    return str(_("游戏积分"))
+
+
+def travelling_view(round_: Round, names: dict, hooks) -> list[dict]:
+    """The travelling tables of a finished duplicate round as the page shows
+    them (:func:`clubs.results.travelling`): per board ``{"board", "heading",
+    "lines"}``, a line per table and entry index with the entry's name, its
+    role on the board (translated), score, matchpoints, maximum and
+    percentage, ``absent`` under the no-show rule."""
+    heading = gettext(getattr(hooks, "BOARD_SCORE", "成绩"))
+    out = []
+    for b in travelling(round_):
+        lines = []
+        for row in b["rows"]:
+            for c in row["cells"]:
+                lines.append({
+                    "table": row["table"],
+                    "name": names.get(c["entry"], "🤖") if c["entry"] else "🤖",
+                    "role": gettext(c["role"]) if c["role"] else "",
+                    "score": c["score"], "mp": None if c["mp"] is None else float(c["mp"]),
+                    "top": c["top"], "pct": c["pct"], "absent": c["absent"],
+                })
+        out.append({"board": b["board"], "heading": heading, "lines": lines})
+    return out
 
 
 def entry_names(event: Event) -> dict:
@@ -67,6 +103,7 @@ def event_context(event: Event, user=None) -> dict:
     """Everything the event page and its live fragment show."""
     hooks = formats.hooks(event.game)
     names = entry_names(event)
+    manage = bool(user is not None and user.is_authenticated and user.has_perm("clubs.manage_event", event))
     rounds = []
     for r in event.round_set.order_by("number"):
         tables = [table_view(t, names, user) for t in r.tables.select_related("room", "round").order_by("number")]
@@ -86,11 +123,12 @@ def event_context(event: Event, user=None) -> dict:
             "bots": r.pairing.get("bots", 0),
             "bot_table": (r.pairing.get("bot_table") or 0) + 1,
             "repeats": r.pairing.get("repeats", 0),
-            "travelling": [
-                {**b, "rows": [{**row, "names": [names.get(i, "🤖") if i else "🤖" for i in row["entries"]]} for row in b["rows"]]}
-                for b in travelling(r)
-            ],
+            "travelling": travelling_view(r, names, hooks),
         })
+        if manage:
+            for t in tables:
+                if t["table"].finished:
+                    t["correction"] = CorrectionForm(t["table"], names)
     lines = [
         {"standing": s, "name": names.get(s.entry, "?"),
          "tiebreaks": [(TIEBREAK_LABELS.get(k, k), v) for k, v in s.tiebreaks.items()]}
@@ -104,7 +142,12 @@ def event_context(event: Event, user=None) -> dict:
         "entries": event.entries.prefetch_related("players__user").order_by("id"),
         "rounds": rounds,
         "standings": lines,
-        "corrections": Correction.objects.filter(table__round__event=event).select_related("table__round", "by"),
+        "corrections": [
+            {"row": c, "changes": describe(c, names, event.game)}
+            for c in Correction.objects.filter(table__round__event=event).select_related("table__round", "by")
+        ],
+        "score_label": score_label(event),
+        "score_percent": event.format == Event.Format.DUPLICATE,
         "my_table": my_table,
         "active_count": event.entries.filter(status=Entry.Status.ACTIVE).count(),
     }

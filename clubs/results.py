@@ -6,6 +6,7 @@ results every time (a correction changes the standings at once).
 from __future__ import annotations
 
 from collections import Counter, defaultdict
+from fractions import Fraction
 
 from . import formats
 from .models import Entry, Event, EventTable, Round
@@ -109,29 +110,72 @@ def table_rows_of(event: Event) -> list[TableResult]:
     return rows
 
 
-def duplicate_rows_of(event: Event) -> list[tuple[int, float, int]]:
-    """``(entry, matchpoints, maximum)`` per board and entry: each board is
-    compared across the round's tables, entry index by entry index."""
-    rows = []
+def board_cells(tables: list[EventTable]) -> list[dict]:
+    """Every board of one duplicate round, as compared across its ``tables``
+    (finished, with ``result["boards"]``): a list (board order) of ``{table
+    pk: [cell per entry index]}``, each cell ``{"entry", "score", "mp",
+    "top", "absent"}`` (``score`` None: the table did not play the board;
+    ``mp`` a ``Fraction`` or None: nothing to score).
+
+    Matchpoints are Law 78A's (:func:`board_matchpoints`).  The no-show rule
+    (``result["forfeit"]``, the absent entry ids, docs/tournaments.md
+    "Duplicate: no-shows"): an absent entry scores **0 matchpoints** out of
+    the usual maximum on every board its table played (the bot's result still
+    stands for the comparison of the other tables); at a table that played no
+    board at all because of the forfeit (a match event's forfeit), the absent
+    entry scores 0 and the entry present the maximum (a win) on every board
+    some table played, the maximum being the number of those tables."""
+    out = []
+    count = max((len(t.result.get("boards") or []) for t in tables), default=0)
+    for k in range(count):
+        played = {
+            t.pk: t.result["boards"][k]
+            for t in tables
+            if k < len(t.result["boards"]) and t.result["boards"][k] is not None
+        }
+        mps = board_matchpoints(played) if played else {}
+        board: dict = {}
+        for t in tables:
+            absent = set(t.result.get("forfeit") or [])
+            forfeited = bool(absent) and not any(b is not None for b in t.result.get("boards") or [])
+            cells = []
+            for idx, entry in enumerate(t.entries):
+                score = played[t.pk][idx] if t.pk in played and idx < len(played[t.pk]) else None
+                if t.pk in played:
+                    mp, top = mps.get((t.pk, idx), (None, 0))
+                    if entry and entry in absent:
+                        mp = Fraction(0)
+                elif forfeited and played:
+                    top = len(played)
+                    mp = Fraction(0) if entry in absent else Fraction(top)
+                else:
+                    mp, top = None, 0
+                cells.append({"entry": entry, "score": score, "mp": mp, "top": top,
+                              "absent": bool(entry and entry in absent)})
+            board[t.pk] = cells
+        out.append(board)
+    return out
+
+
+def _duplicate_tables(event: Event) -> dict:
     by_round: dict = defaultdict(list)
     for t in _tables(event):
         if t.result and t.result.get("boards") is not None:
             by_round[t.round_id].append(t)
-    for tables in by_round.values():
-        boards = max(len(t.result["boards"]) for t in tables)
-        for k in range(boards):
-            results = {
-                t.pk: t.result["boards"][k]
-                for t in tables
-                if k < len(t.result["boards"]) and t.result["boards"][k] is not None
-            }
-            if not results:
-                continue
-            entries = {t.pk: t.entries for t in tables}
-            for (tid, idx), (mp, top) in board_matchpoints(results).items():
-                i = entries[tid][idx] if idx < len(entries[tid]) else None
-                if i:
-                    rows.append((i, float(mp), top))
+    return by_round
+
+
+def duplicate_rows_of(event: Event) -> list[tuple[int, float, int]]:
+    """``(entry, matchpoints, maximum)`` per board and entry: each board is
+    compared across the round's tables, entry index by entry index, with the
+    no-show rule and the corrections applied (:func:`board_cells`)."""
+    rows = []
+    for tables in _duplicate_tables(event).values():
+        for board in board_cells(tables):
+            for cells in board.values():
+                for c in cells:
+                    if c["entry"] and c["mp"] is not None:
+                        rows.append((c["entry"], float(c["mp"]), c["top"]))
     return rows
 
 
@@ -146,26 +190,27 @@ def standings(event: Event) -> list[Standing]:
 
 
 def travelling(round_: Round) -> list[dict]:
-    """A duplicate round's travelling tables: per board, every table's scores
-    (entry index order) and matchpoints.  Empty until the round has ended."""
+    """A duplicate round's travelling tables, empty until the round has ended:
+    per board ``{"board": k (1-based), "rows": [{"table": number, "entries":
+    [entry id or None], "cells": [cell]}]}``, a cell per entry index being a
+    :func:`board_cells` cell plus ``role`` (the seat's role on that board, a
+    msgid of the game's hook ``board_roles``, or None) and ``pct`` (the
+    matchpoints as a percentage of the maximum, None when nothing was
+    compared)."""
     if round_.status != Round.Status.FINISHED or round_.event.format != Event.Format.DUPLICATE:
         return []
     tables = [t for t in round_.tables.order_by("number") if t.result and t.result.get("boards") is not None]
     out = []
-    boards = max((len(t.result["boards"]) for t in tables), default=0)
-    for k in range(boards):
-        results = {t.pk: t.result["boards"][k] for t in tables if k < len(t.result["boards"]) and t.result["boards"][k] is not None}
-        mps = board_matchpoints(results) if results else {}
-        out.append({
-            "board": k + 1,
-            "rows": [
-                {
-                    "table": t.number,
-                    "entries": t.entries,
-                    "scores": results.get(t.pk),
-                    "mps": [float(mps[(t.pk, i)][0]) for i in range(len(results[t.pk]))] if t.pk in results else None,
-                }
-                for t in tables
-            ],
-        })
+    for k, board in enumerate(board_cells(tables)):
+        rows = []
+        for t in tables:
+            roles = (t.result.get("roles") or [])
+            board_roles = roles[k] if k < len(roles) and roles[k] else []
+            cells = []
+            for idx, c in enumerate(board[t.pk]):
+                pct = float(100 * c["mp"] / c["top"]) if c["mp"] is not None and c["top"] else None
+                role = board_roles[idx] if idx < len(board_roles) else None
+                cells.append({**c, "role": role, "pct": pct})
+            rows.append({"table": t.number, "entries": t.entries, "cells": cells})
+        out.append({"board": k + 1, "rows": rows})
     return out

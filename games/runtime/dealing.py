@@ -7,7 +7,8 @@ planner at start-up (``AppConfig.ready``); a planner is an object with
 ``may_deal(room) -> bool | None``
     False: deal no further hand at this table (a round's hands are played, or
     its clock ran out); True: deal even if every seat is a bot (an event table
-    of bot entries); None: the room is not the planner's, the usual rules apply
+    of bot entries) or every human is on 托管 (an event table deals through its
+    round); None: the room is not the planner's, the usual rules apply
     (a table of bots only is not dealt to, and so on).
 ``plan(room) -> DealPlan | None``
     the seed (C3) and carry-in of the next hand (a duplicate board: the same

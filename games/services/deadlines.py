@@ -80,14 +80,18 @@ def set_pause(room: Room) -> None:
 def can_start(room: Room, seats: list[Seat]) -> bool:
     """Every seat filled, every human ready, at least one human, room open (a
     planner, :mod:`games.runtime.dealing`, may allow a table of bots or stop the
-    dealing)."""
+    dealing; where it says deal, a human on 托管 counts as ready: an event
+    table deals through its round, issue #21)."""
     if room.status == Room.Status.CLOSED or any(s.is_empty for s in seats):
         return False
-    if not all(s.ready for s in seats if s.user_id):
+    unready = [s for s in seats if s.user_id and not s.ready]
+    if unready and not all(s.autoplay for s in unready):
         return False
     verdict = dealing.may_deal(room)
     if verdict is False:
         return False
+    if unready and verdict is not True:
+        return False  # a 托管 seat counts as ready only where a planner keeps dealing
     return verdict is True or any(s.user_id for s in seats)
 
 

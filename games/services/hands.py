@@ -187,8 +187,10 @@ def _announce(game: str, rid: int, hand: Hand, summary: dict, finished: bool) ->
 def next_hand(room: Room | int, expected_version: int) -> Outcome:
     """After the pause: deal the next hand, or go back to waiting when a seat
     is empty, a human is not ready, or every human is on 托管 (nobody is
-    watching: the humans are then marked not ready).  Version-checked like
-    an action."""
+    watching: the humans are then marked not ready) unless a planner
+    (:mod:`games.dealing`) decides about this table (an event table deals on
+    within its round and waits, its players untouched, when the round is
+    paused or over; issue #21).  Version-checked like an action."""
     rid = room_id(room)
     with locked_room(rid, expected_version) as room:
         hand = current_hand(room)
@@ -196,7 +198,7 @@ def next_hand(room: Room | int, expected_version: int) -> Outcome:
             return Outcome(True, room.version, "nothing to do")
         seats = seats_of(room)
         humans = [s for s in seats if s.user_id]
-        if humans and all(s.autoplay for s in humans):
+        if humans and all(s.autoplay for s in humans) and dealing.may_deal(room) is None:
             # everybody is away (托管): do not let bots play on for ever
             Seat.objects.filter(pk__in=[s.pk for s in humans]).update(ready=False, autoplay=False)
             room.status = Room.Status.WAITING

@@ -108,7 +108,7 @@ def test_organiser_runs_round_one_for_two_pairs(site_server, browser):
     organiser.wait_for_selector('#round-1 tr[data-finished="1"]', timeout=300_000)
     organiser.screenshot(path=str(SHOTS / "event-round1.png"), full_page=True)
     result = organiser.locator("#round-1 tr[data-finished] .result").inner_text()
-    assert "级差" in result and "得分" in result
+    assert "级差" in result and "游戏积分" in result
     standings = organiser.locator("#standings tbody tr")
     assert standings.count() == 2
     assert all(page.locator("#table").count() == 1 for page in players)

@@ -4,7 +4,6 @@ changed (clubs.rules: ``clubs.manage_event`` is per club)."""
 
 from __future__ import annotations
 
-import json
 
 import pytest
 from django.urls import reverse
@@ -64,7 +63,7 @@ def actions(event):
         ("round_start", [event.pk, preview.number], {}),
         ("round_pause", [event.pk, 1], {"paused": "1"}),
         ("round_end", [event.pk, 1], {}),
-        ("table_correct", [table.pk], {"result": json.dumps([{"margin": 9}, {"margin": -9}]), "reason": "x"}),
+        ("table_correct", [table.pk], {"e0_margin": 9, "e0_points": 0, "e1_margin": -9, "e1_points": 0, "reason": "x"}),
         ("entry_withdraw", [entry.pk], {}),
     ]
 

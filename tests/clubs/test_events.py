@@ -182,17 +182,17 @@ def test_correction_changes_standings_and_is_audited(client, shengji_event, club
     a, b = table.entries
     client.force_login(olga)
     new = [{"margin": 3, "points": 30}, {"margin": -3, "points": -30}]
-    import json
-
-    resp = client.post(reverse("table_correct", args=[table.pk]), {"result": json.dumps(new), "reason": "记分错误"})
+    form = {"e0_margin": 3, "e0_points": 30, "e1_margin": -3, "e1_points": -30, "reason": "记分错误"}
+    resp = client.post(reverse("table_correct", args=[table.pk]), form)
     assert resp.status_code == 302
     row = Correction.objects.get()
-    assert row.reason == "记分错误" and row.by == olga and row.after["entries"] == new
+    assert row.reason == "记分错误" and row.by == olga
+    assert [{k: e[k] for k in ("margin", "points")} for e in row.after["entries"]] == new
     assert {s.entry: s.score for s in standings(shengji_event)} == {a: 2, b: 0}
     page = client.get(reverse("event", args=[shengji_event.pk])).content.decode()
     assert "记分错误" in page
     with pytest.raises(services.ClubError):
-        events.correct_result(olga, table, new, "  ")
+        events.correct_result(olga, table, [{"margin": 1, "points": 0}, {"margin": -1, "points": 0}], "  ")
 
 
 def test_duplicate_tables_get_identical_deals_per_board(club_setup, multipliers, finish):
@@ -224,8 +224,10 @@ def test_duplicate_tables_get_identical_deals_per_board(club_setup, multipliers,
     assert [b["board"] for b in boards] == [1, 2]
     for b in boards:
         assert [row["table"] for row in b["rows"]] == [1, 2]
-        assert b["rows"][0]["scores"] == b["rows"][1]["scores"]
-        assert all(row["mps"] == [0.5, 0.5] for row in b["rows"])
+        scores = [[c["score"] for c in row["cells"]] for row in b["rows"]]
+        assert scores[0] == scores[1] and None not in scores[0]
+        assert all([c["pct"] for c in row["cells"]] == [50.0, 50.0] for row in b["rows"])
+        assert all({c["role"] for c in row["cells"]} == {"庄家", "闲家"} for row in b["rows"])
 
 
 def test_event_page_csv_and_print(client, shengji_event, club_setup, finish):
@@ -237,7 +239,7 @@ def test_event_page_csv_and_print(client, shengji_event, club_setup, finish):
     page = client.get(reverse("event", args=[shengji_event.pk])).content.decode()
     assert "机器人1" in page and 'id="standings"' in page
     csv = client.get(reverse("event_csv", args=[shengji_event.pk, "standings"])).content.decode()
-    assert csv.splitlines()[0].startswith("rank,entry,score,margin,points,buchholz,direct")
+    assert csv.splitlines()[0].startswith("\ufeff名次,参赛者,胜负分,级差,游戏积分,对手分,直接对局")
     assert len(csv.strip().splitlines()) == 3
     rounds = client.get(reverse("event_csv", args=[shengji_event.pk, "rounds"])).content.decode()
     assert len(rounds.strip().splitlines()) == 3

@@ -11,10 +11,15 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from ..base import gettext_noop
+
 #: Five individuals per table (a table event).
 SHAPE = "table"
 ENTRY_SIZE = 1
 ENTRIES_PER_TABLE = 5
+#: What a duplicate board score is (the travelling table's heading): the
+#: seat's game points, the zero-sum site points of the hand (B-rules, C4).
+BOARD_SCORE = gettext_noop("游戏积分")
 
 
 def seat_plan(entries_at_table: int = ENTRIES_PER_TABLE) -> list[tuple[int, int]]:
@@ -47,3 +52,29 @@ def board_scores(summary: dict) -> list[float] | None:
     if not summary or not summary.get("complete") or summary.get("voided") or summary.get("game_points") is None:
         return None
     return [int(summary["game_points"].get(str(i), 0)) for i in range(5)]
+
+
+#: The roles of a 保皇 hand (B8-B10), as msgids the site translates.
+ROLE_EMPEROR = gettext_noop("皇帝")
+ROLE_GUARD = gettext_noop("保子")
+ROLE_SOLO = gettext_noop("皇帝（独）")
+ROLE_REBEL = gettext_noop("反贼")
+
+
+def board_roles(summary: dict) -> list[str] | None:
+    """Each seat's role on a board (the travelling table's headings): the
+    emperor (皇帝, or 皇帝（独） playing alone, B9), his guard (保子, who holds the 4H* card, B10) and
+    the three rebels (反贼); None if the hand has no emperor (voided, B8)."""
+    if not summary or summary.get("emperor") is None:
+        return None
+    emperor, guard = summary["emperor"], summary.get("guard")
+    solo = bool(summary.get("solo"))
+    roles = []
+    for seat in range(5):
+        if seat == emperor:
+            roles.append(ROLE_SOLO if solo else ROLE_EMPEROR)
+        elif seat == guard and not solo:
+            roles.append(ROLE_GUARD)
+        else:
+            roles.append(ROLE_REBEL)
+    return roles

@@ -10,12 +10,17 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from ..base import gettext_noop
+
 from .match import team_of
 
 #: Two entries per table, each a fixed pair (a match event).
 SHAPE = "match"
 ENTRY_SIZE = 2
 ENTRIES_PER_TABLE = 2
+#: What a duplicate board score is (the travelling table's heading): the
+#: entry's levels gained minus the other entry's.
+BOARD_SCORE = gettext_noop("级差")
 
 
 def seat_plan(entries_at_table: int = ENTRIES_PER_TABLE) -> list[tuple[int, int]]:
@@ -59,3 +64,18 @@ def board_scores(summary: dict) -> list[float] | None:
         return None
     g = summary["levels_gained"]
     return [_team(g, 0) - _team(g, 1), _team(g, 1) - _team(g, 0)]
+
+
+#: The sides of a 升級 hand (S15, S16), as msgids the site translates.
+ROLE_DEFENDERS = gettext_noop("庄家")
+ROLE_ATTACKERS = gettext_noop("闲家")
+
+
+def board_roles(summary: dict) -> list[str] | None:
+    """Each entry's side on a board (the travelling table's headings): the
+    dealer's team defends (庄家), the other attacks (闲家) (S15, S16); None
+    before a dealer is known."""
+    if not summary or summary.get("dealer") is None:
+        return None
+    dealer_team = team_of(int(summary["dealer"]))
+    return [ROLE_DEFENDERS if e == dealer_team else ROLE_ATTACKERS for e in (0, 1)]
