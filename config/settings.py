@@ -73,6 +73,8 @@ INSTALLED_APPS = [
 ]
 
 MIDDLEWARE = [
+    # a view's database outage error -> the 503 page (issue #22; config/outage.py)
+    "config.outage.DatabaseOutageMiddleware",
     "django.middleware.security.SecurityMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
@@ -116,10 +118,46 @@ WSGI_APPLICATION = "config.wsgi.application"
 ASGI_APPLICATION = "config.asgi.application"
 
 DATABASES = {
-    "default": dj_database_url.config(
-        default=f"sqlite:///{BASE_DIR / 'db.sqlite3'}", conn_max_age=60
-    )
+    "default": dj_database_url.config(default=f"sqlite:///{BASE_DIR / 'db.sqlite3'}", conn_max_age=0)
 }
+#: PostgreSQL connections per process (issue #22): Django's native psycopg pool.
+#: A process never holds more than ``DB_POOL_MAX_SIZE`` connections, whatever its
+#: threads (daphne runs each request's sync code in a thread of its own; with
+#: ``CONN_MAX_AGE`` each such thread kept its connection).  A thread takes a
+#: connection for a request, a task or a socket's read and gives it back at its
+#: end; a thread that finds none free waits up to ``DB_POOL_TIMEOUT`` seconds,
+#: then the request gets the 503 page (config.outage).  Idle connections above
+#: ``DB_POOL_MIN_SIZE`` close after ``DB_POOL_MAX_IDLE`` seconds.  Every
+#: connection is checked when taken (``CONN_HEALTH_CHECKS``), so those broken by
+#: a database restart are replaced, not handed out.  The site's connections are
+#: at most (daphnes + worker processes + beat) x DB_POOL_MAX_SIZE, plus one per
+#: running management command; keep that below PostgreSQL's max_connections
+#: minus its superuser_reserved_connections and your other clients (README,
+#: "Database connections").  ``DB_POOL_MAX_SIZE=0``: no pool, a connection per
+#: request closed at its end (CONN_MAX_AGE=0).
+DB_POOL_MIN_SIZE = int(os.environ.get("DB_POOL_MIN_SIZE", "1"))
+DB_POOL_MAX_SIZE = int(os.environ.get("DB_POOL_MAX_SIZE", "8"))
+DB_POOL_TIMEOUT = float(os.environ.get("DB_POOL_TIMEOUT", "5"))
+DB_POOL_MAX_IDLE = float(os.environ.get("DB_POOL_MAX_IDLE", "30"))
+#: Seconds a new PostgreSQL connection may take (libpq connect_timeout).
+DB_CONNECT_TIMEOUT = int(os.environ.get("DB_CONNECT_TIMEOUT", "3"))
+#: Retry-After of the 503 page shown while the database is unavailable (config.outage).
+OUTAGE_RETRY_AFTER_S = int(os.environ.get("OUTAGE_RETRY_AFTER_S", "5"))
+#: Seconds `/healthz` and `manage.py health` wait for a database connection.
+DB_HEALTH_TIMEOUT = float(os.environ.get("DB_HEALTH_TIMEOUT", "2"))
+if DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql":
+    DATABASES["default"]["CONN_MAX_AGE"] = 0
+    DATABASES["default"]["CONN_HEALTH_CHECKS"] = True
+    _pg_options = DATABASES["default"].setdefault("OPTIONS", {})
+    _pg_options.setdefault("connect_timeout", DB_CONNECT_TIMEOUT)
+    if DB_POOL_MAX_SIZE > 0:
+        _pg_options["pool"] = {
+            "min_size": min(DB_POOL_MIN_SIZE, DB_POOL_MAX_SIZE),
+            "max_size": DB_POOL_MAX_SIZE,
+            "timeout": DB_POOL_TIMEOUT,
+            "max_idle": DB_POOL_MAX_IDLE,
+            "name": "cardroom",
+        }
 if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
     # Several threads (timers, websocket consumers) write: wait instead of
     # failing, take the write lock when a transaction starts (no lock-upgrade

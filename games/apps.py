@@ -16,7 +16,7 @@ class GamesConfig(AppConfig):
         from accounts import catalog
         from accounts.signals import profile_context
 
-        from . import profile, registry, scheduling
+        from . import health, profile, registry, scheduling  # noqa: F401 (health: beat's signals)
         from .services import turns
 
         scheduling.configure(turn=turns.play_turn, sweep=turns.sweep)
