@@ -130,8 +130,9 @@ DATABASES = {
 #: ``DB_POOL_MIN_SIZE`` close after ``DB_POOL_MAX_IDLE`` seconds.  Every
 #: connection is checked when taken (``CONN_HEALTH_CHECKS``), so those broken by
 #: a database restart are replaced, not handed out.  The site's connections are
-#: at most (daphnes + worker processes + beat) x DB_POOL_MAX_SIZE, plus one per
-#: running management command; keep that below PostgreSQL's max_connections
+#: at most (daphnes + beats) x DB_POOL_MAX_SIZE + per worker (concurrency + 1) x
+#: (1 + GAMES_WORKER_LOCAL_TURNS) (below), plus one per running management
+#: command; keep that below PostgreSQL's max_connections
 #: minus its superuser_reserved_connections and your other clients (README,
 #: "Database connections").  ``DB_POOL_MAX_SIZE=0``: no pool, a connection per
 #: request closed at its end (CONN_MAX_AGE=0).
@@ -145,12 +146,20 @@ DB_CONNECT_TIMEOUT = int(os.environ.get("DB_CONNECT_TIMEOUT", "3"))
 OUTAGE_RETRY_AFTER_S = int(os.environ.get("OUTAGE_RETRY_AFTER_S", "5"))
 #: Seconds `/healthz` and `manage.py health` wait for a database connection.
 DB_HEALTH_TIMEOUT = float(os.environ.get("DB_HEALTH_TIMEOUT", "2"))
+#: A Celery worker takes no pool: Celery's Django fix-up closes a prefork
+#: child's whole pool after every task, under the feet of the threads that
+#: run local turns (games.local_turns).  Its threads open a connection per
+#: task or turn and close it at the end (CONN_MAX_AGE=0), so a worker holds at
+#: most (concurrency + 1) x (1 + GAMES_WORKER_LOCAL_TURNS) connections.
+IN_CELERY_WORKER = "worker" in sys.argv[1:] and any(
+    Path(arg).name == "celery" or arg.endswith(f"celery{os.sep}__main__.py") for arg in sys.argv[:1]
+)
 if DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql":
     DATABASES["default"]["CONN_MAX_AGE"] = 0
     DATABASES["default"]["CONN_HEALTH_CHECKS"] = True
     _pg_options = DATABASES["default"].setdefault("OPTIONS", {})
     _pg_options.setdefault("connect_timeout", DB_CONNECT_TIMEOUT)
-    if DB_POOL_MAX_SIZE > 0:
+    if DB_POOL_MAX_SIZE > 0 and not IN_CELERY_WORKER:
         _pg_options["pool"] = {
             "min_size": min(DB_POOL_MIN_SIZE, DB_POOL_MAX_SIZE),
             "max_size": DB_POOL_MAX_SIZE,
@@ -293,7 +302,23 @@ GAMES_SEARCH_BUDGET_MS = float(os.environ.get("GAMES_SEARCH_BUDGET_MS", "300"))
 #: The bots' pace at quick-play tables (ms; the rooms' default; shorter for demos and tests).
 QUICKPLAY_BOT_DELAY_MS = int(os.environ.get("QUICKPLAY_BOT_DELAY_MS", "800"))
 
+#: The Celery broker (issue #22 point 4): RabbitMQ in production
+#: (``CELERY_BROKER_URL=amqp://user:pass@host:5672/vhost``), the transport Celery
+#: documents as production grade: the worker rides out a Redis outage (Redis is
+#: then only the channel layer and the cache) and reconnects to RabbitMQ by
+#: itself.  Without it the broker is Redis (``REDIS_URL``), whose transport
+#: with the pinned kombu 5.7.0 + redis 8.1.0 makes the worker exit when Redis
+#: drops (kombu's restore_unacked_once); supervisord then restarts it.
 CELERY_BROKER_URL = os.environ.get("CELERY_BROKER_URL") or REDIS_URL
+#: Sites (or test stacks) sharing one RabbitMQ virtual host keep their tasks and
+#: their control messages (worker pings) apart: the queue, control and event
+#: exchanges take this name (default: Celery's own, ``celery``).
+CELERY_NAMESPACE = os.environ.get("CELERY_NAMESPACE", "").strip()
+if CELERY_NAMESPACE:
+    CELERY_TASK_DEFAULT_QUEUE = CELERY_NAMESPACE
+    CELERY_CONTROL_EXCHANGE = CELERY_NAMESPACE
+    CELERY_EVENT_EXCHANGE = f"{CELERY_NAMESPACE}.ev"
+BROKER_IS_REDIS = bool(CELERY_BROKER_URL) and CELERY_BROKER_URL.split(":", 1)[0] in {"redis", "rediss"}
 #: True when no broker is configured: bot turns and timeouts then run on
 #: in-process timers (games.scheduling) inside the web process.
 GAMES_INPROCESS_TASKS = not CELERY_BROKER_URL
@@ -324,7 +349,11 @@ CELERY_BROKER_TRANSPORT_OPTIONS = {
     "socket_keepalive": True,
     "health_check_interval": 15,
     "retry_on_timeout": True,
-}
+} if BROKER_IS_REDIS else {}
+#: RabbitMQ redelivers a dead worker's unacknowledged task as soon as its
+#: connection closes (no visibility timeout); a publisher confirms each send.
+if CELERY_BROKER_URL and not BROKER_IS_REDIS:
+    CELERY_BROKER_TRANSPORT_OPTIONS = {"confirm_publish": True}
 CELERY_BROKER_HEARTBEAT = 10
 CELERY_TASK_PUBLISH_RETRY = True
 CELERY_TASK_PUBLISH_RETRY_POLICY = {"max_retries": 2, "interval_start": 0, "interval_step": 0.5}
