@@ -154,11 +154,22 @@ DB_HEALTH_TIMEOUT = float(os.environ.get("DB_HEALTH_TIMEOUT", "2"))
 IN_CELERY_WORKER = "worker" in sys.argv[1:] and any(
     Path(arg).name == "celery" or arg.endswith(f"celery{os.sep}__main__.py") for arg in sys.argv[:1]
 )
+_argv0 = Path(sys.argv[0]).name if sys.argv else ""
+#: What this process is called in PostgreSQL's pg_stat_activity (application_name):
+#: cardroom-web (daphne), cardroom-worker, cardroom-beat, cardroom-manage, cardroom.
+DB_APPLICATION_NAME = os.environ.get("DB_APPLICATION_NAME") or (
+    "cardroom-worker" if IN_CELERY_WORKER
+    else "cardroom-web" if _argv0 == "daphne" or sys.argv[0].endswith(f"daphne{os.sep}__main__.py")
+    else "cardroom-beat" if "beat" in sys.argv[1:] and "celery" in sys.argv[0]
+    else "cardroom-manage" if _argv0 == "manage.py"
+    else "cardroom"
+)
 if DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql":
     DATABASES["default"]["CONN_MAX_AGE"] = 0
     DATABASES["default"]["CONN_HEALTH_CHECKS"] = True
     _pg_options = DATABASES["default"].setdefault("OPTIONS", {})
     _pg_options.setdefault("connect_timeout", DB_CONNECT_TIMEOUT)
+    _pg_options.setdefault("application_name", DB_APPLICATION_NAME)
     if DB_POOL_MAX_SIZE > 0 and not IN_CELERY_WORKER:
         _pg_options["pool"] = {
             "min_size": min(DB_POOL_MIN_SIZE, DB_POOL_MAX_SIZE),

@@ -7,6 +7,7 @@ the local PostgreSQL.  The pool is made small (``DB_POOL_MAX_SIZE=3``) so that
 40 parallel requests to a daphne need more connections than it may hold: they
 queue for one (``DB_POOL_TIMEOUT``) instead of opening more.  A sampler counts
 the database's connections (``pg_stat_activity``) every 50 ms throughout.
+Connections are told apart by ``application_name`` (cardroom-web, -worker …).
 Without the pool (``CONN_MAX_AGE=60``, a connection kept per request thread)
 the two daphnes held 55 and 43 connections after such bursts.
 """
@@ -29,37 +30,41 @@ pytestmark = [pytest.mark.production, pytest.mark.slow]
 
 POOL_MAX = 3
 WEBS = 2
-#: daphnes + the worker (solo pool: one process) + beat
-PROCESSES = WEBS + 1 + 1
-#: the README's formula: processes x DB_POOL_MAX_SIZE
-BOUND = PROCESSES * POOL_MAX
+LOCAL_TURNS = 4
+#: The README's formula: (daphnes + beats) x DB_POOL_MAX_SIZE + per worker
+#: (concurrency + 1) x (1 + GAMES_WORKER_LOCAL_TURNS) (solo pool: concurrency 1),
+#: + 1 per management command (the test's ``ops`` subprocesses, at most one at a time)
+WEB_BOUND = WEBS * POOL_MAX
+WORKER_BOUND = (1 + 1) * (1 + LOCAL_TURNS)
+BOUND = (WEBS + 1) * POOL_MAX + WORKER_BOUND + 1
 
 
 class ConnectionSampler:
     """Counts the connections to database ``name`` every ``interval`` s in a
-    thread, from an administrative connection to another database."""
+    thread, from an administrative connection to another database: in all,
+    and per ``application_name`` (config/settings.py names each process kind)."""
+
+    QUERY = ("SELECT application_name, count(*) FROM pg_stat_activity "
+             "WHERE datname = %s GROUP BY application_name")
 
     def __init__(self, name: str, admin_url: str = PG_ADMIN_URL, interval: float = 0.05):
         self.name, self.admin_url, self.interval = name, admin_url, interval
-        self.samples: list[int] = []
+        self.samples: list[dict[str, int]] = []
         self._stop = threading.Event()
         self._thread = threading.Thread(target=self._run, daemon=True)
 
-    def count(self) -> int:
+    def count(self) -> dict[str, int]:
         import psycopg
 
         with psycopg.connect(self.admin_url, autocommit=True, connect_timeout=5) as conn:
-            return conn.execute("SELECT count(*) FROM pg_stat_activity WHERE datname = %s",
-                                (self.name,)).fetchone()[0]
+            return dict(conn.execute(self.QUERY, (self.name,)).fetchall())
 
     def _run(self) -> None:
         import psycopg
 
         with psycopg.connect(self.admin_url, autocommit=True, connect_timeout=5) as conn:
             while not self._stop.is_set():
-                self.samples.append(conn.execute(
-                    "SELECT count(*) FROM pg_stat_activity WHERE datname = %s", (self.name,)
-                ).fetchone()[0])
+                self.samples.append(dict(conn.execute(self.QUERY, (self.name,)).fetchall()))
                 self._stop.wait(self.interval)
 
     def __enter__(self) -> "ConnectionSampler":
@@ -70,9 +75,10 @@ class ConnectionSampler:
         self._stop.set()
         self._thread.join(timeout=10)
 
-    @property
-    def peak(self) -> int:
-        return max(self.samples, default=0)
+    def peak(self, role: str | None = None) -> int:
+        """Most connections seen at once, of ``role`` (an application_name) or in all."""
+        return max((sum(v for k, v in s.items() if role is None or k == role) for s in self.samples),
+                   default=0)
 
 
 def get(url: str, cookie: str | None) -> tuple[int, float]:
@@ -99,7 +105,8 @@ def bounded_stack(tmp_path_factory):
     stack = LiveStack.production(
         tmp_path_factory.mktemp("bounded-stack"), webs=WEBS,
         extra_env={"DB_POOL_MAX_SIZE": str(POOL_MAX), "DB_POOL_MIN_SIZE": "1",
-                   "DB_POOL_TIMEOUT": "30", "DB_POOL_MAX_IDLE": "3"},
+                   "DB_POOL_TIMEOUT": "30", "DB_POOL_MAX_IDLE": "3",
+                   "GAMES_WORKER_LOCAL_TURNS": str(LOCAL_TURNS)},
     )
     with running(stack):
         yield stack
@@ -147,21 +154,26 @@ def test_bursts_and_sockets_stay_within_the_documented_connections(bounded_stack
                 for status, seconds in pool.map(lambda u: get(u, cookie), urls):
                     statuses.append(status)
                     times.append(seconds)
-        peak_busy = sampler.peak
+        peak_web, peak_worker, peak_all = (sampler.peak("cardroom-web"),
+                                           sampler.peak("cardroom-worker"), sampler.peak())
         release.set()
         socket_thread.join(timeout=60)
         time.sleep(10)  # idle: connections above the pools' minimum close (DB_POOL_MAX_IDLE=3)
         idle = sampler.count()
     times.sort()
-    print(f"\n4 x 40 requests + 20 sockets on {WEBS} daphnes: peak {peak_busy} connections "
-          f"(bound {BOUND} = {PROCESSES} processes x {POOL_MAX}), {idle} after 10 s idle; "
+    print(f"\n4 x 40 requests + 20 sockets on {WEBS} daphnes, DB_POOL_MAX_SIZE={POOL_MAX}: "
+          f"peak {peak_web} web connections (bound {WEB_BOUND}), {peak_worker} worker "
+          f"(bound {WORKER_BOUND}), {peak_all} in all (bound {BOUND}); after 10 s idle {idle}; "
           f"requests p50 {times[len(times) // 2] * 1000:.0f} ms, max {times[-1] * 1000:.0f} ms; "
           f"{len(sampler.samples)} samples")
     failed = [s for s in statuses if s != 200]
     assert len(statuses) == 160 and not failed, f"{len(failed)} of 160 failed: {failed[:10]}"
     assert all(o is None for o in outcomes), f"sockets closed with: {outcomes}"
-    assert peak_busy <= BOUND, f"peak {peak_busy} connections > {BOUND}"
-    assert idle <= BOUND
+    assert peak_web <= WEB_BOUND, f"the daphnes held {peak_web} connections > {WEB_BOUND}"
+    assert peak_worker <= WORKER_BOUND
+    assert peak_all <= BOUND, f"peak {peak_all} connections > {BOUND}"
+    assert sum(idle.values()) <= BOUND
+    assert peak_web >= WEBS, "the sampler saw the daphnes' connections"
     done = poll(lambda: stack.ops("hand_log", room_id=room_id),
                 lambda lg: first_hand(lg)["complete"], 180, 1.0, "the hand to complete")
     stack.ops("close", room_id=room_id)

@@ -14,9 +14,11 @@ from __future__ import annotations
 
 import asyncio
 import importlib.util
+import threading
 import time
 import urllib.error
 import urllib.request
+from concurrent.futures import ThreadPoolExecutor
 
 import pytest
 
@@ -30,7 +32,7 @@ _spec = importlib.util.spec_from_file_location("throwaway_servers_db_restart",
 throwaway = importlib.util.module_from_spec(_spec)
 _spec.loader.exec_module(throwaway)
 
-DOWN_S = 8
+DOWN_S = 10
 
 
 def get_page(url: str, cookie: str) -> tuple[object, dict, str]:
@@ -103,21 +105,49 @@ def test_a_database_restart_mid_hand(restartable):
     before = first_hand(log)["actions"]
 
     def meanwhile():
-        page = get_page(f"{stack.web_url}/rooms/{room_id}/", cookie)
-        lobby = get_page(f"{stack.web_url}/", cookie)
-        post = post_form(stack, f"/rooms/{room_id}/autoplay", cookie, {"on": "1"}, timeout=60)
-        return page, lobby, post
+        """A page, the lobby and a POST side by side, as users would."""
+        with ThreadPoolExecutor(max_workers=3) as pool:
+            page = pool.submit(get_page, f"{stack.web_url}/rooms/{room_id}/", cookie)
+            lobby = pool.submit(get_page, f"{stack.web_url}/", cookie)
+            post = pool.submit(post_form, stack, f"/rooms/{room_id}/autoplay", cookie, {"on": "1"},
+                               timeout=60)
+            return page.result(), lobby.result(), post.result()
 
-    async def run():
+    # The socket lives in a thread of its own: the restart must be done from
+    # this (main) thread, since the throwaway server dies with the thread that
+    # started it (PR_SET_PDEATHSIG).
+    opened, back, result = threading.Event(), threading.Event(), {}
+
+    async def client():
         async with table_socket(stack, room_id, cookie) as ws:
             first, _c, _h = await next_fragment(ws, timeout=30)
-            during = await asyncio.to_thread(restart_database, stack, meanwhile)
-            assert ws.close_code is None, f"the socket closed during the outage: {ws.close_code}"
+            result["first"] = first
+            opened.set()
+            while not back.is_set():
+                await asyncio.sleep(0.2)
+            result["close_code"] = ws.close_code
             # The table goes on once the database is back: pushed on this socket.
             newer, _html = await wait_for_version(ws, first + 2, timeout=120)
-            return first, newer, during
+            result["newer"] = newer
 
-    first, newer, during = asyncio.run(run())
+    def socket_thread():
+        try:
+            asyncio.run(client())
+        except BaseException as exc:  # reported by the main thread
+            result["error"] = exc
+            opened.set()
+
+    thread = threading.Thread(target=socket_thread, daemon=True)
+    thread.start()
+    assert opened.wait(60) and "error" not in result, result
+    try:
+        during = restart_database(stack, meanwhile)
+    finally:
+        back.set()
+        thread.join(timeout=150)
+    assert "error" not in result, result
+    assert result["close_code"] is None, f"the socket closed during the outage: {result}"
+    first, newer = result["first"], result["newer"]
     assert newer > first
     pages = [p for p, _l, _post in during] + [lobby for _p, lobby, _post in during]
     posts = [post for _p, _l, post in during]
