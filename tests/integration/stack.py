@@ -79,11 +79,16 @@ def stack_redis_url(parent: str | None) -> str:
     return urlunsplit(parts._replace(path=f"/{(index + 8) % 16}"))
 
 
-#: Where the stacks look for RabbitMQ (the production broker, issue #22).
-AMQP_URL = os.environ.get("AMQP_URL", "amqp://guest:guest@127.0.0.1:5672//")
+#: Where the stacks look for RabbitMQ (the production broker, issue #22)
+#: unless ``AMQP_URL`` says otherwise.
+DEFAULT_AMQP_URL = "amqp://guest:guest@127.0.0.1:5672//"
 
 
-def amqp_answers(url: str = AMQP_URL, timeout: float = 3.0) -> bool:
+def amqp_url() -> str:
+    return os.environ.get("AMQP_URL", DEFAULT_AMQP_URL)
+
+
+def amqp_answers(url: str, timeout: float = 3.0) -> bool:
     """True when RabbitMQ at ``url`` accepts a login within ``timeout`` s."""
     try:
         from kombu import Connection
@@ -97,14 +102,14 @@ def amqp_answers(url: str = AMQP_URL, timeout: float = 3.0) -> bool:
 
 def stack_broker_url() -> str | None:
     """The broker of a production stack: ``STACK_BROKER`` ``amqp`` (RabbitMQ at
-    :data:`AMQP_URL`, required), ``redis`` (the stack's Redis), or ``auto``
-    (the default: RabbitMQ when it answers, else Redis, e.g. on a machine
-    with throwaway servers only).  None means Redis."""
+    ``AMQP_URL``, required), ``redis`` (the stack's Redis), or ``auto`` (the
+    default: RabbitMQ when it answers, else Redis, e.g. on a machine with
+    throwaway servers only).  None means Redis."""
     choice = os.environ.get("STACK_BROKER", "auto")
     if choice == "redis":
         return None
-    if choice == "amqp" or amqp_answers():
-        return AMQP_URL
+    if choice == "amqp" or amqp_answers(amqp_url()):
+        return amqp_url()
     return None
 
 
