@@ -100,3 +100,26 @@ def server_error(request, *args, **kwargs):
                     getattr(request, "method", "?"), getattr(request, "path", "?"), exc)
         return outage_response(request)
     return django_server_error(request, *args, **kwargs)
+
+
+def socket_survives_outage(handler):
+    """Decorator for an async websocket consumer's handler (``receive``, a
+    group message's handler): a database outage error in it is logged and the
+    handler returns None, so the socket stays open (daphne closed it with 1011)
+    and gets the table again when the database is back.  The user's message
+    that met the outage (a chat line, a mute) is dropped, never half-stored: it
+    was one transaction.  Other errors propagate as before."""
+    import functools
+
+    @functools.wraps(handler)
+    async def wrapper(self, *args, **kwargs):
+        try:
+            return await handler(self, *args, **kwargs)
+        except Exception as exc:
+            if not is_outage(exc):
+                raise
+            log.warning("database unavailable, socket %s kept open: %r",
+                        getattr(self, "scope", {}).get("path", "?"), exc)
+            return None
+
+    return wrapper

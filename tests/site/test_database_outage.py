@@ -1,6 +1,7 @@
 """Issue #22 point 2: a database that cannot be reached is the 503 page with
 ``Retry-After`` (config/outage.py), never a 500, for a view's query and for the
-session loaded by a middleware.
+session loaded by a middleware; an open table socket whose chat line meets the
+outage stays open (daphne closed it with 1011) and works again afterwards.
 
 Here the database really fails (see :func:`database_unreachable`).
 The same with a PostgreSQL restarted mid-hand is
@@ -20,11 +21,7 @@ from config import outage
 pytestmark = pytest.mark.django_db(transaction=True)
 
 
-@contextmanager
-def database_unreachable():
-    """The default connection really cannot reach its database: SQLite's file
-    is in a directory that does not exist; PostgreSQL's port is one nothing
-    listens on (a new pool, whose connection attempts fail, waits 1 s)."""
+def _break_database() -> dict:
     saved = {k: connection.settings_dict[k] for k in ("NAME", "PORT", "OPTIONS")}
     connection.close()
     if connection.vendor == "postgresql":
@@ -36,13 +33,27 @@ def database_unreachable():
         connection.settings_dict["OPTIONS"] = options
     else:
         connection.settings_dict["NAME"] = "/nonexistent-outage-dir/cardroom.sqlite3"
+    return saved
+
+
+def _mend_database(saved: dict) -> None:
+    connection.close()
+    if connection.vendor == "postgresql":
+        connection.close_pool()
+    connection.settings_dict.update(saved)
+
+
+@contextmanager
+def database_unreachable():
+    """The default connection really cannot reach its database: SQLite's file
+    is in a directory that does not exist; PostgreSQL's port is one nothing
+    listens on (a new pool, whose connection attempts fail, waits 1 s).  The
+    settings are the ones every thread's connection shares."""
+    saved = _break_database()
     try:
         yield
     finally:
-        connection.close()
-        if connection.vendor == "postgresql":
-            connection.close_pool()
-        connection.settings_dict.update(saved)
+        _mend_database(saved)
 
 
 def assert_outage_page(response) -> None:
@@ -92,3 +103,42 @@ def test_an_error_caused_by_a_database_error_counts_as_an_outage():
         assert outage.is_outage(exc)
     assert not outage.is_outage(AttributeError("unrelated"))
     assert not outage.is_outage(None)
+
+
+async def test_a_table_socket_stays_open_through_an_outage(bot_room, alice):
+    """A chat line sent while the database is down is dropped (the socket is
+    not closed: no 1011); once it is back, the next line is posted and shown."""
+    import json
+
+    from asgiref.sync import sync_to_async
+    from channels.db import database_sync_to_async
+    from channels.routing import URLRouter
+    from channels.testing import WebsocketCommunicator
+    from django.db import connections
+
+    from games.routing import websocket_urlpatterns
+
+    comm = WebsocketCommunicator(URLRouter(websocket_urlpatterns), f"/ws/rooms/{bot_room.pk}/")
+    comm.scope["user"] = alice
+    comm.scope["cookies"] = {}
+    try:
+        assert (await comm.connect())[0]
+        assert 'id="table"' in await comm.receive_from(timeout=10)
+        saved = await sync_to_async(_break_database)()
+        try:
+            await comm.send_to(text_data=json.dumps({"chat": "during the outage"}))
+            assert await comm.receive_nothing(timeout=3), "nothing sent, and not closed"
+        finally:
+            await sync_to_async(_mend_database)(saved)
+        await comm.send_to(text_data=json.dumps({"chat": "after the outage"}))
+        seen = ""
+        for _i in range(10):
+            message = await comm.receive_output(timeout=10)
+            assert message["type"] == "websocket.send", f"the socket was closed: {message}"
+            seen += message.get("text", "")
+            if "after the outage" in seen:
+                break
+        assert "after the outage" in seen and "during the outage" not in seen
+    finally:
+        await comm.disconnect()
+        await database_sync_to_async(connections.close_all)()
