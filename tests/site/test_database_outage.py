@@ -5,7 +5,7 @@ outage stays open (daphne closed it with 1011) and works again afterwards.
 
 Here the database really fails (see :func:`database_unreachable`).
 The same with a PostgreSQL restarted mid-hand is
-tests/integration/test_connection_bounds.py (production topology)."""
+tests/integration/test_database_restart.py (production topology)."""
 
 from __future__ import annotations
 
