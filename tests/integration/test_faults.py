@@ -193,7 +193,7 @@ def test_the_worker_rides_out_a_redis_restart(fault_stack):
     and supervisord restarts it: test_redis_down_10s_mid_hand.)"""
     stack = fault_stack
     if not (stack.broker_url or "").startswith("amqp"):
-        pytest.skip("RabbitMQ does not answer at AMQP_URL: the stack's broker is Redis, "
+        pytest.skip("the stack's broker is Redis (no RabbitMQ at AMQP_URL, or STACK_BROKER=redis), "
                     "with which the worker exits on a Redis outage (README)")
     room = stack.ops("bot_room", humans=1, bot_delay_ms=250, autoplay=True, ready=True,
                      prefix="fw")
