@@ -116,7 +116,7 @@ async def test_a_table_socket_stays_open_through_an_outage(bot_room, alice):
     from channels.testing import WebsocketCommunicator
     from django.db import connections
 
-    from games.routing import websocket_urlpatterns
+    from games.live.routing import websocket_urlpatterns
 
     comm = WebsocketCommunicator(URLRouter(websocket_urlpatterns), f"/ws/rooms/{bot_room.pk}/")
     comm.scope["user"] = alice
