@@ -1,7 +1,9 @@
 """``GET /healthz``: the web process's health for a load balancer (issue #8).
 
-200 ``{"ok": true, "checks": [...]}`` when the database (and, in the
-production topology, Redis) answer; 503 otherwise.  No login, no session, no
+200 ``{"ok": true, "checks": [...], "pool": {...} or null}`` when the database
+(a connection from this process's pool within ``DB_HEALTH_TIMEOUT`` s) and, in
+the production topology, Redis answer; 503 otherwise.  ``pool`` is
+:func:`games.pages.health.pool_state` (issue #22).  No login, no session, no
 database write; see :mod:`games.pages.health`.
 """
 
@@ -17,4 +19,5 @@ from games.pages import health
 def healthz(request):
     results = health.check_web()
     ok = all(r[0] for r in results)
-    return JsonResponse({"ok": ok, "checks": [d for _, d in results]}, status=200 if ok else 503)
+    body = {"ok": ok, "checks": [d for _, d in results], "pool": health.pool_state()}
+    return JsonResponse(body, status=200 if ok else 503)

@@ -73,6 +73,8 @@ INSTALLED_APPS = [
 ]
 
 MIDDLEWARE = [
+    # a view's database outage error -> the 503 page (issue #22; config/outage.py)
+    "config.outage.DatabaseOutageMiddleware",
     "django.middleware.security.SecurityMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
@@ -116,10 +118,66 @@ WSGI_APPLICATION = "config.wsgi.application"
 ASGI_APPLICATION = "config.asgi.application"
 
 DATABASES = {
-    "default": dj_database_url.config(
-        default=f"sqlite:///{BASE_DIR / 'db.sqlite3'}", conn_max_age=60
-    )
+    "default": dj_database_url.config(default=f"sqlite:///{BASE_DIR / 'db.sqlite3'}", conn_max_age=0)
 }
+#: PostgreSQL connections per process (issue #22): Django's native psycopg pool.
+#: A process never holds more than ``DB_POOL_MAX_SIZE`` connections, whatever its
+#: threads (daphne runs each request's sync code in a thread of its own; with
+#: ``CONN_MAX_AGE`` each such thread kept its connection).  A thread takes a
+#: connection for a request, a task or a socket's read and gives it back at its
+#: end; a thread that finds none free waits up to ``DB_POOL_TIMEOUT`` seconds,
+#: then the request gets the 503 page (config.outage).  Idle connections above
+#: ``DB_POOL_MIN_SIZE`` close after ``DB_POOL_MAX_IDLE`` seconds.  Every
+#: connection is checked when taken (``CONN_HEALTH_CHECKS``), so those broken by
+#: a database restart are replaced, not handed out.  The site's connections are
+#: at most (daphnes + beats) x DB_POOL_MAX_SIZE + per worker (concurrency + 1) x
+#: (1 + GAMES_WORKER_LOCAL_TURNS) (below), plus one per running management
+#: command; keep that below PostgreSQL's max_connections
+#: minus its superuser_reserved_connections and your other clients (README,
+#: "Database connections").  ``DB_POOL_MAX_SIZE=0``: no pool, a connection per
+#: request closed at its end (CONN_MAX_AGE=0).
+DB_POOL_MIN_SIZE = int(os.environ.get("DB_POOL_MIN_SIZE", "1"))
+DB_POOL_MAX_SIZE = int(os.environ.get("DB_POOL_MAX_SIZE", "8"))
+DB_POOL_TIMEOUT = float(os.environ.get("DB_POOL_TIMEOUT", "5"))
+DB_POOL_MAX_IDLE = float(os.environ.get("DB_POOL_MAX_IDLE", "30"))
+#: Seconds a new PostgreSQL connection may take (libpq connect_timeout).
+DB_CONNECT_TIMEOUT = int(os.environ.get("DB_CONNECT_TIMEOUT", "3"))
+#: Retry-After of the 503 page shown while the database is unavailable (config.outage).
+OUTAGE_RETRY_AFTER_S = int(os.environ.get("OUTAGE_RETRY_AFTER_S", "5"))
+#: Seconds `/healthz` and `manage.py health` wait for a database connection.
+DB_HEALTH_TIMEOUT = float(os.environ.get("DB_HEALTH_TIMEOUT", "2"))
+#: A Celery worker takes no pool: Celery's Django fix-up closes a prefork
+#: child's whole pool after every task, under the feet of the threads that
+#: run local turns (games.local_turns).  Its threads open a connection per
+#: task or turn and close it at the end (CONN_MAX_AGE=0), so a worker holds at
+#: most (concurrency + 1) x (1 + GAMES_WORKER_LOCAL_TURNS) connections.
+IN_CELERY_WORKER = "worker" in sys.argv[1:] and any(
+    Path(arg).name == "celery" or arg.endswith(f"celery{os.sep}__main__.py") for arg in sys.argv[:1]
+)
+_argv0 = Path(sys.argv[0]).name if sys.argv else ""
+#: What this process is called in PostgreSQL's pg_stat_activity (application_name):
+#: cardroom-web (daphne), cardroom-worker, cardroom-beat, cardroom-manage, cardroom.
+DB_APPLICATION_NAME = os.environ.get("DB_APPLICATION_NAME") or (
+    "cardroom-worker" if IN_CELERY_WORKER
+    else "cardroom-web" if _argv0 == "daphne" or sys.argv[0].endswith(f"daphne{os.sep}__main__.py")
+    else "cardroom-beat" if "beat" in sys.argv[1:] and "celery" in sys.argv[0]
+    else "cardroom-manage" if _argv0 == "manage.py"
+    else "cardroom"
+)
+if DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql":
+    DATABASES["default"]["CONN_MAX_AGE"] = 0
+    DATABASES["default"]["CONN_HEALTH_CHECKS"] = True
+    _pg_options = DATABASES["default"].setdefault("OPTIONS", {})
+    _pg_options.setdefault("connect_timeout", DB_CONNECT_TIMEOUT)
+    _pg_options.setdefault("application_name", DB_APPLICATION_NAME)
+    if DB_POOL_MAX_SIZE > 0 and not IN_CELERY_WORKER:
+        _pg_options["pool"] = {
+            "min_size": min(DB_POOL_MIN_SIZE, DB_POOL_MAX_SIZE),
+            "max_size": DB_POOL_MAX_SIZE,
+            "timeout": DB_POOL_TIMEOUT,
+            "max_idle": DB_POOL_MAX_IDLE,
+            "name": "cardroom",
+        }
 if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
     # Several threads (timers, websocket consumers) write: wait instead of
     # failing, take the write lock when a transaction starts (no lock-upgrade
@@ -255,7 +313,23 @@ GAMES_SEARCH_BUDGET_MS = float(os.environ.get("GAMES_SEARCH_BUDGET_MS", "300"))
 #: The bots' pace at quick-play tables (ms; the rooms' default; shorter for demos and tests).
 QUICKPLAY_BOT_DELAY_MS = int(os.environ.get("QUICKPLAY_BOT_DELAY_MS", "800"))
 
+#: The Celery broker (issue #22 point 4): RabbitMQ in production
+#: (``CELERY_BROKER_URL=amqp://user:pass@host:5672/vhost``), the transport Celery
+#: documents as production grade: the worker rides out a Redis outage (Redis is
+#: then only the channel layer and the cache) and reconnects to RabbitMQ by
+#: itself.  Without it the broker is Redis (``REDIS_URL``), whose transport
+#: with the pinned kombu 5.7.0 + redis 8.1.0 makes the worker exit when Redis
+#: drops (kombu's restore_unacked_once); supervisord then restarts it.
 CELERY_BROKER_URL = os.environ.get("CELERY_BROKER_URL") or REDIS_URL
+#: Sites (or test stacks) sharing one RabbitMQ virtual host keep their tasks and
+#: their control messages (worker pings) apart: the queue, control and event
+#: exchanges take this name (default: Celery's own, ``celery``).
+CELERY_NAMESPACE = os.environ.get("CELERY_NAMESPACE", "").strip()
+if CELERY_NAMESPACE:
+    CELERY_TASK_DEFAULT_QUEUE = CELERY_NAMESPACE
+    CELERY_CONTROL_EXCHANGE = CELERY_NAMESPACE
+    CELERY_EVENT_EXCHANGE = f"{CELERY_NAMESPACE}.ev"
+BROKER_IS_REDIS = bool(CELERY_BROKER_URL) and CELERY_BROKER_URL.split(":", 1)[0] in {"redis", "rediss"}
 #: True when no broker is configured: bot turns and timeouts then run on
 #: in-process timers (games.runtime.scheduling) inside the web process.
 GAMES_INPROCESS_TASKS = not CELERY_BROKER_URL
@@ -286,7 +360,11 @@ CELERY_BROKER_TRANSPORT_OPTIONS = {
     "socket_keepalive": True,
     "health_check_interval": 15,
     "retry_on_timeout": True,
-}
+} if BROKER_IS_REDIS else {}
+#: RabbitMQ redelivers a dead worker's unacknowledged task as soon as its
+#: connection closes (no visibility timeout); a publisher confirms each send.
+if CELERY_BROKER_URL and not BROKER_IS_REDIS:
+    CELERY_BROKER_TRANSPORT_OPTIONS = {"confirm_publish": True}
 CELERY_BROKER_HEARTBEAT = 10
 CELERY_TASK_PUBLISH_RETRY = True
 CELERY_TASK_PUBLISH_RETRY_POLICY = {"max_retries": 2, "interval_start": 0, "interval_step": 0.5}

@@ -19,6 +19,7 @@ class GamesConfig(AppConfig):
         from games.pages import profile
         from games import registry
         from games.runtime import scheduling
+        from games.pages import health  # noqa: F401 (beat's signals)
         from .services import turns
 
         scheduling.configure(turn=turns.play_turn, sweep=turns.sweep)

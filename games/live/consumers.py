@@ -25,6 +25,8 @@ from asgiref.sync import sync_to_async
 from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncWebsocketConsumer
 
+from config.outage import socket_survives_outage
+
 from games.pages import chat
 from games.live import fanout, snapshots as live, notify
 from games import registry
@@ -69,6 +71,7 @@ class TableConsumer(AsyncWebsocketConsumer):
         if hub is not None:
             await hub.leave(self.room_id, self)
 
+    @socket_survives_outage
     async def receive(self, text_data=None, bytes_data=None):
         """Only chat comes over the socket (moves are POSTed): ``{"chat":
         text}``, ``{"quick": key}``, ``{"mute": user id}``, ``{"unmute": …}``
@@ -103,6 +106,7 @@ class TableConsumer(AsyncWebsocketConsumer):
             self.group, {"type": "chat.posted", "room": self.room_id, "id": msg.pk}
         )
 
+    @socket_survives_outage
     async def chat_posted(self, event):
         """A new line at this table: read it and show it (unless muted).
         Called by the hub; a socket still connecting gets it with the history."""

@@ -5,12 +5,20 @@ operator or a supervisor's probe; ``GET /healthz`` is the web process's own
 answer for a load balancer (200 or 503, JSON).  Each check returns
 ``(ok, detail)``:
 
-* **web** (:func:`check_web`): the database answers ``SELECT 1``; in the
-  production topology Redis (channel layer and rate-limit cache) answers PING.
-* **worker** (:func:`check_worker`): a Celery worker answers a broadcast ping
-  through the broker within ``timeout`` seconds.
-* **beat** (:func:`check_beat`): beat's ``sweep_deadlines`` task ran within
-  ``max_age`` seconds (it records the time in the cache each run, every 2 s).
+* **web** (:func:`check_web`): the database answers ``SELECT 1`` on a
+  connection taken from this process's pool within ``DB_HEALTH_TIMEOUT``
+  seconds (the detail gives the pool's state: connections open, idle,
+  requests waiting); in the production topology Redis (channel layer and
+  rate-limit cache) answers PING.
+* **worker** (:func:`check_worker`): the broker accepts a connection, then a
+  Celery worker answers a broadcast ping through it within ``timeout`` seconds.
+* **beat** (:func:`check_beat`): beat *sent* its ``sweep_deadlines`` task
+  within ``max_age`` seconds (beat's own process records it, issue #22 point
+  5: the record used to be made by the worker running the task, so a dead
+  worker was reported as a dead beat).
+
+Each failing line starts with the part at fault (``database``, ``redis``,
+``broker``, ``worker``, ``beat``), never another one's name (issue #22).
 """
 
 from __future__ import annotations
@@ -18,13 +26,17 @@ from __future__ import annotations
 import logging
 import time
 
+from celery.signals import beat_init, before_task_publish
 from django.conf import settings
 from django.core.cache import cache
 from django.db import connection
 
 log = logging.getLogger(__name__)
 
-BEAT_KEY = "games:health:beat"
+#: beat's process stamps this when it sends the deadline sweep
+BEAT_KEY = "games:health:beat-sent"
+#: a worker stamps this when it runs the deadline sweep that beat sent
+SWEEP_RAN_KEY = "games:health:sweep-ran"
 WORKER_SWEEP_KEY = "games:health:worker-sweep"
 
 
@@ -36,8 +48,13 @@ def _stamp(key: str) -> None:
 
 
 def beat_ran() -> None:
-    """Called by beat's sweep task each time it runs."""
+    """Called by beat's process each time it sends ``sweep_deadlines``."""
     _stamp(BEAT_KEY)
+
+
+def sweep_ran() -> None:
+    """Called by a worker each time it runs beat's ``sweep_deadlines``."""
+    _stamp(SWEEP_RAN_KEY)
 
 
 def worker_swept() -> None:
@@ -45,14 +62,69 @@ def worker_swept() -> None:
     _stamp(WORKER_SWEEP_KEY)
 
 
-def check_database() -> tuple[bool, str]:
+_in_beat = False
+
+
+@beat_init.connect
+def _mark_beat_process(**kwargs) -> None:
+    global _in_beat
+    _in_beat = True
+
+
+@before_task_publish.connect
+def _beat_sent(sender=None, **kwargs) -> None:
+    """In beat's process: stamp :data:`BEAT_KEY` whenever the deadline sweep is sent."""
+    if _in_beat and sender == "games.tasks.sweep_deadlines":
+        beat_ran()
+
+
+def pool_state() -> dict | None:
+    """The database pool of this process, or None when it has none (SQLite,
+    ``DB_POOL_MAX_SIZE=0``): ``{"size": open connections, "max": max_size,
+    "idle": connections free in the pool, "waiting": threads waiting for one,
+    "timeouts": requests that gave up waiting since start}``."""
+    pool = getattr(connection, "pool", None)
+    if pool is None:
+        return None
+    stats = pool.get_stats()
+    return {
+        "size": stats.get("pool_size", 0),
+        "max": pool.max_size,
+        "idle": stats.get("pool_available", 0),
+        "waiting": stats.get("requests_waiting", 0),
+        "timeouts": stats.get("requests_errors", 0),
+    }
+
+
+def _pool_text(state: dict | None) -> str:
+    if state is None:
+        return ""
+    return (f" (pool: {state['size']}/{state['max']} open, {state['idle']} idle, "
+            f"{state['waiting']} waiting, {state['timeouts']} timed out)")
+
+
+def check_database(timeout: float | None = None) -> tuple[bool, str]:
+    """``SELECT 1`` on a connection that this process can get within ``timeout``
+    seconds (default ``settings.DB_HEALTH_TIMEOUT``): from its pool when it has
+    one, so an exhausted pool or a database that accepts no connection is a
+    failure, with the pool's state in the detail."""
+    timeout = float(getattr(settings, "DB_HEALTH_TIMEOUT", 2.0)) if timeout is None else timeout
+    pool = getattr(connection, "pool", None)
     try:
-        with connection.cursor() as cursor:
-            cursor.execute("SELECT 1")
-            cursor.fetchone()
-        return True, "database ok"
+        if pool is not None:
+            pool.open()
+            with pool.connection(timeout=timeout) as conn:
+                conn.execute("SELECT 1").fetchone()
+        else:
+            with connection.cursor() as cursor:
+                cursor.execute("SELECT 1")
+                cursor.fetchone()
     except Exception as exc:
-        return False, f"database: {exc.__class__.__name__}: {exc}"
+        state = pool_state() if pool is not None else None
+        what = f"no connection within {timeout:g} s" if exc.__class__.__name__ == "PoolTimeout" else (
+            f"{exc.__class__.__name__}: {exc}")
+        return False, f"database: {what}{_pool_text(state)}"
+    return True, f"database ok{_pool_text(pool_state())}"
 
 
 def check_redis() -> tuple[bool, str]:
@@ -76,38 +148,73 @@ def check_web() -> list[tuple[bool, str]]:
     return [check_database(), check_redis()]
 
 
+def _broker_name() -> str:
+    from kombu.utils.url import maybe_sanitize_url
+
+    return maybe_sanitize_url(settings.CELERY_BROKER_URL or "")
+
+
+def check_broker(timeout: float = 3.0) -> tuple[bool, str]:
+    """The broker accepts a connection within ``timeout`` seconds."""
+    from celery import current_app
+
+    try:
+        with current_app.connection_for_write() as conn:
+            conn.ensure_connection(max_retries=1, timeout=timeout)
+    except Exception as exc:
+        return False, f"broker {_broker_name()}: {exc.__class__.__name__}: {exc}"
+    return True, f"broker {_broker_name()} ok"
+
+
 def check_worker(timeout: float = 3.0) -> list[tuple[bool, str]]:
+    """The broker answers and a worker answers a ping through it; a broker
+    that does not answer is reported as the broker's failure, not the worker's."""
     if settings.GAMES_INPROCESS_TASKS:
         return [(True, "no worker (embedded topology: turns run in the web process)")]
     from celery import current_app
 
+    broker = check_broker(timeout)
+    if not broker[0]:
+        return [broker]
     try:
         replies = current_app.control.ping(timeout=timeout) or []
     except Exception as exc:
-        return [(False, f"worker ping: {exc.__class__.__name__}: {exc}")]
+        return [broker, (False, f"worker ping: {exc.__class__.__name__}: {exc}")]
     if not replies:
-        return [(False, f"no worker answered a ping within {timeout:.0f} s")]
+        return [broker, (False, f"worker: none answered a ping within {timeout:g} s")]
     names = sorted(name for reply in replies for name in reply)
-    return [(True, f"{len(names)} worker(s) answered: {', '.join(names)}"), check_database()]
+    return [broker, (True, f"{len(names)} worker(s) answered: {', '.join(names)}"), check_database()]
+
+
+class _CacheDown(Exception):
+    pass
 
 
 def _age(key: str) -> float | None:
+    """Seconds since ``key``'s stamp, None when there is none; raises
+    :class:`_CacheDown` when the cache (Redis) does not answer."""
     try:
         value = cache.get(key)
-    except Exception:
-        return None
+    except Exception as exc:
+        raise _CacheDown(f"{exc.__class__.__name__}: {exc}") from exc
     return None if value is None else max(0.0, time.time() - float(value))
 
 
 def check_beat(max_age: float = 10.0) -> list[tuple[bool, str]]:
+    """Beat sent its deadline sweep (every 2 s) within ``max_age`` seconds.
+    Whether a worker ran it is the worker's business (:func:`check_worker`);
+    a Redis that does not answer is Redis's failure."""
     if settings.GAMES_INPROCESS_TASKS:
         return [(True, "no beat (embedded topology: the web process sweeps)")]
-    age = _age(BEAT_KEY)
+    try:
+        age = _age(BEAT_KEY)
+    except _CacheDown as exc:
+        return [(False, f"redis (where beat records its sweeps): {exc}")]
     if age is None:
-        return [(False, "beat: no sweep recorded (beat down, worker down or Redis down)")]
+        return [(False, "beat: has sent no sweep (beat down or never started)")]
     if age > max_age:
-        return [(False, f"beat: last sweep {age:.1f} s ago (> {max_age:.0f} s)")]
-    return [(True, f"beat: last sweep {age:.1f} s ago")]
+        return [(False, f"beat: last sweep sent {age:.1f} s ago (> {max_age:g} s)")]
+    return [(True, f"beat: last sweep sent {age:.1f} s ago")]
 
 
 CHECKS = {"web": check_web, "worker": check_worker, "beat": check_beat}

@@ -29,10 +29,10 @@ def run_turn(room_id: int, version: int) -> str:
 @shared_task(name="games.tasks.sweep_deadlines", ignore_result=True)
 def sweep_deadlines() -> int:
     """Celery beat entry point of :func:`~games.services.turns.sweep` (every 2 s).
-    Records the time it ran (``manage.py health beat`` reads it)."""
+    Records the time it ran (beat records when it sent it: ``manage.py health``)."""
     from games.pages import health
 
-    health.beat_ran()
+    health.sweep_ran()
     return sweep()
 
 

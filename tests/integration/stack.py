@@ -79,6 +79,53 @@ def stack_redis_url(parent: str | None) -> str:
     return urlunsplit(parts._replace(path=f"/{(index + 8) % 16}"))
 
 
+#: Where the stacks look for RabbitMQ (the production broker, issue #22)
+#: unless ``AMQP_URL`` says otherwise.
+DEFAULT_AMQP_URL = "amqp://guest:guest@127.0.0.1:5672//"
+
+
+def amqp_url() -> str:
+    return os.environ.get("AMQP_URL", DEFAULT_AMQP_URL)
+
+
+def amqp_answers(url: str, timeout: float = 3.0) -> bool:
+    """True when RabbitMQ at ``url`` accepts a login within ``timeout`` s."""
+    try:
+        from kombu import Connection
+
+        with Connection(url, connect_timeout=timeout) as conn:
+            conn.ensure_connection(max_retries=1, timeout=timeout)
+        return True
+    except Exception:
+        return False
+
+
+def stack_broker_url() -> str | None:
+    """The broker of a production stack: ``STACK_BROKER`` ``amqp`` (RabbitMQ at
+    ``AMQP_URL``, required), ``redis`` (the stack's Redis), or ``auto`` (the
+    default: RabbitMQ when it answers, else Redis, e.g. on a machine with
+    throwaway servers only).  None means Redis."""
+    choice = os.environ.get("STACK_BROKER", "auto")
+    if choice == "redis":
+        return None
+    if choice == "amqp" or amqp_answers(amqp_url()):
+        return amqp_url()
+    return None
+
+
+def purge_namespace(broker_url: str, namespace: str) -> None:
+    """Delete a stack's queue from a shared RabbitMQ (best effort)."""
+    try:
+        from kombu import Connection
+
+        with Connection(broker_url, connect_timeout=3) as conn:
+            channel = conn.channel()
+            channel.queue_delete(namespace)
+            channel.exchange_delete(namespace)
+    except Exception:
+        pass
+
+
 def wait_until(predicate, timeout: float, what: str, interval: float = 0.2, check=None):
     """Call ``predicate()`` until it returns a truthy value (returned) or
     ``timeout`` seconds pass (:class:`StackError`).  ``check()`` runs before
@@ -198,12 +245,18 @@ class LiveStack:
     proxy_port: int | None = None
     #: One secret for every process of the stack (sessions must verify everywhere).
     secret_key: str = field(default_factory=lambda: "integration-" + secrets.token_hex(16))
+    #: The Celery broker (production topology): None is the stack's Redis;
+    #: an ``amqp://`` URL is RabbitMQ, with this stack's own queue and control
+    #: exchange (``CELERY_NAMESPACE``) on a possibly shared server.
+    broker_url: str | None = None
+    namespace: str = field(default_factory=lambda: "it-" + secrets.token_hex(5))
 
     # --- construction -------------------------------------------------
     @classmethod
     def production(cls, workdir: Path, **kw) -> "LiveStack":
         """PostgreSQL (fresh database) + Redis + daphne + Celery worker + beat."""
         kw.setdefault("redis_url", stack_redis_url(os.environ.get("REDIS_URL")))
+        kw.setdefault("broker_url", stack_broker_url())
         return cls(Path(workdir), **kw)
 
     @classmethod
@@ -235,6 +288,9 @@ class LiveStack:
         )
         if self.production_topology:
             env["REDIS_URL"] = self.redis_url
+            if self.broker_url:
+                env["CELERY_BROKER_URL"] = self.broker_url
+                env["CELERY_NAMESPACE"] = self.namespace
         # search bots (the default filling level) think 30 ms, not 300, in tests
         env.setdefault("GAMES_SEARCH_BUDGET_MS", "30")
         env.update(self.extra_env)
@@ -403,6 +459,8 @@ class LiveStack:
             except Exception:  # keep stopping the others
                 pass
         self.drop_database()
+        if self.broker_url:
+            purge_namespace(self.broker_url, self.namespace)
 
     # --- addresses ----------------------------------------------------
     def web_url_of(self, index: int = 0) -> str:

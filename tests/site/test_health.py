@@ -17,14 +17,15 @@ def test_healthz_answers_200_with_its_checks(client):
     response = client.get("/healthz")
     assert response.status_code == 200
     body = response.json()
-    assert body["ok"] is True and "database ok" in body["checks"]
+    assert body["ok"] is True and body["checks"][0].startswith("database ok")
 
 
 def test_healthz_answers_503_when_the_database_fails(client, monkeypatch):
     monkeypatch.setattr(health, "check_database", lambda: (False, "database: down"))
     response = client.get("/healthz")
     assert response.status_code == 503
-    assert response.json() == {"ok": False, "checks": ["database: down", health.check_redis()[1]]}
+    assert response.json() == {"ok": False, "checks": ["database: down", health.check_redis()[1]],
+                               "pool": health.pool_state()}
 
 
 def test_health_command_exit_status(capsys, monkeypatch):
@@ -45,4 +46,83 @@ def test_beat_check_reads_the_sweep_stamp(settings):
     assert health.check_beat()[0][0] is False
     health.beat_ran()
     ok, detail = health.check_beat()[0]
-    assert ok and "last sweep" in detail
+    assert ok and "last sweep sent" in detail
+
+
+def test_beat_stamps_when_it_sends_the_sweep_not_when_a_worker_runs_it(settings):
+    """Issue #22 point 5: the stamp is made in beat's process as it publishes
+    the sweep (celery's beat_init + before_task_publish signals), so a dead
+    worker (sweep sent, never run) leaves ``health beat`` healthy."""
+    from celery.signals import beat_init, before_task_publish
+    from django.core.cache import cache
+
+    settings.GAMES_INPROCESS_TASKS = False
+    cache.delete(health.BEAT_KEY)
+    cache.delete(health.SWEEP_RAN_KEY)
+    before_task_publish.send(sender="games.tasks.sweep_deadlines")
+    assert health.check_beat()[0][0] is False, "outside beat's process nothing is stamped"
+    beat_init.send(sender=None)
+    try:
+        before_task_publish.send(sender="games.tasks.run_turn")
+        assert cache.get(health.BEAT_KEY) is None, "only the sweep counts"
+        before_task_publish.send(sender="games.tasks.sweep_deadlines")
+    finally:
+        health._in_beat = False
+    ok, detail = health.check_beat()[0]
+    assert ok and detail.startswith("beat: last sweep sent"), detail
+    assert cache.get(health.SWEEP_RAN_KEY) is None, "no worker ran it, and beat is still healthy"
+
+
+def test_beat_check_names_redis_when_the_cache_is_down(settings):
+    settings.GAMES_INPROCESS_TASKS = False
+    settings.CACHES = {"default": {
+        "BACKEND": "django.core.cache.backends.redis.RedisCache",
+        "LOCATION": "redis://127.0.0.1:9/0",  # the discard port: nothing answers
+        "OPTIONS": {"socket_connect_timeout": 0.5, "socket_timeout": 0.5},
+    }}
+    ok, detail = health.run("beat")[0]
+    assert not ok and detail.startswith("redis"), detail
+
+
+def test_worker_check_names_the_broker_when_it_does_not_answer(settings):
+    from celery import current_app
+
+    settings.GAMES_INPROCESS_TASKS = False
+    settings.CELERY_BROKER_URL = "redis://127.0.0.1:9/0"
+    old = current_app.conf.broker_url
+    current_app.conf.broker_url = "redis://127.0.0.1:9/0"
+    try:
+        results = health.check_worker(timeout=1)
+    finally:
+        current_app.conf.broker_url = old
+    assert len(results) == 1 and not results[0][0]
+    assert results[0][1].startswith("broker redis://127.0.0.1:9/0"), results
+
+
+
+def test_healthz_is_503_when_the_pool_has_no_connection_in_time(client, settings):
+    """Issue #22 point 1: every connection of the process's pool is taken (by
+    this test, holding them), so /healthz cannot get one within
+    DB_HEALTH_TIMEOUT and answers 503 naming the database and the pool's state;
+    given back, it is 200 again."""
+    from django.db import connection
+
+    pool = getattr(connection, "pool", None)
+    if pool is None:
+        pytest.skip("no connection pool (SQLite): the production topology has one")
+    settings.DB_HEALTH_TIMEOUT = 0.5
+    pool.open()
+    held = []
+    try:
+        while pool.get_stats().get("pool_size", 0) < pool.max_size or pool.get_stats().get("pool_available", 0):
+            held.append(pool.getconn(timeout=5))
+        response = client.get("/healthz")
+        body = response.json()
+        assert response.status_code == 503, body
+        assert body["checks"][0].startswith("database: no connection within 0.5 s"), body
+        assert body["pool"]["size"] == pool.max_size and body["pool"]["idle"] == 0
+    finally:
+        for conn in held:
+            pool.putconn(conn)
+    response = client.get("/healthz")
+    assert response.status_code == 200, response.json()
