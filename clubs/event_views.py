@@ -173,7 +173,7 @@ def table_correct(request, table_id: int):
     def op():
         try:
             result = json.loads(request.POST.get("result", ""))
-        except json.JSONDecodeError:
+        except (ValueError, RecursionError):  # also nested too deep or a 5,000-digit number (#22)
             raise ClubError(_("成绩格式不对")) from None
         events.correct_result(request.user, table, result, request.POST.get("reason", ""))
 

@@ -75,7 +75,7 @@ INSTALLED_APPS = [
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
-    "config.request_guard.NulGuardMiddleware",  # NUL in a parameter: 400, not 500 (#22)
+    "config.request_guard.InputGuardMiddleware",  # NUL or non-UTF-8 in a parameter: 400, not 500 (#22)
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.locale.LocaleMiddleware",
     "django.middleware.common.CommonMiddleware",
