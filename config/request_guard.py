@@ -4,8 +4,9 @@ PostgreSQL cannot store or compare a string holding NUL (``\\x00``): psycopg
 raises ``ValueError`` as soon as such a value reaches a query, so a NUL in a
 club name, a join code or a partner's username was a 500.  No page of the site
 has a use for NUL, so :class:`InputGuardMiddleware` answers 400 (Django's
-``BadRequest``, through the site's 400 handler) before any view, service or
-session read runs.  Values are checked as Django decoded them: the path, the
+``BadRequest``, through the site's 400 handler; to htmx with ``HX-Reswap:
+none``, so the page stays as it was) before any view, service or session read
+runs.  Values are checked as Django decoded them: the path, the
 query string and, for POST, the form fields (names and values).
 
 A form field or query parameter whose percent-decoded bytes are not UTF-8
@@ -22,6 +23,7 @@ from __future__ import annotations
 from urllib.parse import unquote_to_bytes
 
 from django.core.exceptions import BadRequest
+from django.core.handlers.exception import response_for_exception
 from django.http import Http404
 
 NUL = "\x00"
@@ -55,6 +57,18 @@ class InputGuardMiddleware:
         self.get_response = get_response
 
     def __call__(self, request):
+        try:
+            self.check(request)
+        except BadRequest as exc:
+            response = response_for_exception(request, exc)  # the site's 400 page
+            if request.headers.get("HX-Request"):
+                response["HX-Reswap"] = "none"  # htmx leaves the page as it was
+            return response
+        return self.get_response(request)
+
+    @staticmethod
+    def check(request) -> None:
+        """Raise ``BadRequest`` if ``request`` carries NUL or non-UTF-8."""
         if NUL in request.path_info or _has_nul(request.GET) or (
             request.method == "POST" and _has_nul(request.POST)
         ):
@@ -63,7 +77,6 @@ class InputGuardMiddleware:
             request.method == "POST" and request.content_type == FORM and _not_utf8(request.body)
         ):
             raise BadRequest("a parameter is not UTF-8")
-        return self.get_response(request)
 
     def process_view(self, request, view_func, view_args, view_kwargs):
         """404 for a URL's integer (an ``<int:…>`` argument) past :data:`MAX_ID`:

@@ -224,3 +224,25 @@ def test_a_correction_with_a_bad_reason_or_result_is_refused(club_setup, multipl
     assert not Correction.objects.exists()
     events.correct_result(organiser, table, good, "r" * 2000)
     assert Correction.objects.count() == 1
+
+
+# ------------------------------------------------------------------ any request (config.request_guard)
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("body", [b"name=%FF&description=", b"name=ok&description=%ED%A0%80", b"name=a%00b"])
+def test_a_form_value_that_is_not_utf8_or_holds_nul_is_a_400(client, alice, body):
+    """Before: Django replaced the bytes with U+FFFD and the club was created
+    with a name nobody typed; NUL was a 500 on PostgreSQL."""
+    client.force_login(alice)
+    response = client.post("/clubs/new/", data=body, content_type="application/x-www-form-urlencoded")
+    assert response.status_code == 400
+    assert not Club.objects.exists()
+
+
+@pytest.mark.django_db
+def test_an_id_past_64_bits_in_the_url_is_a_404(client, club_setup):
+    """Before: a foreign-key lookup with it overflowed the driver (500)."""
+    client.force_login(club_setup["organiser"])
+    assert client.post(f"/clubs/events/{2**63}/rounds/1/end").status_code == 404
+    assert client.post(f"/clubs/{2**64}/edit", {"name": "x"}).status_code == 404
