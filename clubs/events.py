@@ -130,7 +130,8 @@ def register(user, event: Event, partner: str | None = None) -> Entry:
         players = [user, *others]
         entry = Entry.objects.create(
             event=event,
-            name=" / ".join(p.get_username() for p in players),
+            # the column holds 80 characters; two usernames may hold 300 (#22)
+            name=" / ".join(p.get_username() for p in players)[: Entry._meta.get_field("name").max_length],
             status=Entry.Status.ACTIVE if size == 1 else Entry.Status.PENDING,
         )
         EntryPlayer.objects.bulk_create(

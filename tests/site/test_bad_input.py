@@ -246,3 +246,28 @@ def test_an_id_past_64_bits_in_the_url_is_a_404(client, club_setup):
     client.force_login(club_setup["organiser"])
     assert client.post(f"/clubs/events/{2**63}/rounds/1/end").status_code == 404
     assert client.post(f"/clubs/{2**64}/edit", {"name": "x"}).status_code == 404
+
+
+# ------------------------------------------------------------------ derived names past their column
+
+
+@pytest.mark.django_db
+def test_a_long_username_does_not_overflow_the_room_or_entry_name(make_user, multipliers):
+    """Room.name holds 60 characters and Entry.name 80, but usernames hold
+    150: the default room name "<user> 的房间" and a pair's "<a> / <b>" were
+    longer (PostgreSQL: a 500, value too long)."""
+    from games import services as game_services
+    from clubs.models import Entry
+
+    long_a, long_b = make_user("a" * 150), make_user("b" * 150)
+    room = game_services.create_room(long_a, "baohuang", "   ")
+    room.refresh_from_db()
+    assert room.name.startswith("aaa") and len(room.name) == 60
+    club = club_services.create_club(long_a, "长名俱乐部")
+    club_services.join_club(long_b, club.join_code)
+    event = events.create_event(long_a, club, name="e", game="shengji", rounds=1)
+    entry = events.register(long_a, event, long_b.username)
+    entry.refresh_from_db()
+    assert len(entry.name) == Entry._meta.get_field("name").max_length
+    with pytest.raises(game_services.ServiceError):
+        game_services.create_room(long_b, "baohuang", "x\x00")
