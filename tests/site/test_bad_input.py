@@ -24,9 +24,9 @@ from django.db import connections
 
 from clubs import events, services as club_services
 from clubs.models import Club, Correction, Event, EventTable
-from games import chat
+from games.pages import chat
 from games.models import ChatMessage, ChatMute
-from games.routing import websocket_urlpatterns
+from games.live.routing import websocket_urlpatterns
 from quickplay.models import QueueEntry
 from quickplay.routing import websocket_urlpatterns as queue_sockets
 

@@ -51,9 +51,9 @@ from hypothesis import strategies as st
 from clubs import events, services as club_services
 from clubs.models import EventTable
 from clubs.routing import websocket_urlpatterns as club_sockets
-from games import chat
+from games.pages import chat
 from games.models import Hand
-from games.routing import websocket_urlpatterns as game_sockets
+from games.live.routing import websocket_urlpatterns as game_sockets
 from quickplay.routing import websocket_urlpatterns as queue_sockets
 
 from .conftest import FUZZ_COUNTS
