@@ -22,3 +22,44 @@ class NonBlankLengthValidator:
 
     def get_help_text(self) -> str:
         return _("密码至少要有 %(n)d 个非空白字符。") % {"n": self.min_length}
+
+
+def text_problem(value, max_length: int | None = None) -> str | None:
+    """Why ``value`` cannot be stored as user text, or None when it can.
+
+    ``value``: the text as received (a ``str``).  Refused (issue #22): a value
+    that is not a string, contains NUL (PostgreSQL cannot store it) or a lone
+    UTF-16 surrogate (it has no UTF-8 encoding; JSON's ``"\\ud800"`` makes one),
+    or is longer than ``max_length`` characters.  The answer is a sentence for
+    the user, in the active language.
+    """
+    if not isinstance(value, str):
+        return _("内容格式不对")
+    if "\x00" in value:
+        return _("内容不能包含空字符")
+    try:
+        value.encode("utf-8")
+    except UnicodeEncodeError:
+        return _("内容包含无效的字符")
+    if max_length is not None and len(value) > max_length:
+        return _("内容太长了（最多 %(n)d 个字）") % {"n": max_length}
+    return None
+
+
+def clean_text(value, max_length: int | None = None, *, required: bool = False) -> str:
+    """``value`` stripped, once :func:`text_problem` finds nothing wrong.
+
+    ``None`` counts as empty.  Raises :class:`ValidationError` (code
+    ``"text"``, or ``"required"`` when ``required`` and the stripped text is
+    empty) with the sentence for the user.  The limit applies to the stripped
+    text, as stored."""
+    text = "" if value is None else value
+    problem = text_problem(text)
+    if problem is None:
+        text = text.strip()
+        problem = text_problem(text, max_length)
+    if problem is not None:
+        raise ValidationError(problem, code="text")
+    if required and not text:
+        raise ValidationError(_("请填写内容"), code="required")
+    return text

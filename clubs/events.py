@@ -15,10 +15,12 @@ import random
 from datetime import timedelta
 
 from django.contrib.auth import get_user_model
+from django.core.exceptions import ValidationError
 from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
+from accounts.validators import clean_text
 from games import services as game_services
 from games.engine import GAMES, get_rules
 from games.engine.cards import new_seed
@@ -35,6 +37,19 @@ log = logging.getLogger(__name__)
 
 def _manage(user, event: Event) -> None:
     require(user, "clubs.manage_event", event)
+
+
+def _text(value, max_length: int) -> str:
+    """``value`` stripped, or :class:`ClubError` when it is too long or holds
+    NUL or a lone surrogate (:func:`accounts.validators.clean_text`, #22)."""
+    try:
+        return clean_text(value, max_length)
+    except ValidationError as exc:
+        raise ClubError(exc.messages[0]) from None
+
+
+#: Largest absolute value of a corrected result's number (game points, margins).
+RESULT_BOUND = 10**9
 
 
 # --------------------------------------------------------------------------- events
@@ -68,10 +83,11 @@ def create_event(user, club: Club, *, name: str, game: str, format: str = Event.
         raise ClubError(_("轮数须在 1 到 50 之间"))
     if not 5 <= int(turn_seconds) <= 600:
         raise ClubError(_("每步时限须在 5 到 600 秒之间"))
-    if not (name or "").strip():
+    name = _text(name, Event._meta.get_field("name").max_length)
+    if not name:
         raise ClubError(_("请填写比赛名称"))
     return Event.objects.create(
-        club=club, name=name.strip()[:80], game=game, format=format, movement=movement,
+        club=club, name=name, game=game, format=format, movement=movement,
         rounds=rounds, hands_per_round=hands_per_round or None, minutes_per_round=minutes_per_round or None,
         turn_seconds=turn_seconds, multiplier=multiplier, bot_delay_ms=bot_delay_ms,
         no_show=no_show, grace_minutes=grace_minutes, created_by=user,
@@ -115,7 +131,8 @@ def register(user, event: Event, partner: str | None = None) -> Entry:
         players = [user, *others]
         entry = Entry.objects.create(
             event=event,
-            name=" / ".join(p.get_username() for p in players),
+            # the column holds 80 characters; two usernames may hold 300 (#22)
+            name=" / ".join(p.get_username() for p in players)[: Entry._meta.get_field("name").max_length],
             status=Entry.Status.ACTIVE if size == 1 else Entry.Status.PENDING,
         )
         EntryPlayer.objects.bulk_create(
@@ -430,6 +447,22 @@ def end_round_now(user, round_: Round) -> Round:
 # --------------------------------------------------------------------------- corrections
 
 
+def _result_shape_ok(result, table: EventTable) -> bool:
+    """``result`` is a list with one object per entry of ``table`` whose keys
+    are among those the game's ``round_result`` gives (``points``,
+    ``margin``, ``firsts``, ``hands``) and whose values are integers of at most
+    :data:`RESULT_BOUND` in absolute value (issue #22: a malformed correction
+    stored earlier broke the event page afterwards)."""
+    if not isinstance(result, list) or len(result) != len(table.entries):
+        return False
+    keys = set().union(*(r.keys() for r in formats.hooks(table.round.event.game).round_result([])))
+    return all(
+        isinstance(r, dict) and set(r) <= keys
+        and all(isinstance(v, int) and not isinstance(v, bool) and abs(v) <= RESULT_BOUND for v in r.values())
+        for r in result
+    )
+
+
 def correct_result(user, table: EventTable, result: list[dict], reason: str, *,
                    boards: list | None = None, forfeit: list | None = None) -> Correction | None:
     """An organiser replaces a table's result with a written reason; the old
@@ -448,10 +481,8 @@ def correct_result(user, table: EventTable, result: list[dict], reason: str, *,
     organiser), :class:`ClubError` (no reason; a result of the wrong shape;
     the round has not started)."""
     _manage(user, table.round.event)
-    reason = (reason or "").strip()
-    if not isinstance(result, list) or len(result) != len(table.entries) or not all(
-        isinstance(r, dict) for r in result
-    ):
+    reason = _text(reason, Correction._meta.get_field("reason").max_length)
+    if not _result_shape_ok(result, table):
         raise ClubError(_("成绩格式不对"))
     ids = {i for i in table.entries if i}
     absent = sorted({int(i) for i in (forfeit or [])})

@@ -290,7 +290,7 @@ class Correction(models.Model):
 
     table = models.ForeignKey(EventTable, on_delete=models.CASCADE, related_name="corrections")
     by = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, on_delete=models.SET_NULL, related_name="+")
-    reason = models.TextField(_("理由"))
+    reason = models.TextField(_("理由"), max_length=2000)
     before = models.JSONField(_("原成绩"), null=True)
     after = models.JSONField(_("新成绩"))
     created = models.DateTimeField(_("时间"), auto_now_add=True)

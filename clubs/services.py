@@ -7,8 +7,11 @@ with a message for the person refused; nothing is changed then.
 
 from __future__ import annotations
 
+from django.core.exceptions import ValidationError
 from django.db import IntegrityError, transaction
 from django.utils.translation import gettext as _
+
+from accounts.validators import clean_text
 
 from .models import Club, Membership, new_join_code
 
@@ -44,17 +47,33 @@ def require(user, perm: str, obj, message: str | None = None) -> None:
         raise Forbidden(message)
 
 
-def create_club(user, name: str, description: str = "") -> Club:
-    """``user`` creates a club and becomes its first organiser.  Raises
-    :class:`ClubError` for an empty name and :class:`Conflict` for a name in use."""
-    name = (name or "").strip()[:60]
-    if not user.is_authenticated:
-        raise Forbidden(_("请先登录"))
+def _name_and_description(name, description) -> tuple[str, str]:
+    """The club's name and description as stored (stripped), or
+    :class:`ClubError` (400) for an empty name, either one longer than the
+    model's limit (60 and 2000 characters), or text with NUL or a lone
+    surrogate (issue #22: every path enforces the limits, not only forms)."""
+    limits = {f: Club._meta.get_field(f).max_length for f in ("name", "description")}
+    try:
+        name = clean_text(name, limits["name"])
+        description = clean_text(description, limits["description"])
+    except ValidationError as exc:
+        raise ClubError(exc.messages[0]) from None
     if not name:
         raise ClubError(_("请填写俱乐部名称"))
+    return name, description
+
+
+def create_club(user, name: str, description: str = "") -> Club:
+    """``user`` creates a club and becomes its first organiser.  Raises
+    :class:`ClubError` for an empty, too long or unstorable name or
+    description (:func:`_name_and_description`) and :class:`Conflict` for a
+    name in use."""
+    if not user.is_authenticated:
+        raise Forbidden(_("请先登录"))
+    name, description = _name_and_description(name, description)
     try:
         with transaction.atomic():
-            club = Club.objects.create(name=name, description=(description or "").strip(), created_by=user)
+            club = Club.objects.create(name=name, description=description, created_by=user)
             Membership.objects.create(club=club, user=user, role=Membership.Role.ORGANISER)
     except IntegrityError:
         raise Conflict(_("这个名称已经有俱乐部在用")) from None
@@ -62,15 +81,14 @@ def create_club(user, name: str, description: str = "") -> Club:
 
 
 def update_club(user, club: Club, name: str, description: str) -> Club:
-    """An organiser renames the club or edits its description."""
+    """An organiser renames the club or edits its description; the same
+    refusals as :func:`create_club`."""
     require(user, "clubs.manage_club", club)
-    name = (name or "").strip()[:60]
-    if not name:
-        raise ClubError(_("请填写俱乐部名称"))
+    name, description = _name_and_description(name, description)
     try:
         with transaction.atomic():
             club.name = name
-            club.description = (description or "").strip()
+            club.description = description
             club.save(update_fields=["name", "description"])
     except IntegrityError:
         club.refresh_from_db()

@@ -77,6 +77,7 @@ MIDDLEWARE = [
     "config.outage.DatabaseOutageMiddleware",
     "django.middleware.security.SecurityMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
+    "config.request_guard.InputGuardMiddleware",  # NUL or non-UTF-8 in a parameter: 400, not 500 (#22)
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.locale.LocaleMiddleware",
     "django.middleware.common.CommonMiddleware",

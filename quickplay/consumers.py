@@ -22,6 +22,8 @@ from .views import _bot_wait as bot_wait
 from .views import render_status
 
 UNAUTHORIZED = 4401
+#: Longest command read (characters); a longer message only counts as a ping.
+MAX_MESSAGE = 1000
 
 
 class QueueConsumer(AsyncWebsocketConsumer):
@@ -47,10 +49,10 @@ class QueueConsumer(AsyncWebsocketConsumer):
         if getattr(self, "user", None) is None:
             return
         command = None
-        if text_data and text_data.startswith("{"):
+        if text_data and text_data.startswith("{") and len(text_data) <= MAX_MESSAGE:
             try:
                 command = json.loads(text_data)
-            except ValueError:
+            except (ValueError, RecursionError):  # RecursionError: nested too deep (#22)
                 command = None
         if isinstance(command, dict):
             await database_sync_to_async(self.command)(command)

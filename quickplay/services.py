@@ -24,7 +24,7 @@ import logging
 from datetime import timedelta
 
 from django.conf import settings
-from django.db import transaction
+from django.db import IntegrityError, transaction
 from django.db.models import Q
 from django.utils import timezone
 from django.utils.translation import gettext as _
@@ -102,19 +102,35 @@ def join(user, game: str, bot_wait: int | None = DEFAULT_BOT_WAIT) -> QueueEntry
     that entry (a double click changes nothing); for another game:
     :class:`QueueError`.  A pass is requested at once and at the bot wait."""
     _check(game, bot_wait)
-    with transaction.atomic():
-        existing = _busy(user)
-        if existing is not None:
-            if existing.game == game:
-                return existing
-            raise QueueError(_("你已经在另一个游戏的队列中"))
-        now = timezone.now()
-        entry = QueueEntry.objects.create(
-            game=game, user=user, status=QueueEntry.Status.WAITING,
-            rating=rating(user, game), bot_wait_s=bot_wait, joined=now, seen=now,
-        )
-        _after_commit_pass(game, bot_wait)
-    return entry
+    for attempt in range(2):
+        with transaction.atomic():
+            existing = _busy(user)
+            if existing is not None:
+                if existing.game == game:
+                    return existing
+                raise QueueError(_("你已经在另一个游戏的队列中"))
+            now = timezone.now()
+            entry = _create_once(
+                game=game, user=user, status=QueueEntry.Status.WAITING,
+                rating=rating(user, game), bot_wait_s=bot_wait, joined=now, seen=now,
+            )
+            if entry is None:
+                continue  # a join of the same user committed meanwhile: answer with it
+            _after_commit_pass(game, bot_wait)
+            return entry
+    raise QueueError(_("你已经在队列中"))
+
+
+def _create_once(**fields) -> QueueEntry | None:
+    """Create a queue entry, or None when the user already has an active one
+    (the constraint ``queue_one_active_entry`` refused it: two requests of
+    the same user raced past :func:`_busy`, #22).  The savepoint keeps the
+    caller's transaction usable."""
+    try:
+        with transaction.atomic():
+            return QueueEntry.objects.create(**fields)
+    except IntegrityError:
+        return None
 
 
 def invite(user, game: str, bot_wait: int | None = DEFAULT_BOT_WAIT) -> QueueEntry:
@@ -123,17 +139,21 @@ def invite(user, game: str, bot_wait: int | None = DEFAULT_BOT_WAIT) -> QueueEnt
     _check(game, bot_wait)
     if not get_rules(game).partner_slots:
         raise QueueError(_("这个游戏没有固定搭档"))
-    with transaction.atomic():
-        existing = _busy(user)
-        if existing is not None:
-            if existing.game == game and existing.status == QueueEntry.Status.FORMING:
-                return existing
-            raise QueueError(_("你已经在队列中"))
-        now = timezone.now()
-        return QueueEntry.objects.create(
-            game=game, user=user, status=QueueEntry.Status.FORMING, bot_wait_s=bot_wait,
-            joined=now, seen=now,
-        )
+    for attempt in range(2):
+        with transaction.atomic():
+            existing = _busy(user)
+            if existing is not None:
+                if existing.game == game and existing.status == QueueEntry.Status.FORMING:
+                    return existing
+                raise QueueError(_("你已经在队列中"))
+            now = timezone.now()
+            entry = _create_once(
+                game=game, user=user, status=QueueEntry.Status.FORMING, bot_wait_s=bot_wait,
+                joined=now, seen=now,
+            )
+            if entry is not None:
+                return entry
+    raise QueueError(_("你已经在队列中"))
 
 
 def accept(user, code: str) -> QueueEntry:

@@ -18,14 +18,19 @@ from .models import QueueEntry
 GAME_LABELS = dict(GAME_CHOICES)
 
 
-def _bot_wait(value: str | None):
-    """The form's bot wait: "10", "30" or "never"."""
+def _bot_wait(value):
+    """The form's bot wait: "10", "30" or "never" (a socket command may send
+    a JSON number too).  Anything else, of any type, gives -1, which the
+    service refuses (#22: a list or an object here closed the socket with 1011)."""
     if value == "never":
         return None
-    try:
-        return int(value) if value else services.DEFAULT_BOT_WAIT
-    except ValueError:
-        return -1  # refused by the service
+    if value is None or value == "":
+        return services.DEFAULT_BOT_WAIT
+    if isinstance(value, int) and not isinstance(value, bool):
+        return value
+    if isinstance(value, str) and value.isascii() and value.isdigit() and len(value) <= 6:
+        return int(value)
+    return -1  # refused by the service
 
 
 def status_context(user) -> dict:

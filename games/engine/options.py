@@ -24,3 +24,19 @@ class Option:
     def allows(self, value) -> bool:
         """True when ``value`` is one of ``choices`` (same type: ``True`` is not ``1``)."""
         return any(type(value) is type(c) and value == c for c in self.choices)
+
+
+#: Largest room multiplier (C4): what the site's ``RoomMultiplier.value``, a
+#: positive 32-bit integer, can hold.  A record asking for more (10^30, #22)
+#: is refused rather than scored into points no ledger can store.
+MAX_MULTIPLIER = 2**31 - 1
+
+
+def multiplier_problem(value) -> str | None:
+    """Why ``value`` is not a room multiplier (C4: an integer, not a bool,
+    1 ≤ value ≤ :data:`MAX_MULTIPLIER`), as a sentence for a RecordError; None
+    when it is one."""
+    if not isinstance(value, int) or isinstance(value, bool) or not 1 <= value <= MAX_MULTIPLIER:
+        shown = repr(value) if not isinstance(value, int) or value.bit_length() < 64 else f"an integer of {len(str(value))} digits"
+        return f"multiplier must be an integer from 1 to {MAX_MULTIPLIER}, got {shown}"
+    return None

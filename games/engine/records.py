@@ -1,8 +1,9 @@
 """Replaying hand records (``shared/spec/hand-record.md``) with the real engine.
 
->>> out, status = replay_record({"format": "hand-record/1", "game": "baohuang", "hands": []})
->>> status, out
-(0, {'hands': []})
+>>> replay_record({"format": "hand-record/1", "game": "baohuang", "hands": []})
+Traceback (most recent call last):
+...
+games.engine.base.RecordError: hands must list at least one hand
 
 No database is touched.  Exit statuses: 0 every action legal; 1 an action was
 illegal (the output carries ``error`` and the replay stops there); 2 the record
@@ -45,6 +46,8 @@ def replay_record(record: Any) -> tuple[dict, int]:
     hands = record.get("hands")
     if not isinstance(hands, list):
         raise RecordError("hands must be a list")
+    if not hands:  # nothing to check is not a checked record (#22)
+        raise RecordError("hands must list at least one hand")
 
     # Shape of every action first: a malformed action anywhere makes the whole
     # file invalid (status 2), even after an illegal one.

@@ -80,15 +80,17 @@ class TableConsumer(AsyncWebsocketConsumer):
             return
         try:
             data = json.loads(text_data)
-        except ValueError:
+        except (ValueError, RecursionError):  # RecursionError: nested too deep (#22)
             return
         if not isinstance(data, dict):
             return
         for verb in ("mute", "unmute"):
-            if str(data.get(verb) or "").isdigit():
-                other = int(data[verb])
-                await database_sync_to_async(chat.set_mute)(self.user, other, verb == "mute")
-                (self.muted.add if verb == "mute" else self.muted.discard)(other)
+            if verb in data:
+                other = chat.mute_target(data[verb])
+                if other is not None and await database_sync_to_async(chat.set_mute)(
+                    self.user, other, verb == "mute"
+                ):
+                    (self.muted.add if verb == "mute" else self.muted.discard)(other)
                 return
         text, quick = data.get("chat"), data.get("quick")
         if not isinstance(text, str) and not isinstance(quick, str):

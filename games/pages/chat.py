@@ -22,7 +22,12 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
+from accounts.validators import text_problem
+
 from games.models import ChatMessage, ChatMute, Room
+
+#: Largest user id a mute may name (the id column is a 64-bit integer).
+MAX_USER_ID = 2**63 - 1
 
 #: Longest message, in characters.
 MAX_LENGTH = 200
@@ -55,13 +60,19 @@ class ChatRefused(Exception):
 def post(room_id: int, user, text: str | None = None, quick: str | None = None) -> ChatMessage:
     """Store ``user``'s line at room ``room_id`` (``text``, or the quick
     phrase ``quick``).  Raises :class:`ChatRefused` for an empty or too long
-    text, an unknown phrase, a closed or missing room, or too many lines."""
+    text, text holding NUL or a lone surrogate (#22: PostgreSQL cannot store
+    the one, UTF-8 cannot encode the other), an unknown phrase, a closed or
+    missing room, or too many lines."""
     if quick:
         if quick not in QUICK_PHRASES:
             raise ChatRefused(_("没有这个快捷语"))
         text = ""
     else:
-        text = (text or "").strip()
+        text = text or ""
+        problem = text_problem(text)
+        if problem is not None:
+            raise ChatRefused(problem)
+        text = text.strip()
         if not text:
             raise ChatRefused(_("请输入内容"))
         if len(text) > MAX_LENGTH:
@@ -83,14 +94,35 @@ def muted_ids(user) -> set[int]:
     return set(ChatMute.objects.filter(user=user).values_list("muted_id", flat=True))
 
 
-def set_mute(user, other_id: int, on: bool) -> None:
-    """Mute (or unmute) the user ``other_id`` for ``user``; muting oneself is ignored."""
+def mute_target(value) -> int | None:
+    """The user id a ``{"mute": …}`` message names: a JSON integer or a
+    string of ASCII digits, 1 ≤ id ≤ :data:`MAX_USER_ID`; None for anything
+    else (a bool, a float, ``"²"``, a number past the id column's range)."""
+    if isinstance(value, bool):
+        return None
+    if isinstance(value, str):
+        if not (0 < len(value) <= 19 and value.isascii() and value.isdigit()):
+            return None
+        value = int(value)
+    if not isinstance(value, int) or not 1 <= value <= MAX_USER_ID:
+        return None
+    return value
+
+
+def set_mute(user, other_id: int, on: bool) -> bool:
+    """Mute (or unmute) the user ``other_id`` for ``user``.  Muting oneself
+    or a user who does not exist changes nothing (#22: an unknown id broke the
+    socket with a foreign-key error).  Returns whether a user ``other_id``
+    exists (other than ``user``)."""
     if other_id == user.pk:
-        return
+        return False
     if on:
+        if not type(user).objects.filter(pk=other_id).exists():
+            return False
         ChatMute.objects.get_or_create(user=user, muted_id=other_id)
     else:
         ChatMute.objects.filter(user=user, muted_id=other_id).delete()
+    return True
 
 
 def _line(msg: ChatMessage) -> dict:

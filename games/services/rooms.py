@@ -10,6 +10,8 @@ from __future__ import annotations
 from django.db import transaction
 from django.utils.translation import gettext as _
 
+from accounts.validators import text_problem
+
 from games.runtime import hidden
 from ..engine import get_rules
 from ..engine.base import RecordError
@@ -55,8 +57,10 @@ def create_room(
     game's schema (:mod:`games.pages.room_options`: known keys, flat values) and by
     the engine's ``new_match``.  ``max_open_rooms``: refuse (:class:`Conflict`)
     when the owner already owns that many rooms not closed (issue #8; the
-    create-room page passes ``settings.GAMES_MAX_OPEN_ROOMS``).  Raises
-    :class:`InvalidRequest`.
+    create-room page passes ``settings.GAMES_MAX_OPEN_ROOMS``).  ``name`` is
+    cut to the column's 60 characters (the default, "<owner> 的房间", too:
+    a long username made it longer, #22).  Raises :class:`InvalidRequest`
+    (also for a name holding NUL or a lone surrogate).
     """
     from games.pages import room_options
 
@@ -89,7 +93,11 @@ def create_room(
         rules.new_match({**rules.default_options(), **options, "multiplier": multiplier})
     except (RecordError, ValueError, TypeError) as exc:
         raise InvalidRequest(_("选项无效：%(err)s") % {"err": exc}) from None
-    name = (name or "").strip()[:60] or _("%(user)s 的房间") % {"user": owner.get_username()}
+    problem = text_problem(name or "")
+    if problem:  # NUL or a lone surrogate: not storable (#22)
+        raise InvalidRequest(problem)
+    limit = Room._meta.get_field("name").max_length
+    name = ((name or "").strip() or _("%(user)s 的房间") % {"user": owner.get_username()})[:limit]
     with transaction.atomic():
         room = Room.objects.create(
             game=game,

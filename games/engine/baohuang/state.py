@@ -18,6 +18,7 @@ from typing import Any
 
 from ..base import Action, RecordError
 from ..cards import Card
+from ..options import multiplier_problem
 from .deal import SEATS, Deal
 
 DEFAULT_OPTIONS = {"multiplier": 1}
@@ -104,8 +105,9 @@ def parse_options(options: Any) -> int:
     if not isinstance(options, dict):
         raise RecordError("options must be an object")
     m = options.get("multiplier", 1)
-    if not isinstance(m, int) or isinstance(m, bool) or m < 1:
-        raise RecordError(f"multiplier must be a positive integer, got {m!r}")
+    problem = multiplier_problem(m)
+    if problem:
+        raise RecordError(problem)
     return m
 
 

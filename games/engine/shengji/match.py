@@ -18,6 +18,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from ..base import RecordError
+from ..options import multiplier_problem
 
 #: S2: the levels in order (ten is written ``T`` as in C1).
 LEVELS: tuple[str, ...] = ("2", "4", "6", "7", "8", "9", "T", "J", "Q", "K")
@@ -60,8 +61,9 @@ def normalize_options(options: dict | None) -> dict:
             raise RecordError(f"unknown shengji option(s): {', '.join(sorted(unknown))}")
         out.update(options)
     mult = out["multiplier"]
-    if not isinstance(mult, int) or isinstance(mult, bool) or mult < 1:
-        raise RecordError(f"multiplier must be a positive integer, got {mult!r}")
+    problem = multiplier_problem(mult)
+    if problem:
+        raise RecordError(problem)
     if out["follow"] not in ("format", "suit"):
         raise RecordError(f'follow must be "format" or "suit", got {out["follow"]!r}')
     return out

@@ -3,7 +3,8 @@
 Runs the real rules engine without touching the database and prints one JSON
 object (``shared/spec/hand-record.md``).  Exit 0: every action legal; 1: an
 action was illegal (``error`` member, replay stopped); 2: not a valid hand
-record (message on stderr).
+record (one sentence on stderr, no traceback: unreadable file, invalid UTF-8,
+invalid or too deeply nested JSON, a record the engine refuses — #22).
 """
 
 import json
@@ -27,22 +28,36 @@ class Command(BaseCommand):
         path = options["file"]
         try:
             if path == "-":
-                text = sys.stdin.read()
+                data = sys.stdin.buffer.read()
             else:
-                with open(path, encoding="utf-8") as fh:
-                    text = fh.read()
+                with open(path, "rb") as fh:
+                    data = fh.read()
         except OSError as exc:
             self.stderr.write(f"cannot read {path}: {exc}")
+            sys.exit(2)
+        try:
+            text = data.decode("utf-8")
+        except UnicodeDecodeError as exc:
+            self.stderr.write(f"not valid UTF-8: byte {exc.start} cannot be decoded; a hand record is UTF-8 JSON")
             sys.exit(2)
         try:
             record = json.loads(text)
         except json.JSONDecodeError as exc:
             self.stderr.write(f"not valid JSON: {exc}")
             sys.exit(2)
+        except RecursionError:
+            self.stderr.write("not a valid hand record: the JSON is nested too deeply")
+            sys.exit(2)
+        except ValueError as exc:  # e.g. an integer of more than 4300 digits
+            self.stderr.write(f"not valid JSON: {exc}")
+            sys.exit(2)
         try:
             output, status = replay_record(record)
         except RecordError as exc:
             self.stderr.write(f"not a valid hand record: {exc}")
+            sys.exit(2)
+        except RecursionError:
+            self.stderr.write("not a valid hand record: a value is nested too deeply")
             sys.exit(2)
         self.stdout.write(json.dumps(output, ensure_ascii=False))
         sys.exit(status)

@@ -1,0 +1,16 @@
+"""Site tests' hooks: the fuzz test's count of requests in the terminal summary."""
+
+from __future__ import annotations
+
+import pytest
+
+#: ``config.stash`` key of the fuzz test's counts ({"HTTP requests": n, …}).
+FUZZ_COUNTS = pytest.StashKey[dict]()
+
+
+def pytest_terminal_summary(terminalreporter, exitstatus, config):
+    """Print what tests/site/test_fuzz_inputs.py sent, when it ran."""
+    counts = config.stash.get(FUZZ_COUNTS, None)
+    if counts:
+        terminalreporter.write_sep("=", "fuzz inputs (#22)")
+        terminalreporter.write_line(", ".join(f"{n} {what}" for what, n in counts.items()) + " sent")
