@@ -3,12 +3,13 @@ entries, rounds with their tables and progress, standings, corrections."""
 
 from __future__ import annotations
 
+from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
 from games.models import Hand
 
 from . import formats
-from .models import Correction, Entry, Event, EventTable, Round
+from .models import Correction, Entry, Event, EventLog, EventTable, Round
 from .results import standings, travelling
 
 #: Result and tie-break keys → labels, translated when shown (lazy).
@@ -24,6 +25,17 @@ def entry_names(event: Event) -> dict:
     return {e.pk: e.display_name() for e in event.entries.all()}
 
 
+def stalled(table: EventTable, room, now=None) -> bool:
+    """True when a table of a running, unpaused round has not finished and its
+    room has not changed (no move, no deal, no seat taken) for longer than
+    twice the event's turn limit (#21: "stalled" on the organiser's page)."""
+    r = table.round
+    if room is None or table.finished or r.status != Round.Status.RUNNING or r.paused:
+        return False
+    limit = 2 * (r.event.turn_seconds or 30)
+    return ((now or timezone.now()) - room.changed).total_seconds() > limit
+
+
 def table_view(table: EventTable, names: dict, user=None) -> dict:
     """One table: its entries' names, the room, progress and result."""
     room = table.room
@@ -36,10 +48,7 @@ def table_view(table: EventTable, names: dict, user=None) -> dict:
     mine = False
     if user is not None and user.is_authenticated and room is not None:
         mine = room.seats.filter(user=user).exists()
-    stuck = bool(
-        room is not None and not table.finished and room.deadline is None and room.status == room.Status.WAITING
-        and table.round.status == Round.Status.RUNNING
-    )
+    stuck = stalled(table, room)
     return {
         "table": table,
         "names": [names.get(i, "🤖") if i else "🤖" for i in table.entries],
@@ -69,7 +78,8 @@ def event_context(event: Event, user=None) -> dict:
     names = entry_names(event)
     rounds = []
     for r in event.round_set.order_by("number"):
-        tables = [table_view(t, names, user) for t in r.tables.select_related("room", "round").order_by("number")]
+        tables = [table_view(t, names, user)
+                  for t in r.tables.select_related("room", "round__event").order_by("number")]
         preview = [
             {"number": k, "ids": ids, "names": [names.get(i, "🤖") if i else "🤖" for i in ids]}
             for k, ids in enumerate(r.pairing.get("tables", []), start=1)
@@ -107,4 +117,6 @@ def event_context(event: Event, user=None) -> dict:
         "corrections": Correction.objects.filter(table__round__event=event).select_related("table__round", "by"),
         "my_table": my_table,
         "active_count": event.entries.filter(status=Entry.Status.ACTIVE).count(),
+        "event_over": event.status in (Event.Status.FINISHED, Event.Status.CANCELLED),
+        "event_log": EventLog.objects.filter(event=event).select_related("by"),
     }

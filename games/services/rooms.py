@@ -10,7 +10,7 @@ from __future__ import annotations
 from django.db import transaction
 from django.utils.translation import gettext as _
 
-from .. import hidden
+from .. import hidden, seating
 from ..engine import get_rules
 from ..engine.base import RecordError
 from ..models import Room, RoomMultiplier, Seat
@@ -128,6 +128,9 @@ def take_seat(room: Room | int, user, index: int, expected_version: int | None =
             raise InvalidRequest(_("没有这个座位"))
         if any(s.user_id == user.pk for s in seats):
             raise Conflict(_("你已经坐在这张桌上"))
+        refusal = seating.seat_refusal(room, user, index)
+        if refusal:
+            raise Forbidden(refusal)
         seat = seats[index]
         replaces_bot = seat.is_bot and (
             room.status == Room.Status.WAITING or _was_dealt(room, seat, user)

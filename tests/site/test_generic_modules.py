@@ -21,7 +21,7 @@ GENERIC = [
     "games/profile.py", "games/registry.py", "games/routing.py", "games/scheduling.py",
     "games/services/*.py", "games/signals.py", "games/tables.py", "games/tasks.py",
     "games/urls.py", "games/views.py", "games/templatetags/*.py", "games/dealing.py",
-    "games/memo.py", "games/jinja.py", "games/paths.py", "games/jinja2/games/*.html",
+    "games/memo.py", "games/jinja.py", "games/paths.py", "games/jinja2/games/*.html", "games/seating.py",
     "accounts/*.py", "templates/base.html", "templates/games/*.html",
     "static/games/*.js", "static/games/*.css",
 ]
