@@ -61,8 +61,10 @@ def create_club(user, name: str, description: str = "") -> Club:
     return club
 
 
-def update_club(user, club: Club, name: str, description: str) -> Club:
-    """An organiser renames the club or edits its description."""
+def update_club(user, club: Club, name: str, description: str, public_tables: bool | None = None) -> Club:
+    """An organiser renames the club, edits its description, and (when
+    ``public_tables`` is given) says whether visitors who are not signed in
+    may watch its event tables (#21)."""
     require(user, "clubs.manage_club", club)
     name = (name or "").strip()[:60]
     if not name:
@@ -71,7 +73,9 @@ def update_club(user, club: Club, name: str, description: str) -> Club:
         with transaction.atomic():
             club.name = name
             club.description = (description or "").strip()
-            club.save(update_fields=["name", "description"])
+            if public_tables is not None:
+                club.public_tables = bool(public_tables)
+            club.save(update_fields=["name", "description", "public_tables"])
     except IntegrityError:
         club.refresh_from_db()
         raise Conflict(_("这个名称已经有俱乐部在用")) from None

@@ -119,7 +119,8 @@ def _club_op(request, club_id: int, op, done: str):
 def club_edit(request, club_id: int):
     return _club_op(
         request, club_id,
-        lambda c: services.update_club(request.user, c, request.POST.get("name", ""), request.POST.get("description", "")),
+        lambda c: services.update_club(request.user, c, request.POST.get("name", ""), request.POST.get("description", ""),
+                                       public_tables=request.POST.get("public_tables") == "1"),
         _("已保存"),
     )
 
