@@ -81,6 +81,17 @@ class EventGuard:
                 ) % {"event": event.name, "round": r.number, "board": board + 1}
         return None
 
+    def hands_embargoed(self, hands, user) -> set[int]:
+        """The ids of ``hands`` :meth:`hand_embargo` hides (one query finds
+        the few that belong to a running duplicate round)."""
+        rooms = set(
+            EventTable.objects.filter(
+                room_id__in={h.match.room_id for h in hands}, round__status=Round.Status.RUNNING,
+                round__event__format=Event.Format.DUPLICATE,
+            ).values_list("room_id", flat=True)
+        )
+        return {h.pk for h in hands if h.match.room_id in rooms and self.hand_embargo(h, user)}
+
     # ------------------------------------------------------------------ watching
 
     def room_watch(self, room, user) -> str | None:

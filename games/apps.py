@@ -13,14 +13,15 @@ class GamesConfig(AppConfig):
         (:data:`accounts.signals.profile_context`), and accounts learns the
         registered games (:func:`accounts.catalog.provide`: their codes,
         labels, ledger reasons and default title ladders)."""
-        from accounts import catalog
+        from accounts import catalog, profiles
         from accounts.signals import profile_context
 
-        from . import profile, registry, scheduling
+        from . import embargo, profile, registry, scheduling
         from .services import turns
 
         scheduling.configure(turn=turns.play_turn, sweep=turns.sweep)
         profile_context.connect(profile.seats_for_profile, dispatch_uid="games.current_seats")
+        profiles.hide_hands_with(embargo.hidden_hands)  # no links to embargoed hands (#21)
         catalog.provide(
             lambda: [
                 catalog.GameEntry(s.code, s.profile_label, s.ladder, s.ledger_reasons)

@@ -90,3 +90,25 @@ def anonymous_watch(room) -> bool | None:
         if verdict is not None:
             return verdict
     return None
+
+
+def hidden_hands(hand_ids, user) -> set[int]:
+    """The ids among ``hand_ids`` whose completed hand is embargoed for
+    ``user`` (pages that only link to hands, e.g. a profile's recent hands,
+    leave those links out).  A guard may answer for many hands at once with
+    ``hands_embargoed(hands, user) -> set of hand ids`` (optional; otherwise
+    each hand is asked about with ``hand_embargo``).  Staff: empty."""
+    ids = {int(i) for i in hand_ids if i}
+    if not ids or not _guards or getattr(user, "is_staff", False):
+        return set()
+    from .models import Hand
+
+    hands = list(Hand.objects.filter(pk__in=ids, complete=True).select_related("match"))
+    out: set[int] = set()
+    for guard in _guards:
+        batch = getattr(guard, "hands_embargoed", None)
+        if batch is not None:
+            out |= set(batch(hands, user))
+        else:
+            out |= {h.pk for h in hands if guard.hand_embargo(h, user)}
+    return out

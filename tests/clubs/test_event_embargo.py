@@ -10,8 +10,9 @@ from __future__ import annotations
 import pytest
 from django.urls import reverse
 
-from clubs import events
+from clubs import events, services
 from games import embargo
+from games import services as game_services
 from games.models import Hand
 
 pytestmark = pytest.mark.django_db
@@ -87,3 +88,31 @@ def test_swiss_event_hands_are_not_embargoed(client, club_setup, multipliers, dr
     driver(t1.room, lambda rm: complete(rm) >= 1)
     client.force_login(mike)
     assert client.get(reverse("hand_record", args=[hands_of(t1)[0].pk])).status_code == 200
+
+
+def test_profile_leaves_out_links_to_an_embargoed_board(client, club_setup, multipliers, make_user, driver):
+    """mike and pam play board 1 at their table; the other table has not: mike's
+    profile (recent matches and points history) does not link to the board's
+    replay until the round has ended."""
+    club, olga, mike, *_ = club_setup
+    pam = make_user("pam")
+    services.join_club(pam, club.join_code)
+    event = events.create_event(olga, club, name="复式", game="shengji", format="duplicate", rounds=1,
+                                hands_per_round=2, bot_delay_ms=0)
+    entry = events.register(mike, event, partner="pam")
+    events.confirm(pam, entry)
+    events.add_bot_entries(olga, event, 3)
+    r = events.start_round(olga, events.pair_round(olga, event))
+    mine = next(t for t in r.tables.all() if entry.pk in t.entries)
+    room = mine.room
+    for user in (mike, pam):
+        game_services.set_ready(room, user, True)
+    driver(room, lambda rm: complete(rm) >= 1)
+    board1 = hands_of(mine)[0]
+    assert embargo.is_embargoed(board1, mike)
+    replay = reverse("hand_replay", args=[board1.pk])
+    client.force_login(mike)
+    profile = client.get(reverse("profile")).content.decode()
+    assert mine.room.name in profile and replay not in profile
+    events.end_round_now(olga, r)
+    assert replay in client.get(reverse("profile")).content.decode()
