@@ -36,8 +36,11 @@ def stalled(table: EventTable, room, now=None) -> bool:
     return ((now or timezone.now()) - room.changed).total_seconds() > limit
 
 
-def table_view(table: EventTable, names: dict, user=None) -> dict:
-    """One table: its entries' names, the room, progress and result."""
+def table_view(table: EventTable, names: dict, user=None, scores: bool = True) -> dict:
+    """One table: its entries' names, the room, progress and result.
+    ``scores`` False: no "score so far" and no result (a running duplicate round seen by
+    anyone but its organisers: another table's score on a board is
+    information about that board, #21)."""
     room = table.room
     hands = []
     if room is not None:
@@ -57,7 +60,7 @@ def table_view(table: EventTable, names: dict, user=None) -> dict:
         "hands_dealt": len(hands),
         "mine": mine,
         "stuck": stuck,
-        "so_far": [] if table.finished or not hands else [
+        "so_far": [] if table.finished or not hands or not scores else [
             " · ".join(f"{TIEBREAK_LABELS.get(k, k)} {v}" for k, v in res.items() if k != "hands")
             for res in formats.hooks(table.round.event.game).round_result(
                 [h["summary"] or {} for h in hands if h["complete"]]
@@ -66,7 +69,7 @@ def table_view(table: EventTable, names: dict, user=None) -> dict:
         "result": [
             " · ".join(f"{TIEBREAK_LABELS.get(k, k)} {v}" for k, v in res.items() if k != "hands")
             for res in (table.result or {}).get("entries") or []
-        ],
+        ] if scores else [],
         "forfeit": [names.get(i, "?") for i in (table.result or {}).get("forfeit") or []],
         "corrected": (table.result or {}).get("corrected", False),
     }
@@ -77,8 +80,11 @@ def event_context(event: Event, user=None) -> dict:
     hooks = formats.hooks(event.game)
     names = entry_names(event)
     rounds = []
+    organiser = bool(user is not None and user.is_authenticated and (
+        user.is_staff or user.has_perm("clubs.manage_event", event)))
     for r in event.round_set.order_by("number"):
-        tables = [table_view(t, names, user)
+        scores = organiser or event.format != Event.Format.DUPLICATE or r.status != Round.Status.RUNNING
+        tables = [table_view(t, names, user, scores)
                   for t in r.tables.select_related("room", "round__event").order_by("number")]
         preview = [
             {"number": k, "ids": ids, "names": [names.get(i, "🤖") if i else "🤖" for i in ids]}

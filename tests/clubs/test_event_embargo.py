@@ -116,3 +116,23 @@ def test_profile_leaves_out_links_to_an_embargoed_board(client, club_setup, mult
     assert mine.room.name in profile and replay not in profile
     events.end_round_now(olga, r)
     assert replay in client.get(reverse("profile")).content.decode()
+
+
+def test_running_duplicate_scores_are_for_organisers_only(client, club_setup, duplicate_round, driver):
+    """Another table's score on a board tells about the board: while a duplicate
+    round runs, the event page shows the score so far and the results of its
+    tables to the organisers only; everyone sees them once the round has ended."""
+    club, olga, mike, *_ = club_setup
+    r, t1, t2 = duplicate_round
+    driver(t1.room, lambda rm: complete(rm) >= 1)
+    url = reverse("event", args=[r.event_id])
+    client.force_login(olga)
+    assert 'class="so-far"' in client.get(url).content.decode()
+    client.force_login(mike)
+    assert 'class="so-far"' not in client.get(url).content.decode()
+    client.logout()
+    assert 'class="so-far"' not in client.get(url).content.decode()
+    events.end_round_now(olga, r)
+    client.force_login(mike)
+    page = client.get(url).content.decode()
+    assert page.count('data-finished="1"') == 2 and page.count('<td class="result"><span>') == 2
