@@ -11,6 +11,8 @@ A game that can be played in club events names a module of hooks in its
 ``round_result(summaries)``  per entry index: a dict (``margin``/``points`` for a
                        match, ``points``/``firsts`` for a table; ``hands`` counted)
 ``board_scores(summary)``    per entry index: the duplicate board score, or None
+``points_in_play(view)``     optional: per entry index, the points won so far in the
+                       hand in play, from the engine's spectator view (the live page, #21)
 
 This module never names a game: it looks the hooks up by the event's game code.
 """

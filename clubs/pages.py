@@ -36,6 +36,22 @@ def stalled(table: EventTable, room, now=None) -> bool:
     return ((now or timezone.now()) - room.changed).total_seconds() > limit
 
 
+def in_play_points(table: EventTable, room) -> list:
+    """Per entry index, the points won so far in the table's hand in play
+    (the game's optional ``points_in_play`` hook on the spectator view; [] for
+    a game without it).  Public information only: the view of no seat."""
+    hook = getattr(formats.hooks(table.round.event.game), "points_in_play", None)
+    if hook is None or room is None:
+        return []
+    from games.engine import get_rules
+    from games.services.readmodel import current_hand, hand_state
+
+    hand = current_hand(room)
+    if hand is None or hand.complete:
+        return []
+    return list(hook(get_rules(room.game).view(hand_state(hand), None)))
+
+
 def table_view(table: EventTable, names: dict, user=None, scores: bool = True) -> dict:
     """One table: its entries' names, the room, progress and result.
     ``scores`` False: no "score so far" and no result (a running duplicate round seen by
@@ -60,6 +76,8 @@ def table_view(table: EventTable, names: dict, user=None, scores: bool = True) -
         "hands_dealt": len(hands),
         "mine": mine,
         "stuck": stuck,
+        "in_play": in_play_points(table, room) if scores and not table.finished and hands
+        and not hands[-1]["complete"] else [],
         "so_far": [] if table.finished or not hands or not scores else [
             " · ".join(f"{TIEBREAK_LABELS.get(k, k)} {v}" for k, v in res.items() if k != "hands")
             for res in formats.hooks(table.round.event.game).round_result(

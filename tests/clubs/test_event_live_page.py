@@ -91,3 +91,49 @@ async def test_each_completed_hand_and_the_end_are_pushed(club_setup, multiplier
     html = await receive_until(comm, lambda h: 'id="event-over"' in h)
     assert 'data-event-status="finished"' in html
     await comm.disconnect()
+
+
+def points_now(room) -> list[int] | None:
+    """The spectator view's points per pair in the room's hand in play (None
+    when no hand is in play)."""
+    from games.engine import get_rules
+    from games.engine.shengji.tournament import points_in_play
+    from games.services.readmodel import current_hand, hand_state
+
+    hand = current_hand(room)
+    if hand is None or hand.complete:
+        return None
+    return points_in_play(get_rules(room.game).view(hand_state(hand), None))
+
+
+@pytest.mark.django_db(transaction=True)
+async def test_points_of_the_hand_in_play_follow_the_tricks(club_setup, multipliers, driver,
+                                                            _close_thread_connections):
+    """Moves at a running table push the event page (coalesced, at most once a
+    second): the points each pair has won in the hand in play appear before
+    the hand completes."""
+    club, olga, *_ = club_setup
+    event = await database_sync_to_async(events.create_event)(
+        olga, club, name="每墩", game="shengji", rounds=1, hands_per_round=1, bot_delay_ms=0)
+    await database_sync_to_async(events.add_bot_entries)(olga, event, 2)
+    r = await database_sync_to_async(
+        lambda: events.start_round(olga, events.pair_round(olga, event)))()
+    room = await database_sync_to_async(lambda: r.tables.get().room)()
+    comm = WebsocketCommunicator(URLRouter(websocket_urlpatterns), f"/ws/events/{event.pk}/")
+    comm.scope["user"] = olga
+    connected, _ = await comm.connect()
+    assert connected
+    await comm.receive_from(timeout=20)
+    await database_sync_to_async(driver)(room, lambda rm: sum(points_now(rm) or [0]) > 0)
+    want = await database_sync_to_async(points_now)(room)
+    html = await receive_until(comm, lambda h: f'data-in-play="{want[0]},{want[1]}"' in row_of(h, 1))
+    assert 'data-hands-done="0"' in row_of(html, 1) and "本局已得分" in row_of(html, 1)
+    await comm.disconnect()
+
+
+def test_shengji_points_in_play_per_pair():
+    """Seats 0 and 2 are entry 0 (team 0), seats 1 and 3 entry 1 (S1)."""
+    from games.engine.shengji.tournament import points_in_play
+
+    assert points_in_play({"points_won": {"0": 10, "1": 5, "2": 20, "3": 0}}) == [30, 5]
+    assert points_in_play({}) == [0, 0]
