@@ -9,7 +9,7 @@
   says so, instead of bouncing to the login form.  Other rooms still ask
   visitors to sign in.
 
-Without clubs.guards and the watch checks in games.views / games.consumers, an
+Without clubs.guards and the watch checks in games.pages.views / games.live.consumers, an
 entrant watched the board he was about to play, and visitors were sent to log in.
 """
 
@@ -97,7 +97,7 @@ async def _close_thread_connections():
 
 
 async def socket(room_id, user):
-    from games.routing import websocket_urlpatterns
+    from games.live.routing import websocket_urlpatterns
     from channels.routing import URLRouter
 
     comm = WebsocketCommunicator(URLRouter(websocket_urlpatterns), f"/ws/rooms/{room_id}/")
