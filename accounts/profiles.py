@@ -156,3 +156,20 @@ def points_history(user, rows: list[GameStanding] | None = None, limit: int = RE
             total -= e.delta
         out[row.game] = lines
     return out
+
+
+#: Set by the app that runs the hands (:func:`hide_hands_with`): which hand ids
+#: a viewer may not open now (an embargoed duplicate board, #21).
+_hand_filter = None
+
+
+def hide_hands_with(fn) -> None:
+    """``fn(hand_ids, viewer) -> set of hand ids`` the profile must not link
+    to (given by the games app at start-up; accounts imports no other app)."""
+    global _hand_filter
+    _hand_filter = fn
+
+
+def hidden_hands(hand_ids, viewer) -> set[int]:
+    """The ids among ``hand_ids`` the profile page leaves unlinked for ``viewer``."""
+    return set(_hand_filter(hand_ids, viewer)) if _hand_filter is not None else set()

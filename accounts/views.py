@@ -69,6 +69,9 @@ def _render_profile(request, user):
     # issue #11: the whole ladder and each game's points history
     ladders = profiles.ladders(user, context["game_rows"])
     history = profiles.points_history(user, context["game_rows"])
+    ids = [m.last_hand_id for m in context["recent_matches"]]
+    ids += [line["hand_id"] for lines in history.values() for line in lines]
+    context["hidden_hands"] = profiles.hidden_hands(ids, request.user)  # embargoed boards (#21)
     context["ladder_blocks"] = [
         {"row": row, "rungs": ladders[row.game], "history": history[row.game]} for row in context["game_rows"]
     ]

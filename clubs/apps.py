@@ -12,8 +12,16 @@ class ClubsConfig(AppConfig):
 
     def ready(self):
         from games.runtime import dealing
+        from games import embargo, seating
+        from games.signals import hand_completed
 
         from . import rules  # noqa: F401  (registers the per-club permissions)
+        from .guards import GUARD
+        from .live import on_hand_completed
         from .running import PLANNER
 
         dealing.register(PLANNER)
+        embargo.register(GUARD)  # duplicate boards, watching event tables (#21)
+        seating.register(GUARD)  # event tables seat only their entrants (#21)
+        # the organiser's live page: pushed as each table completes a hand (#21)
+        hand_completed.connect(on_hand_completed, dispatch_uid="clubs.live.on_hand_completed")

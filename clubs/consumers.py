@@ -1,6 +1,14 @@
 """Websocket of an event page: ``ws/events/<id>/`` pushes the ``#event-live``
 fragment (pairings, tables, results, standings) after every ``event.changed``;
-each connection renders it for its own user (the "go to your table" link)."""
+each connection renders it for its own user (the "go to your table" link).
+
+While a round runs, the socket also follows its tables (#21, the organiser's
+live page): it joins the channel groups of the running tables' rooms, where
+only ``table.changed`` (a version) and ``chat.posted`` (an id) travel, and
+pushes the fragment again at most every :data:`TABLE_PUSH_INTERVAL_S`
+seconds while any of them moves, so the points of the hand in play follow
+the tricks as they are played.
+"""
 
 from __future__ import annotations
 
@@ -13,7 +21,20 @@ from games.live import notify as game_notify
 from games.live.socket_scope import render_in, scope_csrf_token, scope_language
 
 from . import notify
-from .models import Event
+from .models import Event, EventTable, Round
+
+#: Seconds between two pushes caused by moves at the event's tables.
+TABLE_PUSH_INTERVAL_S = 1.0
+
+
+def running_rooms(event_id: int) -> set[int]:
+    """The room ids of the event's tables in a running round, not finished."""
+    return set(
+        EventTable.objects.filter(
+            round__event_id=event_id, round__status=Round.Status.RUNNING, finished__isnull=True,
+            room__isnull=False,
+        ).values_list("room_id", flat=True)
+    )
 
 
 class EventConsumer(AsyncWebsocketConsumer):
@@ -21,23 +42,56 @@ class EventConsumer(AsyncWebsocketConsumer):
         game_notify.register_loop(asyncio.get_running_loop())
         self.event_id = self.scope["url_route"]["kwargs"]["event_id"]
         self.language = scope_language(self.scope)
+        self.rooms: set[int] = set()
+        self.timer = None
         await self.accept()
         if not await database_sync_to_async(Event.objects.filter(pk=self.event_id).exists)():
             await self.close(code=4404)
             return
         self.group = notify.event_group(self.event_id)
         await self.channel_layer.group_add(self.group, self.channel_name)
+        await self.follow_tables()
         await self.push()
 
     async def disconnect(self, code):
         group = getattr(self, "group", None)
         if group:
             await self.channel_layer.group_discard(group, self.channel_name)
+        for room_id in getattr(self, "rooms", ()):
+            await self.channel_layer.group_discard(game_notify.room_group(room_id), self.channel_name)
+        timer = getattr(self, "timer", None)
+        if timer is not None:
+            timer.cancel()
 
     async def receive(self, text_data=None, bytes_data=None):
         """Nothing to receive."""
 
+    async def follow_tables(self):
+        """Join the groups of the rooms of running tables, leave the others."""
+        rooms = await database_sync_to_async(running_rooms)(self.event_id)
+        for room_id in rooms - self.rooms:
+            await self.channel_layer.group_add(game_notify.room_group(room_id), self.channel_name)
+        for room_id in self.rooms - rooms:
+            await self.channel_layer.group_discard(game_notify.room_group(room_id), self.channel_name)
+        self.rooms = rooms
+
     async def event_changed(self, message):
+        await self.follow_tables()
+        await self.push()
+
+    async def table_changed(self, message):
+        """A table of the event moved: push again soon (coalesced)."""
+        if self.timer is None:
+            self.timer = asyncio.get_running_loop().create_task(self.push_later())
+
+    async def chat_posted(self, message):
+        """Table chat is not the event page's."""
+
+    async def push_later(self):
+        try:
+            await asyncio.sleep(TABLE_PUSH_INTERVAL_S)
+        finally:
+            self.timer = None
         await self.push()
 
     async def push(self):

@@ -11,12 +11,12 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
 from . import events, export
-from .forms import EventForm
+from .forms import EventEditForm, EventForm
 from .models import Club, Entry, Event, EventTable, Round
 from .pages import event_context
 from .running import ensure_round_sweeper
 from .services import ClubError, Forbidden, require
-from .views import refused
+from .views import confirmation, refused
 
 
 def _signed_in(request):
@@ -108,10 +108,89 @@ def entry_confirm(request, entry_id: int):
     return _op(request, entry.event, lambda: events.confirm(request.user, entry), _("已确认搭档"))
 
 
+def _ask(request, event: Event, question: str, ok: str):
+    """The confirmation page for an organiser's action on ``event`` (None
+    once confirmed, or when the user may not act: the action refuses)."""
+    if not request.user.has_perm("clubs.manage_event", event):
+        return None
+    return confirmation(request, question, ok, event.get_absolute_url())
+
+
 @require_POST
 def entry_withdraw(request, entry_id: int):
-    entry = get_object_or_404(Entry, pk=entry_id)
+    """Withdraw an entry (its player, or an organiser), after a confirmation."""
+    entry = get_object_or_404(Entry.objects.select_related("event"), pk=entry_id)
+    user = request.user
+    if user.is_authenticated and (entry.players.filter(user=user).exists()
+                                  or user.has_perm("clubs.manage_event", entry.event)):
+        asked = confirmation(request, _("确定让“%(entry)s”退出比赛“%(event)s”吗？之后的轮次不再配对。")
+                             % {"entry": entry.display_name(), "event": entry.event.name},
+                             _("退赛"), entry.event.get_absolute_url())
+        if asked is not None:
+            return asked
     return _op(request, entry.event, lambda: events.withdraw(request.user, entry), _("已退赛"))
+
+
+@require_POST
+def event_register_for(request, event_id: int):
+    """An organiser enters a member (and partner) on their behalf (#21)."""
+    event = get_object_or_404(Event, pk=event_id)
+    member, partner = request.POST.get("member", "").strip(), request.POST.get("partner", "").strip()
+    who = f"{member} / {partner}" if partner else member
+    asked = _ask(request, event, _("确定代 %(who)s 报名比赛“%(event)s”吗？") % {"who": who, "event": event.name},
+                 _("代为报名"))
+    if asked is not None:
+        return asked
+    return _op(request, event, lambda: events.register_for(request.user, event, member, partner or None),
+               _("已代为报名"))
+
+
+@require_POST
+def entry_substitute(request, entry_id: int):
+    """An organiser names a substitute for one player of an entry (#21)."""
+    entry = get_object_or_404(Entry.objects.select_related("event"), pk=entry_id)
+    try:
+        index = int(request.POST.get("index", "0"))
+    except ValueError:
+        index = -1
+    name = request.POST.get("username", "").strip()
+    asked = _ask(request, entry.event, _("确定由 %(name)s 替补“%(entry)s”吗？")
+                 % {"name": name, "entry": entry.display_name()}, _("替补"))
+    if asked is not None:
+        return asked
+    return _op(request, entry.event, lambda: events.substitute(request.user, entry, index, name), _("已替补"))
+
+
+def event_edit(request, event_id: int):
+    """An organiser edits an event before it starts: the form (GET, pre-filled),
+    then a confirmation, then the change (#21)."""
+    event = get_object_or_404(Event.objects.select_related("club"), pk=event_id)
+    if not request.user.has_perm("clubs.manage_event", event):
+        return refused(request, Forbidden(_("只有俱乐部“%(club)s”的组织者可以这样做") % {"club": event.club.name}),
+                       event.club)
+    if request.method == "POST":
+        form = EventEditForm(request.POST)
+        if form.is_valid():
+            asked = confirmation(request, _("确定保存对比赛“%(event)s”的修改吗？") % {"event": event.name},
+                                 _("保存"), event.get_absolute_url())
+            if asked is not None:
+                return asked
+            return _op(request, event, lambda: events.edit_event(request.user, event, **form.cleaned_data),
+                       _("已保存"))
+    else:
+        form = EventEditForm(initial={k: getattr(event, k) for k in EventEditForm.base_fields})
+    return render(request, "clubs/event_edit.html", {"event": event, "form": form})
+
+
+@require_POST
+def event_cancel(request, event_id: int):
+    """An organiser cancels the event, after a confirmation (#21)."""
+    event = get_object_or_404(Event, pk=event_id)
+    asked = _ask(request, event, _("确定取消比赛“%(event)s”吗？进行中的一轮会立即结束，之后不再配对。")
+                 % {"event": event.name}, _("取消比赛"))
+    if asked is not None:
+        return asked
+    return _op(request, event, lambda: events.cancel_event(request.user, event), _("比赛已取消"))
 
 
 @require_POST

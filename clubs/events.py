@@ -19,6 +19,7 @@ from django.core.exceptions import ValidationError
 from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 
 from accounts.validators import clean_text
 from games import services as game_services
@@ -26,7 +27,7 @@ from games.engine import GAMES, get_rules
 from games.engine.cards import new_seed
 
 from . import formats, notify
-from .models import Club, Correction, Entry, EntryPlayer, Event, EventTable, Round
+from .models import Club, Correction, Entry, EntryPlayer, Event, EventLog, EventTable, Round
 from .services import ClubError, Conflict, Forbidden, require
 from .tournament.round_robin import round_robin_round, rounds_needed
 from .tournament.swiss import PairingEntry, swiss_pairs
@@ -110,7 +111,7 @@ def register(user, event: Event, partner: str | None = None) -> Entry:
     entries.  Raises :class:`Forbidden` / :class:`Conflict` / :class:`ClubError`."""
     size = formats.hooks(event.game).ENTRY_SIZE
     require(user, "clubs.enter_event", event, _("只有本俱乐部的会员可以报名"))
-    if event.status == Event.Status.FINISHED:
+    if event.status in (Event.Status.FINISHED, Event.Status.CANCELLED):
         raise Conflict(_("比赛已经结束"))
     with transaction.atomic():
         Event.objects.select_for_update().filter(pk=event.pk).first()
@@ -179,16 +180,186 @@ def add_bot_entries(user, event: Event, count: int) -> list[Entry]:
 
 def withdraw(user, entry: Entry) -> Entry:
     """A player of the entry, or an organiser, withdraws it: it is not paired
-    in later rounds (its results so far stay)."""
+    in later rounds (its results so far stay).  An audit line records who.
+    Raises :class:`Conflict` once the event is over or for an entry already
+    withdrawn."""
     event = entry.event
     if not entry.players.filter(user=user).exists():
         _manage(user, event)
+    if event.status in (Event.Status.FINISHED, Event.Status.CANCELLED):
+        raise Conflict(_("比赛已经结束"))
+    if entry.status == Entry.Status.WITHDRAWN:
+        raise Conflict(_("已经退赛了"))
     with transaction.atomic():
         entry.status = Entry.Status.WITHDRAWN
         entry.withdrawn_after = event.round_set.exclude(status=Round.Status.PREVIEW).count()
         entry.save(update_fields=["status", "withdrawn_after"])
+        log_line(event, user, EventLog.Action.WITHDRAW, entry.name)
     notify.event_changed(event.pk)
     return entry
+
+
+# --------------------------------------------------------------------------- organiser controls (#21)
+
+
+def log_line(event: Event, user, action: str, detail: str) -> EventLog:
+    """Add a line to ``event``'s audit trail: ``user`` did ``action`` (an
+    :class:`EventLog.Action`), ``detail`` in words (names, "轮数 3 → 4")."""
+    return EventLog.objects.create(event=event, by=user, action=action, detail=detail[:300])
+
+
+def _member(event: Event, username: str, role: str):
+    """The club member called ``username`` (stripped), free to enter ``event``;
+    :class:`ClubError` naming ``role`` ("会员"/"搭档") otherwise."""
+    name = (username or "").strip()
+    who = get_user_model().objects.filter(username=name).first() if name else None
+    if who is None or not who.has_perm("clubs.enter_event", event):
+        raise ClubError(_("%(role)s“%(name)s”不是本俱乐部的会员") % {"role": role, "name": name})
+    if _in_event(event, who):
+        raise Conflict(_("%(name)s 已经报名了") % {"name": who.get_username()})
+    return who
+
+
+def register_for(user, event: Event, member: str, partner: str | None = None) -> Entry:
+    """An organiser enters a club member (and, for fixed pairs, the partner:
+    both by username) on their behalf; the entry is active at once (the
+    organiser vouches for both).  Raises :class:`Forbidden` (not an organiser),
+    :class:`Conflict` (already entered, event over), :class:`ClubError` (not a
+    member, partner missing).  Audit line: the entry's name."""
+    _manage(user, event)
+    if event.status in (Event.Status.FINISHED, Event.Status.CANCELLED):
+        raise Conflict(_("比赛已经结束"))
+    size = formats.hooks(event.game).ENTRY_SIZE
+    with transaction.atomic():
+        Event.objects.select_for_update().filter(pk=event.pk).first()
+        players = [_member(event, member, _("会员"))]
+        if size > 1:
+            if not (partner or "").strip():
+                raise ClubError(_("请填写搭档的用户名"))
+            mate = _member(event, partner, _("搭档"))
+            if mate == players[0]:
+                raise ClubError(_("请填写搭档的用户名"))
+            players.append(mate)
+        entry = Entry.objects.create(
+            event=event, name=" / ".join(p.get_username() for p in players), status=Entry.Status.ACTIVE,
+        )
+        EntryPlayer.objects.bulk_create(
+            [EntryPlayer(entry=entry, index=i, user=p, confirmed=True) for i, p in enumerate(players)]
+        )
+        log_line(event, user, EventLog.Action.REGISTER, entry.name)
+    notify.event_changed(event.pk)
+    return entry
+
+
+def substitute(user, entry: Entry, index: int, username: str) -> Entry:
+    """An organiser names ``username`` (a club member not in another entry) to
+    play for player ``index`` (0-based) of ``entry`` from now on: the
+    substitute takes that player's place in the entry, and so may take the
+    entry's seat at its event table (:mod:`clubs.guards`; the player replaced
+    no longer may).  Results so far stay with the entry.  Audit line "entry:
+    old → new".  Raises :class:`Forbidden`, :class:`ClubError`, :class:`Conflict`."""
+    event = entry.event
+    _manage(user, event)
+    if event.status in (Event.Status.FINISHED, Event.Status.CANCELLED):
+        raise Conflict(_("比赛已经结束"))
+    if entry.is_bot:
+        raise ClubError(_("机器人参赛者不需要替补"))
+    with transaction.atomic():
+        row = entry.players.select_for_update().filter(index=index).first()
+        if row is None:
+            raise ClubError(_("没有这名队员"))
+        who = _member(event, username, _("替补"))
+        old = row.user.get_username() if row.user_id else "🤖"
+        row.user = who
+        row.confirmed = True
+        row.save(update_fields=["user", "confirmed"])
+        names = [p.user.get_username() if p.user_id else "🤖" for p in entry.players.order_by("index")]
+        entry.name = " / ".join(names)[:80]
+        if entry.status == Entry.Status.PENDING and not entry.players.filter(confirmed=False).exists():
+            entry.status = Entry.Status.ACTIVE
+        entry.save(update_fields=["name", "status"])
+        log_line(event, user, EventLog.Action.SUBSTITUTE, f"{entry.name}: {old} → {who.get_username()}")
+    notify.event_changed(event.pk)
+    return entry
+
+
+#: Fields an organiser may edit before the first round starts, with labels for the audit line.
+EDITABLE = {
+    "name": gettext_lazy("名称"), "rounds": gettext_lazy("轮数"), "hands_per_round": gettext_lazy("每轮局数"),
+    "minutes_per_round": gettext_lazy("每轮时限（分钟）"), "turn_seconds": gettext_lazy("每步时限（秒）"),
+    "multiplier": gettext_lazy("倍数"), "bot_delay_ms": gettext_lazy("机器人延迟（毫秒）"), "no_show": gettext_lazy("缺席处理"),
+    "grace_minutes": gettext_lazy("缺席宽限（分钟）"),
+}
+
+
+def edit_event(user, event: Event, **changes) -> Event:
+    """An organiser changes the settings of an event that has not started
+    (no round started; keys of :data:`EDITABLE`, checked as at creation).
+    Audit line: each changed setting "label old → new"; nothing changed, no
+    line.  Raises :class:`Conflict` once a round started, :class:`ClubError`
+    for a value out of range."""
+    _manage(user, event)
+    with transaction.atomic():
+        event = Event.objects.select_for_update().get(pk=event.pk)
+        if event.status != Event.Status.REGISTERING or event.round_set.exclude(
+            status=Round.Status.PREVIEW
+        ).exists():
+            raise Conflict(_("比赛已经开始，不能再修改"))
+        changes = {k: v for k, v in changes.items() if k in EDITABLE}
+        name = (changes.get("name", event.name) or "").strip()
+        if not name:
+            raise ClubError(_("请填写比赛名称"))
+        changes["name"] = name[:80]
+        for key in ("hands_per_round", "minutes_per_round"):
+            if key in changes:
+                changes[key] = changes[key] or None
+        hands = changes.get("hands_per_round", event.hands_per_round)
+        minutes = changes.get("minutes_per_round", event.minutes_per_round)
+        if not hands and not minutes:
+            raise ClubError(_("请设定每轮局数或时限"))
+        if event.format == Event.Format.DUPLICATE and not hands:
+            raise ClubError(_("复式赛需要设定每轮局数（牌组数）"))
+        if not 1 <= int(changes.get("rounds", event.rounds)) <= 50:
+            raise ClubError(_("轮数须在 1 到 50 之间"))
+        if not 5 <= int(changes.get("turn_seconds", event.turn_seconds)) <= 600:
+            raise ClubError(_("每步时限须在 5 到 600 秒之间"))
+        if changes.get("no_show", event.no_show) not in Event.NoShow.values:
+            raise ClubError(_("未知的缺席处理"))
+        said = []
+        for key, value in changes.items():
+            old = getattr(event, key)
+            if old != value:
+                said.append(f"{EDITABLE[key]} {old if old is not None else '—'} → {value if value is not None else '—'}")
+                setattr(event, key, value)
+        if not said:
+            return event
+        event.save()
+        log_line(event, user, EventLog.Action.EDIT, "; ".join(said))
+        if event.round_set.filter(status=Round.Status.PREVIEW).exists():
+            event.round_set.filter(status=Round.Status.PREVIEW).delete()  # pair again with the new settings
+    notify.event_changed(event.pk)
+    return event
+
+
+def cancel_event(user, event: Event) -> Event:
+    """An organiser cancels an event that is not over: a running round is
+    ended at once (its tables finished with the hands completed so far, rooms
+    closed), a round in preview is dropped, nothing is paired again.  Audit
+    line.  Raises :class:`Conflict` for an event already over."""
+    from .running import finish_round
+
+    _manage(user, event)
+    if event.status in (Event.Status.FINISHED, Event.Status.CANCELLED):
+        raise Conflict(_("比赛已经结束"))
+    for r in event.round_set.filter(status=Round.Status.RUNNING):
+        finish_round(r.pk, early=True)
+    with transaction.atomic():
+        event.round_set.filter(status=Round.Status.PREVIEW).delete()
+        Event.objects.filter(pk=event.pk).update(status=Event.Status.CANCELLED)
+        event.status = Event.Status.CANCELLED
+        log_line(event, user, EventLog.Action.CANCEL, event.name)
+    notify.event_changed(event.pk)
+    return event
 
 
 # --------------------------------------------------------------------------- pairing
@@ -208,6 +379,8 @@ def pair_round(user, event: Event, avoid_current: bool = False) -> Round:
     hooks = formats.hooks(event.game)
     with transaction.atomic():
         Event.objects.select_for_update().filter(pk=event.pk).first()
+        if Event.objects.filter(pk=event.pk, status=Event.Status.CANCELLED).exists():
+            raise Conflict(_("比赛已经取消"))
         if event.round_set.filter(status=Round.Status.RUNNING).exists():
             raise Conflict(_("上一轮还没有结束"))
         played = event.round_set.filter(status=Round.Status.FINISHED).count()
@@ -525,6 +698,7 @@ def correct_result(user, table: EventTable, result: list[dict], reason: str, *,
 
 
 __all__ = [
-    "ClubError", "Conflict", "Forbidden", "add_bot_entries", "confirm", "correct_result", "create_event",
-    "end_round_now", "pair_round", "register", "set_paused", "start_round", "swap", "withdraw",
+    "ClubError", "Conflict", "Forbidden", "add_bot_entries", "cancel_event", "confirm", "correct_result",
+    "create_event", "edit_event", "end_round_now", "log_line", "pair_round", "register", "register_for",
+    "set_paused", "start_round", "substitute", "swap", "withdraw",
 ]

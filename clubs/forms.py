@@ -32,3 +32,17 @@ class EventForm(forms.Form):
         rows = list(RoomMultiplier.objects.order_by("value"))
         self.fields["multiplier"].choices = [(m.value, f"×{m.value}") for m in rows] or [(1, "×1")]
         self.fields["multiplier"].initial = next((m.value for m in rows if m.is_default), 1)
+
+
+class EventEditForm(forms.Form):
+    """Edit an event before its first round starts (#21): the settings of
+    :data:`clubs.events.EDITABLE`."""
+
+    name = forms.CharField(label=_("名称"), max_length=80)
+    rounds = forms.IntegerField(label=_("轮数"), min_value=1, max_value=50)
+    hands_per_round = forms.IntegerField(label=_("每轮局数"), min_value=1, max_value=50, required=False)
+    minutes_per_round = forms.IntegerField(label=_("每轮时限（分钟）"), min_value=1, max_value=600, required=False)
+    turn_seconds = forms.IntegerField(label=_("每步时限（秒）"), min_value=5, max_value=600)
+    bot_delay_ms = forms.IntegerField(label=_("机器人/托管延迟（毫秒）"), min_value=0, max_value=10000)
+    no_show = forms.ChoiceField(label=_("缺席处理"), choices=Event.NoShow.choices)
+    grace_minutes = forms.IntegerField(label=_("缺席宽限（分钟）"), min_value=0, max_value=60)

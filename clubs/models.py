@@ -35,6 +35,10 @@ class Club(models.Model):
         verbose_name=_("创建者"),
     )
     created = models.DateTimeField(_("创建时间"), auto_now_add=True)
+    public_tables = models.BooleanField(
+        _("未登录的访客可以观看比赛桌"), default=True,
+        help_text=_("观看者只看到公开的出牌，看不到任何人的手牌"),
+    )
 
     class Meta:
         ordering = ["name"]
@@ -119,6 +123,7 @@ class Event(models.Model):
         REGISTERING = "registering", _("报名中")
         RUNNING = "running", _("进行中")
         FINISHED = "finished", _("已结束")
+        CANCELLED = "cancelled", _("已取消")
 
     club = models.ForeignKey(Club, on_delete=models.CASCADE, related_name="events", verbose_name=_("俱乐部"))
     name = models.CharField(_("名称"), max_length=80)
@@ -299,3 +304,27 @@ class Correction(models.Model):
         ordering = ["created", "id"]
         verbose_name = _("成绩更正")
         verbose_name_plural = _("成绩更正")
+
+
+class EventLog(models.Model):
+    """One line of an event's audit trail of organiser actions (issue #21):
+    who (``by``) did what (``action``) to whom or what (``detail``, plain
+    words: names, never a data structure), and when."""
+
+    class Action(models.TextChoices):
+        REGISTER = "register", _("代为报名")
+        WITHDRAW = "withdraw", _("退赛")
+        SUBSTITUTE = "substitute", _("替补")
+        EDIT = "edit", _("修改比赛")
+        CANCEL = "cancel", _("取消比赛")
+
+    event = models.ForeignKey(Event, on_delete=models.CASCADE, related_name="log")
+    by = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, on_delete=models.SET_NULL, related_name="+")
+    action = models.CharField(_("操作"), max_length=12, choices=Action.choices)
+    detail = models.CharField(_("内容"), max_length=300, blank=True)
+    created = models.DateTimeField(_("时间"), auto_now_add=True)
+
+    class Meta:
+        ordering = ["created", "id"]
+        verbose_name = _("比赛操作记录")
+        verbose_name_plural = _("比赛操作记录")

@@ -3,6 +3,7 @@ entries, rounds with their tables and progress, standings, corrections."""
 
 from __future__ import annotations
 
+from django.utils import timezone
 from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
@@ -10,7 +11,7 @@ from games.models import Hand
 
 from . import formats
 from .corrections import CorrectionForm, describe
-from .models import Correction, Entry, Event, EventTable, Round
+from .models import Correction, Entry, Event, EventLog, EventTable, Round
 from .results import standings, travelling
 
 #: Result and tie-break keys → labels, translated when shown (lazy).
@@ -60,8 +61,38 @@ def entry_names(event: Event) -> dict:
     return {e.pk: e.display_name() for e in event.entries.all()}
 
 
-def table_view(table: EventTable, names: dict, user=None) -> dict:
-    """One table: its entries' names, the room, progress and result."""
+def stalled(table: EventTable, room, now=None) -> bool:
+    """True when a table of a running, unpaused round has not finished and its
+    room has not changed (no move, no deal, no seat taken) for longer than
+    twice the event's turn limit (#21: "stalled" on the organiser's page)."""
+    r = table.round
+    if room is None or table.finished or r.status != Round.Status.RUNNING or r.paused:
+        return False
+    limit = 2 * (r.event.turn_seconds or 30)
+    return ((now or timezone.now()) - room.changed).total_seconds() > limit
+
+
+def in_play_points(table: EventTable, room) -> list:
+    """Per entry index, the points won so far in the table's hand in play
+    (the game's optional ``points_in_play`` hook on the spectator view; [] for
+    a game without it).  Public information only: the view of no seat."""
+    hook = getattr(formats.hooks(table.round.event.game), "points_in_play", None)
+    if hook is None or room is None:
+        return []
+    from games.engine import get_rules
+    from games.services.readmodel import current_hand, hand_state
+
+    hand = current_hand(room)
+    if hand is None or hand.complete:
+        return []
+    return list(hook(get_rules(room.game).view(hand_state(hand), None)))
+
+
+def table_view(table: EventTable, names: dict, user=None, scores: bool = True) -> dict:
+    """One table: its entries' names, the room, progress and result.
+    ``scores`` False: no "score so far" and no result (a running duplicate round seen by
+    anyone but its organisers: another table's score on a board is
+    information about that board, #21)."""
     room = table.room
     hands = []
     if room is not None:
@@ -72,10 +103,7 @@ def table_view(table: EventTable, names: dict, user=None) -> dict:
     mine = False
     if user is not None and user.is_authenticated and room is not None:
         mine = room.seats.filter(user=user).exists()
-    stuck = bool(
-        room is not None and not table.finished and room.deadline is None and room.status == room.Status.WAITING
-        and table.round.status == Round.Status.RUNNING
-    )
+    stuck = stalled(table, room)
     return {
         "table": table,
         "names": [names.get(i, "🤖") if i else "🤖" for i in table.entries],
@@ -84,7 +112,9 @@ def table_view(table: EventTable, names: dict, user=None) -> dict:
         "hands_dealt": len(hands),
         "mine": mine,
         "stuck": stuck,
-        "so_far": [] if table.finished or not hands else [
+        "in_play": in_play_points(table, room) if scores and not table.finished and hands
+        and not hands[-1]["complete"] else [],
+        "so_far": [] if table.finished or not hands or not scores else [
             " · ".join(f"{TIEBREAK_LABELS.get(k, k)} {v}" for k, v in res.items() if k != "hands")
             for res in formats.hooks(table.round.event.game).round_result(
                 [h["summary"] or {} for h in hands if h["complete"]]
@@ -93,7 +123,7 @@ def table_view(table: EventTable, names: dict, user=None) -> dict:
         "result": [
             " · ".join(f"{TIEBREAK_LABELS.get(k, k)} {v}" for k, v in res.items() if k != "hands")
             for res in (table.result or {}).get("entries") or []
-        ],
+        ] if scores else [],
         "forfeit": [names.get(i, "?") for i in (table.result or {}).get("forfeit") or []],
         "corrected": (table.result or {}).get("corrected", False),
     }
@@ -105,8 +135,12 @@ def event_context(event: Event, user=None) -> dict:
     names = entry_names(event)
     manage = bool(user is not None and user.is_authenticated and user.has_perm("clubs.manage_event", event))
     rounds = []
+    organiser = bool(user is not None and user.is_authenticated and (
+        user.is_staff or user.has_perm("clubs.manage_event", event)))
     for r in event.round_set.order_by("number"):
-        tables = [table_view(t, names, user) for t in r.tables.select_related("room", "round").order_by("number")]
+        scores = organiser or event.format != Event.Format.DUPLICATE or r.status != Round.Status.RUNNING
+        tables = [table_view(t, names, user, scores)
+                  for t in r.tables.select_related("room", "round__event").order_by("number")]
         preview = [
             {"number": k, "ids": ids, "names": [names.get(i, "🤖") if i else "🤖" for i in ids]}
             for k, ids in enumerate(r.pairing.get("tables", []), start=1)
@@ -150,4 +184,6 @@ def event_context(event: Event, user=None) -> dict:
         "score_percent": event.format == Event.Format.DUPLICATE,
         "my_table": my_table,
         "active_count": event.entries.filter(status=Entry.Status.ACTIVE).count(),
+        "event_over": event.status in (Event.Status.FINISHED, Event.Status.CANCELLED),
+        "event_log": EventLog.objects.filter(event=event).select_related("by"),
     }

@@ -80,16 +80,19 @@ def create_club(user, name: str, description: str = "") -> Club:
     return club
 
 
-def update_club(user, club: Club, name: str, description: str) -> Club:
-    """An organiser renames the club or edits its description; the same
-    refusals as :func:`create_club`."""
+def update_club(user, club: Club, name: str, description: str, public_tables: bool | None = None) -> Club:
+    """An organiser renames the club, edits its description, and (when
+    ``public_tables`` is given) says whether visitors who are not signed in
+    may watch its event tables (#21)."""
     require(user, "clubs.manage_club", club)
     name, description = _name_and_description(name, description)
     try:
         with transaction.atomic():
             club.name = name
             club.description = description
-            club.save(update_fields=["name", "description"])
+            if public_tables is not None:
+                club.public_tables = bool(public_tables)
+            club.save(update_fields=["name", "description", "public_tables"])
     except IntegrityError:
         club.refresh_from_db()
         raise Conflict(_("这个名称已经有俱乐部在用")) from None
@@ -124,9 +127,19 @@ def _membership(club: Club, member_id: int) -> Membership:
     return row
 
 
+def _protect_founder(user, club: Club, member_id: int) -> None:
+    """The club's founder (``Club.created_by``, its owner) cannot be removed
+    or demoted by another organiser (#21); :class:`Forbidden` if ``user``
+    tries."""
+    if club.created_by_id is not None and member_id == club.created_by_id and user.pk != member_id:
+        raise Forbidden(_("俱乐部的创建者不能被其他组织者移除或取消组织者身份"))
+
+
 def remove_member(user, club: Club, member_id: int) -> None:
-    """An organiser removes a member (or an organiser; never the last one)."""
+    """An organiser removes a member (or an organiser; never the last one,
+    never the founder, #21).  The page asks for a confirmation first."""
     require(user, "clubs.manage_club", club)
+    _protect_founder(user, club, member_id)
     with transaction.atomic():
         row = _membership(club, member_id)
         if row.is_organiser and club.memberships.filter(role=Membership.Role.ORGANISER).count() == 1:
@@ -136,8 +149,11 @@ def remove_member(user, club: Club, member_id: int) -> None:
 
 def set_organiser(user, club: Club, member_id: int, organiser: bool = True) -> None:
     """An organiser names a member organiser (or makes an organiser a plain
-    member again; never the last one)."""
+    member again; never the last one, and never the founder by another
+    organiser, #21)."""
     require(user, "clubs.manage_club", club)
+    if not organiser:
+        _protect_founder(user, club, member_id)
     with transaction.atomic():
         row = _membership(club, member_id)
         if not organiser and row.is_organiser and club.memberships.filter(

@@ -14,6 +14,20 @@ from . import services
 from .models import Club
 
 
+def confirmation(request, question: str, ok: str, back: str):
+    """None when the POST carries ``confirm=1``; otherwise the confirmation
+    page (200): ``question``, a button ``ok`` that posts the same fields again
+    with ``confirm=1``, and a way ``back``.  Organisers' actions that remove,
+    withdraw, substitute, register for someone, edit or cancel ask first (#21)."""
+    if request.POST.get("confirm") == "1":
+        return None
+    fields = [(k, v) for k in request.POST if k not in ("csrfmiddlewaretoken", "confirm")
+              for v in request.POST.getlist(k)]
+    return render(request, "clubs/confirm.html", {
+        "question": question, "ok": ok, "back": back, "action": request.path, "fields": fields,
+    })
+
+
 def refused(request, exc: services.ClubError, club: Club | None = None):
     """The refusal page: ``exc.message`` with status ``exc.status``."""
     return render(request, "clubs/refused.html", {"message": exc.message, "club": club}, status=exc.status)
@@ -105,7 +119,8 @@ def _club_op(request, club_id: int, op, done: str):
 def club_edit(request, club_id: int):
     return _club_op(
         request, club_id,
-        lambda c: services.update_club(request.user, c, request.POST.get("name", ""), request.POST.get("description", "")),
+        lambda c: services.update_club(request.user, c, request.POST.get("name", ""), request.POST.get("description", ""),
+                                       public_tables=request.POST.get("public_tables") == "1"),
         _("已保存"),
     )
 
@@ -117,6 +132,16 @@ def club_new_code(request, club_id: int):
 
 @require_POST
 def member_remove(request, club_id: int, user_id: int):
+    """Remove a member, after a confirmation page (#21)."""
+    club = get_object_or_404(Club, pk=club_id)
+    member = club.memberships.select_related("user").filter(user_id=user_id).first()
+    if member is not None and request.user.has_perm("clubs.manage_club", club):
+        asked = confirmation(
+            request, _("确定把 %(name)s 移出俱乐部“%(club)s”吗？") % {"name": member.user.get_username(), "club": club.name},
+            _("移除"), club.get_absolute_url(),
+        )
+        if asked is not None:
+            return asked
     return _club_op(request, club_id, lambda c: services.remove_member(request.user, c, user_id), _("已移除会员"))
 
 

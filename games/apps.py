@@ -13,17 +13,19 @@ class GamesConfig(AppConfig):
         (:data:`accounts.signals.profile_context`), and accounts learns the
         registered games (:func:`accounts.catalog.provide`: their codes,
         labels, ledger reasons and default title ladders)."""
-        from accounts import catalog
+        from accounts import catalog, profiles
         from accounts.signals import profile_context
 
         from games.pages import profile
         from games import registry
         from games.runtime import scheduling
         from games.pages import health  # noqa: F401 (beat's signals)
+        from games import embargo
         from .services import turns
 
         scheduling.configure(turn=turns.play_turn, sweep=turns.sweep)
         profile_context.connect(profile.seats_for_profile, dispatch_uid="games.current_seats")
+        profiles.hide_hands_with(embargo.hidden_hands)  # no links to embargoed hands (#21)
         catalog.provide(
             lambda: [
                 catalog.GameEntry(s.code, s.profile_label, s.ladder, s.ledger_reasons)

@@ -48,3 +48,67 @@ def embargo_reason(hand, user) -> str | None:
 def is_embargoed(hand, user) -> bool:
     """``embargo_reason(hand, user) is not None``."""
     return embargo_reason(hand, user) is not None
+
+
+# --------------------------------------------------------------------------- watching a table
+#
+# The same guards may also answer about *watching* a room (issue #21: an
+# entrant may not spectate another table of the running round while it plays
+# boards the entrant has not finished; whether anonymous visitors may watch is
+# a club's setting).  Both methods are optional on a guard:
+#
+# ``room_watch(room, user) -> str | None``
+#     a sentence when ``user`` (signed in, not seated at ``room``) may not
+#     watch ``room`` now, else None.
+# ``anonymous_watch(room) -> bool | None``
+#     True: visitors who are not signed in may watch ``room``; False: they may
+#     not (then ``room_watch(room, AnonymousUser)`` gives the sentence); None:
+#     not this guard's room (the site's usual rule applies: sign in first).
+
+
+def watch_reason(room, user) -> str | None:
+    """Why ``user`` may not watch ``room`` (a ``games.models.Room``) now, or
+    None.  Staff users always get None; a user seated at the room is not
+    asked about (callers check the seat first)."""
+    if getattr(user, "is_staff", False):
+        return None
+    for guard in _guards:
+        ask = getattr(guard, "room_watch", None)
+        reason = ask(room, user) if ask else None
+        if reason:
+            return reason
+    return None
+
+
+def anonymous_watch(room) -> bool | None:
+    """The first guard's verdict on visitors who are not signed in watching
+    ``room``: True (they may), False (they may not; :func:`watch_reason` says
+    why), None (no guard knows the room: they must sign in)."""
+    for guard in _guards:
+        ask = getattr(guard, "anonymous_watch", None)
+        verdict = ask(room) if ask else None
+        if verdict is not None:
+            return verdict
+    return None
+
+
+def hidden_hands(hand_ids, user) -> set[int]:
+    """The ids among ``hand_ids`` whose completed hand is embargoed for
+    ``user`` (pages that only link to hands, e.g. a profile's recent hands,
+    leave those links out).  A guard may answer for many hands at once with
+    ``hands_embargoed(hands, user) -> set of hand ids`` (optional; otherwise
+    each hand is asked about with ``hand_embargo``).  Staff: empty."""
+    ids = {int(i) for i in hand_ids if i}
+    if not ids or not _guards or getattr(user, "is_staff", False):
+        return set()
+    from .models import Hand
+
+    hands = list(Hand.objects.filter(pk__in=ids, complete=True).select_related("match"))
+    out: set[int] = set()
+    for guard in _guards:
+        batch = getattr(guard, "hands_embargoed", None)
+        if batch is not None:
+            out |= set(batch(hands, user))
+        else:
+            out |= {h.pk for h in hands if guard.hand_embargo(h, user)}
+    return out

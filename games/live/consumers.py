@@ -1,7 +1,9 @@
 """Websockets: one table (``ws/rooms/<id>/``) and one game's lobby (``ws/lobby/<game>/``).
 
 Anonymous users are refused (accepted, then closed with code 4401 so the
-browser can tell why); the origin is checked by ``AllowedHostsOriginValidator``
+browser can tell why) unless an app lets visitors watch the room (a club's
+public event tables, :mod:`games.embargo`); a spectator an app's watch rule
+refuses is closed with 4403, at connect or before a later push; the origin is checked by ``AllowedHostsOriginValidator``
 in ``config/asgi.py``.  The channel layer only says ``table.changed`` with a
 version and the commit time; each connection renders *its own* seat's view
 (:func:`games.render.tables.render_table`) and sends the HTML, which the htmx ws
@@ -29,13 +31,35 @@ from config.outage import socket_survives_outage
 
 from games.pages import chat
 from games.live import fanout, snapshots as live, notify
-from games import registry
+from games import embargo, registry
 from games.models import Room
 from games.live.socket_scope import render_in, scope_language
 from games.render.tables import render_room_list
 
 UNAUTHORIZED = 4401
+FORBIDDEN = 4403
 NOT_FOUND = 4404
+
+
+def watch_verdict(room_id: int, user) -> tuple[bool, bool]:
+    """``(allowed, guarded)`` for ``user`` opening (or keeping) a table
+    socket of ``room_id`` as a spectator: seated users are always allowed;
+    otherwise the apps' watch rules (:mod:`games.embargo`) decide, and an
+    anonymous visitor is allowed only when an app says visitors may watch
+    this room.  ``guarded``: an app has a say about this room, so the socket
+    asks again before each push (a table moves on to boards the watcher has
+    not played, #21)."""
+    room = Room.objects.filter(pk=room_id).first()
+    if room is None:
+        return False, False
+    anonymous = embargo.anonymous_watch(room)
+    guarded = anonymous is not None
+    if user is not None and user.is_authenticated and room.seats.filter(user=user).exists():
+        return True, guarded
+    if user is None or not user.is_authenticated:
+        if not anonymous:
+            return False, guarded
+    return embargo.watch_reason(room, user) is None, guarded
 
 
 class TableConsumer(AsyncWebsocketConsumer):
@@ -47,9 +71,6 @@ class TableConsumer(AsyncWebsocketConsumer):
         notify.register_loop(asyncio.get_running_loop())
         self.user = self.scope.get("user")
         await self.accept()
-        if self.user is None or not self.user.is_authenticated:
-            await self.close(code=UNAUTHORIZED)
-            return
         self.language = scope_language(self.scope)
         self.room_id = int(self.scope["url_route"]["kwargs"]["room_id"])
         self.group = notify.room_group(self.room_id)
@@ -57,8 +78,16 @@ class TableConsumer(AsyncWebsocketConsumer):
         if not await database_sync_to_async(Room.objects.filter(pk=self.room_id).exists)():
             await self.close(code=NOT_FOUND)
             return
+        signed_in = self.user is not None and self.user.is_authenticated
+        allowed, self.guarded = await database_sync_to_async(watch_verdict)(self.room_id, self.user)
+        if not allowed:
+            await self.close(code=FORBIDDEN if signed_in else UNAUTHORIZED)
+            return
         self.hub = fanout.hub()
         await self.hub.join(self.room_id, self)
+        if not signed_in:  # a visitor watches; no chat
+            await self.push(None, None)
+            return
         # chat state first: once the table is sent, connect has nothing left to await
         self.muted = await database_sync_to_async(chat.muted_ids)(self.user)
         lines = await database_sync_to_async(chat.history)(self.room_id)
@@ -130,6 +159,14 @@ class TableConsumer(AsyncWebsocketConsumer):
         sent already (called by the hub, and by :meth:`push`)."""
         if version <= self.sent_version:
             return
+        if getattr(self, "guarded", False):
+            allowed, _guarded = await database_sync_to_async(watch_verdict)(self.room_id, self.user)
+            if not allowed:
+                self.guarded = False
+                await self.close(code=FORBIDDEN)
+                return
+            if version <= self.sent_version:  # a newer one went out meanwhile
+                return
         self.sent_version = version
         try:
             await self.send(text_data=html)

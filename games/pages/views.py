@@ -15,7 +15,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
 from games.pages import chat, rulings, throttle
-from games import registry, services
+from games import embargo, registry, services
 from games.render import tables
 from games.services import records
 from games.pages.forms import CreateRoomForm
@@ -128,9 +128,32 @@ def room_create(request):
 # --------------------------------------------------------------------------- table
 
 
-@login_required
+def watch_refusal(request, room: Room) -> HttpResponse | None:
+    """None when ``request.user`` may see ``room``'s table; otherwise the
+    answer: a redirect to sign in (anonymous, and no app lets visitors watch
+    this room), or 403 with the sentence of :func:`games.embargo.watch_reason`
+    (an app's rule: a club's tables closed to visitors, an entrant watching
+    boards still to play, #21).  A user seated at the room is never refused."""
+    user = request.user
+    if not user.is_authenticated:
+        verdict = embargo.anonymous_watch(room)
+        if verdict is None:
+            from django.contrib.auth.views import redirect_to_login
+
+            return redirect_to_login(request.get_full_path())
+    elif room.seats.filter(user=user).exists():
+        return None
+    reason = embargo.watch_reason(room, user)
+    if reason:
+        return render(request, "games/refused.html", {"message": reason}, status=403)
+    return None
+
+
 def room(request, room_id: int):
     room = get_object_or_404(Room, pk=room_id)
+    refusal = watch_refusal(request, room)
+    if refusal is not None:
+        return refusal
     ctx = tables.table_context(room, request.user)
     ctx["table_html"] = tables.render_table(room, request.user, request=request)
     ctx["quick_phrases"] = list(chat.QUICK_PHRASES.items())
@@ -138,10 +161,12 @@ def room(request, room_id: int):
     return render(request, "games/room.html", ctx)
 
 
-@login_required
 def table_fragment(request, room_id: int):
     """The ``#table`` fragment alone (polling fallback, tests)."""
     room = get_object_or_404(Room, pk=room_id)
+    refusal = watch_refusal(request, room)
+    if refusal is not None:
+        return refusal
     return HttpResponse(tables.render_table(room, request.user, request=request))
 
 
@@ -235,18 +260,39 @@ def room_close(request, room_id: int):
 # --------------------------------------------------------------------------- records
 
 
-def _completed_hand(hand_id: int) -> Hand:
+class Embargoed(Exception):
+    """A completed hand another app hides for now (:mod:`games.embargo`)."""
+
+    def __init__(self, reason: str):
+        super().__init__(reason)
+        self.reason = reason
+
+
+def _completed_hand(hand_id: int, user) -> Hand:
+    """The completed hand ``hand_id``; 404 for a hand in play (C3), and
+    :class:`Embargoed` while an app hides it from ``user`` (a
+    duplicate board other tables have yet to play, #21)."""
     hand = get_object_or_404(Hand.objects.select_related("match", "match__room"), pk=hand_id)
     if not hand.complete:
         raise Http404("hand in play")  # C3: nothing of a hand in play is published
+    reason = embargo.embargo_reason(hand, user)
+    if reason:
+        raise Embargoed(reason)
     return hand
+
+
+def _embargoed(request, exc: Embargoed) -> HttpResponse:
+    return render(request, "games/refused.html", {"message": exc.reason}, status=403)
 
 
 @login_required
 def hand_record(request, hand_id: int):
     """Download the record of a completed hand's match so far (``?scope=hand``:
-    that hand alone)."""
-    hand = _completed_hand(hand_id)
+    that hand alone).  403 with the reason while the hand is embargoed."""
+    try:
+        hand = _completed_hand(hand_id, request.user)
+    except Embargoed as exc:
+        return _embargoed(request, exc)
     scope = "hand" if request.GET.get("scope") == "hand" else "match"
     record = records.build_record(hand, scope)
     response = JsonResponse(record, json_dumps_params={"ensure_ascii": False, "indent": 1})
@@ -260,8 +306,12 @@ def hand_record(request, hand_id: int):
 @login_required
 def hand_replay(request, hand_id: int):
     """Step through a completed hand: ``?step=k`` shows the state after k
-    actions with every seat's cards (the hand is over, nothing is hidden)."""
-    hand = _completed_hand(hand_id)
+    actions with every seat's cards (the hand is over, nothing is hidden);
+    403 with the reason while the hand is embargoed."""
+    try:
+        hand = _completed_hand(hand_id, request.user)
+    except Embargoed as exc:
+        return _embargoed(request, exc)
     try:
         step = int(request.GET.get("step", ""))
     except ValueError:

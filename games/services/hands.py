@@ -188,7 +188,7 @@ def next_hand(room: Room | int, expected_version: int) -> Outcome:
     """After the pause: deal the next hand, or go back to waiting when a seat
     is empty, a human is not ready, or every human is on 托管 (nobody is
     watching: the humans are then marked not ready) unless a planner
-    (:mod:`games.dealing`) decides about this table (an event table deals on
+    (:mod:`games.runtime.dealing`) decides about this table (an event table deals on
     within its round and waits, its players untouched, when the round is
     paused or over; issue #21).  Version-checked like an action."""
     rid = room_id(room)

@@ -13,6 +13,7 @@ from django.utils.translation import gettext as _
 from accounts.validators import text_problem
 
 from games.runtime import hidden
+from games import seating
 from ..engine import get_rules
 from ..engine.base import RecordError
 from ..models import Room, RoomMultiplier, Seat
@@ -136,6 +137,9 @@ def take_seat(room: Room | int, user, index: int, expected_version: int | None =
             raise InvalidRequest(_("没有这个座位"))
         if any(s.user_id == user.pk for s in seats):
             raise Conflict(_("你已经坐在这张桌上"))
+        refusal = seating.seat_refusal(room, user, index)
+        if refusal:
+            raise Forbidden(refusal)
         seat = seats[index]
         replaces_bot = seat.is_bot and (
             room.status == Room.Status.WAITING or _was_dealt(room, seat, user)

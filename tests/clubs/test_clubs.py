@@ -66,7 +66,7 @@ def test_organiser_names_organiser_and_removes_member(client, club_setup):
     client.force_login(mike)
     assert client.post(reverse("club_new_code", args=[club.pk])).status_code == 302
     client.force_login(olga)
-    client.post(reverse("club_member_remove", args=[club.pk, mike.pk]))
+    client.post(reverse("club_member_remove", args=[club.pk, mike.pk]), {"confirm": "1"})
     assert not club.memberships.filter(user=mike).exists()
 
 

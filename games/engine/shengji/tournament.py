@@ -79,3 +79,12 @@ def board_roles(summary: dict) -> list[str] | None:
         return None
     dealer_team = team_of(int(summary["dealer"]))
     return [ROLE_DEFENDERS if e == dealer_team else ROLE_ATTACKERS for e in (0, 1)]
+
+
+def points_in_play(view: dict) -> list[int]:
+    """Per entry index (team): the card points its pair has won in the tricks
+    of the hand in play so far, from the spectator view's ``points_won`` (per
+    seat; public: every trick is seen by all).  For the organiser's live page
+    (issue #21), pushed as the tricks are played; the kitty is not counted."""
+    won = view.get("points_won") or {}
+    return [sum(int(won.get(str(s), 0) or 0) for s in range(4) if team_of(s) == team) for team in range(2)]

@@ -1,0 +1,157 @@
+"""What an event hides and whom its tables seat (issue #21).
+
+:data:`GUARD` is registered with :mod:`games.embargo` and :mod:`games.seating`
+by :class:`clubs.apps.ClubsConfig` and answers for the rooms of event tables
+only (None for every other room):
+
+* **Duplicate boards are embargoed** (:meth:`EventGuard.hand_embargo`): board
+  *k* of a running duplicate round (the *k*-th hand dealt at a table, counted
+  from 0, one of ``Round.boards``) is hidden from everyone but admins until
+  every table of the round has completed its *k*-th hand or finished, or the
+  round has ended.  Source: issue #21 "Duplicate boards are embargoed";
+  docs/tournaments.md "Nothing leaks".
+* **Entrants do not watch boards they have yet to play**
+  (:meth:`EventGuard.room_watch`): while a duplicate round runs, a player of
+  an entry seated at another table of the round, whose table has not
+  finished, may not watch a table that has dealt more boards than the
+  player's own table has completed.
+* **Anonymous visitors** (:meth:`EventGuard.anonymous_watch`) may watch an
+  event table when the club's ``public_tables`` setting is on (the default).
+* **Event tables seat only their entrants** (:meth:`EventGuard.seat_refusal`):
+  seat *i* of an event table may be taken only by the user the game's
+  ``seat_plan()`` puts there: player *p* of the entry at entry index *e* of
+  the table (``EventTable.entries``).  A bot entry's or a bot seat's seat is
+  nobody's.  A substitute the organiser names replaces the entry's player
+  (:func:`clubs.events.substitute`) and so gets the seat.
+"""
+
+from __future__ import annotations
+
+from django.db.models import Q
+from django.utils.translation import gettext as _
+
+from games.models import Hand
+
+from . import formats
+from .models import EntryPlayer, Event, EventTable, Round
+
+
+def _table_of_room(room_id: int) -> EventTable | None:
+    return (
+        EventTable.objects.select_related("round__event__club")
+        .filter(room_id=room_id).first()
+    )
+
+
+def _board_index(hand) -> int:
+    """The hand's position among its room's hands (0-based): its board."""
+    before = Q(match__number__lt=hand.match.number) | Q(match__number=hand.match.number, number__lt=hand.number)
+    return Hand.objects.filter(match__room_id=hand.match.room_id).filter(before).count()
+
+
+def _completed_at(table: EventTable) -> int:
+    if table.room_id is None:
+        return 0
+    return Hand.objects.filter(match__room_id=table.room_id, complete=True).count()
+
+
+class EventGuard:
+    """The embargo, watching and seat rules of event tables (module docstring)."""
+
+    # ------------------------------------------------------------------ embargo
+
+    def hand_embargo(self, hand, user) -> str | None:
+        """A sentence while ``hand`` is a duplicate board some table of its
+        running round has yet to complete, else None."""
+        table = _table_of_room(hand.match.room_id)
+        if table is None:
+            return None
+        r = table.round
+        event = r.event
+        if event.format != Event.Format.DUPLICATE or r.status == Round.Status.FINISHED:
+            return None
+        board = _board_index(hand)
+        if board >= len(r.boards or []):
+            return None
+        for other in r.tables.all():
+            if other.finished is None and _completed_at(other) <= board:
+                return _(
+                    "这是复式赛“%(event)s”第 %(round)s 轮的第 %(board)s 副牌，还有牌桌没有打完；"
+                    "所有牌桌打完这副牌或本轮结束后才能查看"
+                ) % {"event": event.name, "round": r.number, "board": board + 1}
+        return None
+
+    def hands_embargoed(self, hands, user) -> set[int]:
+        """The ids of ``hands`` :meth:`hand_embargo` hides (one query finds
+        the few that belong to a running duplicate round)."""
+        rooms = set(
+            EventTable.objects.filter(
+                room_id__in={h.match.room_id for h in hands}, round__status=Round.Status.RUNNING,
+                round__event__format=Event.Format.DUPLICATE,
+            ).values_list("room_id", flat=True)
+        )
+        return {h.pk for h in hands if h.match.room_id in rooms and self.hand_embargo(h, user)}
+
+    # ------------------------------------------------------------------ watching
+
+    def room_watch(self, room, user) -> str | None:
+        """A sentence when ``user`` may not watch ``room`` now (an anonymous
+        visitor when the club does not allow it; an entrant of the running
+        duplicate round at another table, while ``room`` has dealt boards the
+        entrant's table has not completed), else None."""
+        table = _table_of_room(room.pk)
+        if table is None:
+            return None
+        r = table.round
+        event = r.event
+        if user is None or not user.is_authenticated:
+            if not event.club.public_tables:
+                return _("俱乐部“%(club)s”的比赛桌只对登录的用户开放观看") % {"club": event.club.name}
+            return None
+        if event.format != Event.Format.DUPLICATE or r.status != Round.Status.RUNNING:
+            return None
+        if room.seats.filter(user=user).exists():
+            return None
+        mine = set(
+            EntryPlayer.objects.filter(user=user, entry__event=event).values_list("entry_id", flat=True)
+        )
+        if not mine:
+            return None
+        own = next((t for t in r.tables.all() if mine & set(i for i in t.entries if i)), None)
+        if own is None or own.pk == table.pk or own.finished is not None:
+            return None
+        dealt = Hand.objects.filter(match__room_id=room.pk).count()
+        if dealt > _completed_at(own):
+            return _("你还没有打完这张牌桌正在打（或已打）的牌；打完你自己的这几副牌之后才能观看")
+        return None
+
+    def anonymous_watch(self, room) -> bool | None:
+        """The club's ``public_tables`` for an event table's room, else None."""
+        table = _table_of_room(room.pk)
+        if table is None:
+            return None
+        return bool(table.round.event.club.public_tables)
+
+    # ------------------------------------------------------------------ seats
+
+    def seat_refusal(self, room, user, index: int) -> str | None:
+        """A sentence unless ``user`` is the player the pairing put at seat
+        ``index`` of this event table (module docstring), else None."""
+        table = _table_of_room(room.pk)
+        if table is None:
+            return None
+        plan = formats.hooks(table.round.event.game).seat_plan()
+        refusal = _("这是比赛桌：这个座位只属于配对安排在这里的参赛者，或组织者指定的替补")
+        if not 0 <= index < len(plan):
+            return refusal
+        entry_index, player_index = plan[index]
+        entry_id = table.entries[entry_index] if entry_index < len(table.entries) else None
+        if not entry_id:
+            return refusal
+        player = EntryPlayer.objects.filter(entry_id=entry_id, index=player_index).first()
+        if player is None or player.user_id is None or player.user_id != user.pk:
+            return refusal
+        return None
+
+
+GUARD = EventGuard()
