@@ -20,6 +20,12 @@ class GamesConfig(AppConfig):
         from .services import turns
 
         scheduling.configure(turn=turns.play_turn, sweep=turns.sweep)
+        from . import signals as game_signals
+        from .services import reviews
+
+        scheduling.configure_review(reviews.run_review)  # #26
+        game_signals.hand_completed.connect(reviews.on_hand_completed,
+                                            dispatch_uid="games.review_after_hand")
         profile_context.connect(profile.seats_for_profile, dispatch_uid="games.current_seats")
         catalog.provide(
             lambda: [

@@ -2,7 +2,7 @@
 
 from django.urls import path
 
-from . import help, views
+from . import help, review_page, views
 
 urlpatterns = [
     path("", views.lobby, name="lobby"),
@@ -21,4 +21,5 @@ urlpatterns = [
     path("rooms/<int:room_id>/close", views.room_close, name="room_close"),
     path("hands/<int:hand_id>/record.json", views.hand_record, name="hand_record"),
     path("hands/<int:hand_id>/replay/", views.hand_replay, name="hand_replay"),
+    path("hands/<int:hand_id>/review/", review_page.request_review, name="hand_review"),
 ]

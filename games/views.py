@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from django.conf import settings
 from django.contrib.auth.decorators import login_required
-from django.http import Http404, HttpResponse, JsonResponse
+from django.http import Http404, HttpResponse, HttpResponseForbidden, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.template.loader import render_to_string
 from django.utils.translation import gettext as _
@@ -260,6 +260,11 @@ def hand_replay(request, hand_id: int):
     """Step through a completed hand: ``?step=k`` shows the state after k
     actions with every seat's cards (the hand is over, nothing is hidden)."""
     hand = _completed_hand(hand_id)
+    from . import embargo, review_page
+
+    reason = embargo.embargo_reason(hand, request.user)  # the replay shows every card (#21, #26)
+    if reason:
+        return HttpResponseForbidden(reason)
     try:
         step = int(request.GET.get("step", ""))
     except ValueError:
@@ -285,5 +290,6 @@ def hand_replay(request, hand_id: int):
             "summary": hand.summary,
             "phase_name": tables.phase_name(spec, public.get("phase")),
             "described": tables.describe_action(ctx["action"], spec) if ctx["step"] else None,
+            **review_page.review_context(hand, request.user, ctx["step"], ctx["names"]),
         },
     )

@@ -371,6 +371,23 @@ def review_record(record: Any, hand: int = -1, **kwargs) -> HandReview:
         raise RecordError(exc.message) from None
 
 
+def review_inputs_json(game: str, start: dict, deal: dict, payloads: list[dict],
+                       budget_ms: float, seed: int) -> dict:
+    """:func:`review_hand` of a stored hand given as plain data (``start``:
+    ``{"options", "start"}`` as ``match_to_json`` gives; ``deal`` as
+    ``deal_to_record``; ``payloads``: the action records), returning
+    :meth:`HandReview.to_json`.  Plain data in and out, so that it may run in
+    another process (the embedded topology's low-priority review process)."""
+    from . import get_rules
+
+    rules = get_rules(game)
+    match = rules.new_match(**start)
+    deal_obj = rules.deal_from_record(match, deal)
+    actions = [Action.from_record(p, rules.seats) for p in payloads]
+    return review_hand(rules, match, deal_obj, actions, budget_ms=budget_ms,
+                       seed=seed).to_json()
+
+
 def format_review(review: HandReview) -> str:
     """Human-readable: per seat decisions, mean loss, accuracy; then the
     flagged decisions (index, seat, verdict, loss ± se, move played, better move)."""
