@@ -24,6 +24,9 @@ class GamesConfig(AppConfig):
         from .services import reviews
 
         scheduling.configure_review(reviews.run_review)  # #26
+        from . import deal_replay, dealing
+
+        dealing.register(deal_replay.PLANNER)  # #26 "play this deal again"
         game_signals.hand_completed.connect(reviews.on_hand_completed,
                                             dispatch_uid="games.review_after_hand")
         profile_context.connect(profile.seats_for_profile, dispatch_uid="games.current_seats")

@@ -362,4 +362,4 @@ class ChatMute(models.Model):
 
 
 # Hand reviews (#26) live in their own module; imported here so Django finds them.
-from .review_models import HandReview, SeatAccuracy  # noqa: E402,F401
+from .review_models import DealReplay, HandReview, SeatAccuracy  # noqa: E402,F401

@@ -1,4 +1,5 @@
-"""Stored hand reviews (#26): computed once per hand, never recomputed.
+"""Stored hand reviews (#26): computed once per hand, never recomputed; and
+"play this deal again" rooms (:class:`DealReplay`).
 
 :class:`HandReview` holds the engine's review (:meth:`games.engine.review.HandReview.to_json`)
 of one completed hand; :class:`SeatAccuracy` one row per human seat of it,
@@ -59,3 +60,22 @@ class SeatAccuracy(models.Model):
         constraints = [models.UniqueConstraint(fields=["review", "seat"],
                                                name="seataccuracy_review_seat")]
         indexes = [models.Index(fields=["user", "game"], name="seataccuracy_user_game")]
+
+
+class DealReplay(models.Model):
+    """A private room where ``user`` plays the deal of ``source`` again
+    (#26, "play this deal again"): same seed and start (levels, dealer,
+    tribute), ``user`` at ``seat``, bots at the others; one deal, unscored
+    (the player knows the cards: no ledger credit, no rating)."""
+
+    room = models.OneToOneField("games.Room", on_delete=models.CASCADE,
+                                related_name="deal_replay")
+    source = models.ForeignKey("games.Hand", on_delete=models.CASCADE, related_name="replays")
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE,
+                             related_name="+")
+    seat = models.PositiveSmallIntegerField(_("座位"))
+    created = models.DateTimeField(_("创建时间"), auto_now_add=True)
+
+    class Meta:
+        verbose_name = _("重打")
+        verbose_name_plural = _("重打")

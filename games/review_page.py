@@ -19,8 +19,9 @@ from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
-from . import embargo, registry, tables
+from . import deal_replay, embargo, registry, tables
 from .models import Hand, HandReview
+from .services.errors import ServiceError
 from .services import reviews
 
 #: The graph's drawing box, in SVG user units.
@@ -77,10 +78,15 @@ def review_context(hand: Hand, user, step: int, names: list[str]) -> dict:
     review, reason = reviews.review_for(hand, user)
     if reason:
         return {"review": {"state": "embargoed", "reason": reason}}
+    again = {"compare": deal_replay.comparison(hand),
+             "replays": deal_replay.replays_of(hand, user),
+             "seat_choices": [{"index": i, "name": names[i] if i < len(names) else str(i + 1)}
+                              for i in range(len(hand.players or []))],
+             "voided": bool((hand.summary or {}).get("voided"))}
     if review is None:
-        return {"review": {"state": "none"}}
+        return {"review": {"state": "none"}, "again": again}
     if review.status != HandReview.Status.DONE:
-        return {"review": {"state": review.status}}
+        return {"review": {"state": review.status}, "again": again}
     spec = registry.get(hand.match.room.game)
     data = review.data
     labels = verdict_labels()
@@ -104,7 +110,7 @@ def review_context(hand: Hand, user, step: int, names: list[str]) -> dict:
         "state": "done", "unit": unit_label(data["unit"]), "thresholds": data["thresholds"],
         "graph": _graph(decisions, total, spec.seats), "seats": seats, "flagged": flagged,
         "current": current, "cpu_ms": data.get("cpu_ms"), "labels": labels,
-    }}
+    }, "again": again}
 
 
 @login_required
@@ -120,3 +126,28 @@ def request_review(request, hand_id: int):
         return HttpResponseForbidden(reason)
     reviews.request_review(hand)
     return redirect(reverse("hand_replay", args=[hand.pk]))
+
+
+@login_required
+@require_POST
+def play_again(request, hand_id: int):
+    """"Play this deal again" at the seat posted (``seat``): a new room with
+    the same deal and start, bots at the other seats; refused (403) while an
+    embargo hides the hand."""
+    hand = get_object_or_404(Hand.objects.select_related("match__room"), pk=hand_id)
+    if not hand.complete:
+        raise Http404("hand in play")
+    reason = embargo.embargo_reason(hand, request.user)
+    if reason:
+        return HttpResponseForbidden(reason)
+    try:
+        seat = int(request.POST.get("seat", ""))
+    except ValueError:
+        seat = -1
+    try:
+        room = deal_replay.start(hand, request.user, seat)
+    except ServiceError as exc:
+        from django.http import HttpResponseBadRequest
+
+        return HttpResponseBadRequest(str(exc))
+    return redirect(reverse("room", args=[room.pk]))

@@ -22,4 +22,5 @@ urlpatterns = [
     path("hands/<int:hand_id>/record.json", views.hand_record, name="hand_record"),
     path("hands/<int:hand_id>/replay/", views.hand_replay, name="hand_replay"),
     path("hands/<int:hand_id>/review/", review_page.request_review, name="hand_review"),
+    path("hands/<int:hand_id>/again/", review_page.play_again, name="hand_again"),
 ]

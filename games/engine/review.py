@@ -12,12 +12,12 @@ the same sampled worlds with the same play-out seed (common random numbers, as
 
 * ``expected``: the mean result of the move played (the point of the graph);
 * ``best``: the candidate with the best mean result and its mean;
-* ``loss``: best mean minus played mean, ≥ 0, in the game's unit, the best
+* ``loss``: best mean minus played mean, ≥ 0, in the game's unit (its
+  :attr:`~games.engine.base.GameRules.review_unit`: the seat's result as the
+  game's search bot values it, see each game's ``review`` module), the best
   chosen on half of the worlds and measured on the other half (both ways,
   averaged; :func:`_held_out_loss`), so that the noise of several means does
-  not make the best move look better than the one played
-  (保皇: game points with doubling and the next hand's tribute, B12/B13;
-  升級: levels gained minus the other team's, plus 0.1 per game point, S17);
+  not make the best move look better than the one played;
 * ``se``: the standard error of that paired difference over the ``worlds``
   sampled — the confidence of the figure (more worlds, smaller ``se``);
 * ``all_cards_loss``: the same comparison in the real deal only (labelled
@@ -63,7 +63,7 @@ CONFIDENCE = 1.65
 #: needed to have a figure at all; two give a standard error).
 MIN_WORLDS = 2
 #: Default CPU budget per hand, milliseconds (see docs/review.md): on this
-#: machine about 8 worlds per decision of a 保皇 or 升級 hand (≈ 150 unforced
+#: machine about 8 worlds per decision of a hand of either built-in game (≈ 150 unforced
 #: decisions, 2–3 ms per world), a standard error near a third of a mistake.
 DEFAULT_HAND_BUDGET_MS = 4_000.0
 

@@ -24,6 +24,8 @@ GENERIC = [
     "games/memo.py", "games/jinja.py", "games/paths.py", "games/jinja2/games/*.html",
     "accounts/*.py", "templates/base.html", "templates/games/*.html",
     "static/games/*.js", "static/games/*.css",
+    "games/engine/review.py", "games/review_page.py", "games/review_models.py",
+    "games/deal_replay.py",
 ]
 
 #: Game code names, the games' own names and words (roles, phases, verbs

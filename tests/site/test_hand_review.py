@@ -141,3 +141,52 @@ def test_profile_shows_average_accuracy_per_game(client, alice, finished):
     page = client.get("/accounts/profile/").content.decode()
     assert 'id="review-accuracy"' in page
     assert f"{acc:.1f}" in page
+
+
+def test_play_this_deal_again_same_deal_and_start_bots_elsewhere_unscored(
+        client, alice, finished, driver):
+    from accounts.models import PointsEntry
+    from games.models import DealReplay, Seat
+
+    if finished.summary.get("voided"):
+        pytest.skip("deal voided")
+    client.force_login(alice)
+    page = client.get(f"/hands/{finished.pk}/replay/").content.decode()
+    assert 'data-action="play-again"' in page
+    response = client.post(f"/hands/{finished.pk}/again/", {"seat": "2"})
+    assert response.status_code == 302
+    replay = DealReplay.objects.get(source=finished)
+    room = replay.room
+    assert response["Location"].endswith(f"/rooms/{room.pk}/")
+    seats = {s.index: s for s in Seat.objects.filter(room=room)}
+    assert seats[2].user == alice
+    assert all(seats[i].bot_policy == "search" and seats[i].user is None for i in (0, 1, 3, 4))
+    again = Hand.objects.get(match__room=room)
+    assert again.seed == finished.seed and again.start == finished.start
+    assert again.deal == finished.deal  # the very same cards
+    credits_before = PointsEntry.objects.filter(user=alice).count()
+    driver(room, lambda r: Hand.objects.filter(match__room=r, complete=True).exists())
+    again.refresh_from_db()
+    assert again.complete
+    assert PointsEntry.objects.filter(user=alice).count() == credits_before  # unscored
+    assert not PointsEntry.objects.filter(hand=again).exists()
+    room.refresh_from_db()
+    from games.services.deadlines import can_start
+
+    assert not can_start(room, list(Seat.objects.filter(room=room)))  # one deal only
+    page = client.get(f"/hands/{again.pk}/replay/").content.decode()
+    then = finished.summary["game_points"]["2"]
+    now = again.summary["game_points"]["2"]
+    assert f'data-then="{then}" data-now="{now}"' in page
+    page = client.get(f"/hands/{finished.pk}/replay/").content.decode()
+    assert f'data-again-room="{room.pk}"' in page
+
+
+def test_play_again_refused_under_embargo_and_for_a_bad_seat(client, alice, finished, hidden):
+    client.force_login(alice)
+    assert client.post(f"/hands/{finished.pk}/again/", {"seat": "0"}).status_code == 403
+    embargo._guards.remove(hidden)
+    try:
+        assert client.post(f"/hands/{finished.pk}/again/", {"seat": "9"}).status_code == 400
+    finally:
+        embargo._guards.append(hidden)
