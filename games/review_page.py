@@ -83,6 +83,8 @@ def review_context(hand: Hand, user, step: int, names: list[str]) -> dict:
              "seat_choices": [{"index": i, "name": names[i] if i < len(names) else str(i + 1)}
                               for i in range(len(hand.players or []))],
              "voided": bool((hand.summary or {}).get("voided"))}
+    if review is None and not reviews.reviewable(hand.match.room.game):
+        return {"review": {"state": "unavailable"}, "again": again}
     if review is None:
         return {"review": {"state": "none"}, "again": again}
     if review.status != HandReview.Status.DONE:
@@ -124,6 +126,8 @@ def request_review(request, hand_id: int):
     reason = embargo.embargo_reason(hand, request.user)
     if reason:
         return HttpResponseForbidden(reason)
+    if not reviews.reviewable(hand.match.room.game):
+        raise Http404("no reviewer for this game")
     reviews.request_review(hand)
     return redirect(reverse("hand_replay", args=[hand.pk]))
 

@@ -38,6 +38,14 @@ def budget_ms() -> float:
     return float(getattr(settings, "GAMES_REVIEW_BUDGET_MS", 4000.0))
 
 
+def reviewable(game: str) -> bool:
+    """True when ``game``'s engine has a reviewer (``GameRules.review_unit``)."""
+    try:
+        return get_rules(game).review_unit is not None
+    except KeyError:
+        return False
+
+
 def has_human(players) -> bool:
     """True when a seat of ``Hand.players`` was a person (not a bot)."""
     return any(p.get("user") and not p.get("bot") for p in (players or []))
@@ -50,6 +58,8 @@ def request_review(hand: Hand) -> HandReview:
     review is returned as it is (a failed one is asked again)."""
     if not hand.complete:
         raise ValueError("only a completed hand is reviewed")
+    if not reviewable(hand.match.room.game):
+        raise ValueError(f"{hand.match.room.game} has no reviewer")
     with transaction.atomic():
         review, created = HandReview.objects.get_or_create(
             hand=hand, defaults={"budget_ms": budget_ms()})
@@ -67,6 +77,8 @@ def on_hand_completed(sender, hand_id=None, summary=None, players=None, **kwargs
     """``hand_completed`` receiver: a hand with a human seat gets a review
     (a voided deal has nothing to review)."""
     if not hand_id or (summary or {}).get("voided") or not has_human(players):
+        return
+    if not reviewable(sender):
         return
     if not getattr(settings, "GAMES_REVIEW_AFTER_HAND", True):
         return

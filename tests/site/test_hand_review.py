@@ -190,3 +190,20 @@ def test_play_again_refused_under_embargo_and_for_a_bad_seat(client, alice, fini
         assert client.post(f"/hands/{finished.pk}/again/", {"seat": "9"}).status_code == 400
     finally:
         embargo._guards.append(hidden)
+
+
+from tests.site.test_third_game import hc_room, highcard  # noqa: E402,F401  (fixtures)
+
+
+def test_a_game_without_a_reviewer_asks_for_no_review(hc_room, alice, client, driver,
+                                                     django_capture_on_commit_callbacks):
+    from games import services
+
+    with django_capture_on_commit_callbacks(execute=True):
+        driver(hc_room, lambda r: services.current_hand(r).complete, max_steps=50)
+    hand = Hand.objects.get(match__room=hc_room, number=1)
+    assert not HandReview.objects.filter(hand=hand).exists()
+    client.force_login(alice)
+    page = client.get(f"/hands/{hand.pk}/replay/").content.decode()
+    assert 'data-review="unavailable"' in page and 'data-action="request-review"' not in page
+    assert client.post(f"/hands/{hand.pk}/review/").status_code == 404
