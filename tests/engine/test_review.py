@@ -50,6 +50,19 @@ def test_random_seat_loses_more_per_decision_than_every_search_seat(game, hands,
         assert means[0] > means[s], (means, counts)
 
 
+@pytest.mark.parametrize("game,hands,seed", [("baohuang", 4, 7), ("shengji", 5, 1)])
+def test_random_seat_has_the_lowest_accuracy(game, hands, seed):
+    """Accuracy over the same hands (per hand, then averaged)."""
+    acc: dict[int, list[float]] = {}
+    for r in _records(game, hands, seed):
+        review = review_record(r, budget_ms=1e9, max_worlds=8, seed=1, all_cards=False)
+        for s in review.seats:
+            if s.accuracy is not None:
+                acc.setdefault(s.seat, []).append(s.accuracy)
+    mean = {s: sum(v) / len(v) for s, v in acc.items()}
+    assert all(mean[0] < mean[s] for s in mean if s != 0), mean
+
+
 def test_a_record_round_trips_simulate_and_is_reviewed_decision_by_decision():
     rec = _records("shengji", 1, 3)[0]
     json.loads(json.dumps(rec))  # plain JSON
@@ -99,9 +112,11 @@ def test_a_known_bad_move_is_a_blunder_and_the_better_move_is_named():
     assert classify(res["loss"], res["se"], unit) == "blunder"
     assert classify(0.7, 0.0, unit) == "inaccuracy"
     assert classify(1.2, 0.1, unit) == "mistake"
-    assert classify(1.2, 1.0, unit) == "fine"  # not beyond 1.65 standard errors
+    assert classify(1.2, 0.6, unit) == "fine"  # not beyond 2.33 standard errors
     assert accuracy([0.0, 0.0], unit) == 100.0
     assert accuracy([1.0], unit) == pytest.approx(36.79, abs=0.01)
+    assert accuracy([-0.5, 0.5], unit) == 100.0  # noise around no loss is no loss
+    assert accuracy([2.0, 0.0], unit) == pytest.approx(36.79, abs=0.01)
     assert accuracy([], unit) is None
 
 
