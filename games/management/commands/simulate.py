@@ -54,6 +54,8 @@ class Command(BaseCommand):
         policies = (opts["policies"] or ",".join(["heuristic"] * rules.seats)).split(",")
         if opts["hands"] < 1:
             raise CommandError("--hands must be at least 1")
+        if opts["records"] and opts["duplicate"]:
+            raise CommandError("--records writes the hands of a plain run, not --duplicate")
         try:
             if opts["duplicate"]:
                 dup = run_duplicate(
