@@ -34,7 +34,7 @@ held-out losses, ``scale`` the game's mistake threshold: a seat that loses
 nothing scores 100, one that loses a mistake per decision ≈ 37.  The mean is
 taken first because one decision's estimate is noisy: averaging per-decision
 scores of clipped losses turned that noise into lost accuracy (on the test
-hands the random 保皇 seat then scored 83 and the search seats 82; with the
+hands the random seat of one game then scored 83 and the search seats 82; with the
 mean first, ≈ 69 against 100).
 
 Budget: :func:`review_hand` spends at most ``budget_ms`` of *this thread's CPU
@@ -64,7 +64,7 @@ VERDICTS = ("fine", "inaccuracy", "mistake", "blunder")
 #: one-sided confidence that the best candidate is better than the move
 #: played).  Chosen on seeded hands of one random seat against search seats
 #: (tests/engine/test_review.py's hands, 8 worlds per decision): at 1.65 the
-#: search seats' decisions were flagged 6.7 % (保皇) and 2.8 % (升級) of the
+#: search seats' decisions were flagged 6.7 % and 2.8 % (the two built-in games) of the
 #: time, barely fewer than the random seat's (7.8 %, 9.3 %); at 2.33, 2.4 % and
 #: 1.0 % against 4.6 % and 4.1 %.
 CONFIDENCE = 2.33
