@@ -3,7 +3,7 @@
 :func:`start` makes a room of the same game, multiplier and options, seats
 the player at the seat they chose, fills the other seats with ``search``
 bots and deals the *same* hand: the planner below gives the room the source
-hand's seed and start (:class:`games.dealing.DealPlan`: levels, dealer,
+hand's seed and start (:class:`games.runtime.dealing.DealPlan`: levels, dealer,
 tribute carried in), as a duplicate board does.  The room deals that one hand
 only and scores nothing (the player has seen the cards: no ledger credit, no
 rating).  :func:`comparison` puts the two results side by side.
@@ -27,7 +27,7 @@ BOT_POLICY = "search"
 
 
 class ReplayPlanner:
-    """The :mod:`games.dealing` planner of deal-replay rooms."""
+    """The :mod:`games.runtime.dealing` planner of deal-replay rooms."""
 
     def _replay(self, room):
         try:

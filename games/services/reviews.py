@@ -3,7 +3,7 @@
 * :func:`request_review` — a completed hand's review is wanted (after a hand
   with a human completes, :func:`on_hand_completed`; or a player asks on the
   replay page): a ``pending`` row, and the computation scheduled at low
-  priority (:func:`games.scheduling.schedule_review`).
+  priority (:func:`games.runtime.scheduling.schedule_review`).
 * :func:`run_review` — what the task runs: the engine's reviewer
   (:func:`games.engine.review.review_hand`) within
   ``settings.GAMES_REVIEW_BUDGET_MS`` of CPU, stored with one
@@ -97,7 +97,7 @@ def review_inputs(hand: Hand, budget: float | None = None) -> tuple:
 
 def compute(hand: Hand, budget: float | None = None) -> dict:
     """The engine's review of the completed ``hand`` as JSON (not stored),
-    computed where :func:`games.scheduling.review_runner` says: in this
+    computed where :func:`games.runtime.scheduling.review_runner` says: in this
     thread, or in the embedded topology's low-priority review process."""
     return scheduling.run_review_job(review_inputs_json, review_inputs(hand, budget))
 
