@@ -311,6 +311,9 @@ GAMES_HAND_PAUSE_S = float(os.environ.get("GAMES_HAND_PAUSE_S", "6"))
 #: Thinking time of the search bot (高手, #13) per decision, milliseconds; it answers
 #: within about this plus 50 ms and uses fewer play-outs on a loaded machine.
 GAMES_SEARCH_BUDGET_MS = float(os.environ.get("GAMES_SEARCH_BUDGET_MS", "300"))
+# Hand review (#26): CPU ms per hand; a hand with a human is reviewed when it ends.
+GAMES_REVIEW_BUDGET_MS = float(os.environ.get("GAMES_REVIEW_BUDGET_MS", "4000"))
+GAMES_REVIEW_AFTER_HAND = os.environ.get("GAMES_REVIEW_AFTER_HAND", "1") == "1"
 #: The bots' pace at quick-play tables (ms; the rooms' default; shorter for demos and tests).
 QUICKPLAY_BOT_DELAY_MS = int(os.environ.get("QUICKPLAY_BOT_DELAY_MS", "800"))
 

@@ -24,6 +24,16 @@ class GamesConfig(AppConfig):
         from .services import turns
 
         scheduling.configure(turn=turns.play_turn, sweep=turns.sweep)
+        from . import signals as game_signals
+        from .services import reviews
+
+        scheduling.configure_review(reviews.run_review)  # #26
+        from games.runtime import dealing
+        from games.services import deal_replay
+
+        dealing.register(deal_replay.PLANNER)  # #26 "play this deal again"
+        game_signals.hand_completed.connect(reviews.on_hand_completed,
+                                            dispatch_uid="games.review_after_hand")
         profile_context.connect(profile.seats_for_profile, dispatch_uid="games.current_seats")
         profiles.hide_hands_with(embargo.hidden_hands)  # no links to embargoed hands (#21)
         catalog.provide(

@@ -298,3 +298,7 @@ class ChatMute(models.Model):
         verbose_name = _("聊天屏蔽")
         verbose_name_plural = _("聊天屏蔽")
         constraints = [models.UniqueConstraint(fields=["user", "muted"], name="chatmute_unique")]
+
+
+# Hand reviews (#26) live in their own module; imported here so Django finds them.
+from .review_models import DealReplay, HandReview, SeatAccuracy  # noqa: E402,F401

@@ -3,6 +3,7 @@
 from django.urls import path
 
 from games.pages import help, views
+from games.pages import review as review_page
 
 urlpatterns = [
     path("", views.lobby, name="lobby"),
@@ -21,4 +22,6 @@ urlpatterns = [
     path("rooms/<int:room_id>/close", views.room_close, name="room_close"),
     path("hands/<int:hand_id>/record.json", views.hand_record, name="hand_record"),
     path("hands/<int:hand_id>/replay/", views.hand_replay, name="hand_replay"),
+    path("hands/<int:hand_id>/review/", review_page.request_review, name="hand_review"),
+    path("hands/<int:hand_id>/again/", review_page.play_again, name="hand_again"),
 ]

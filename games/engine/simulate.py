@@ -99,17 +99,21 @@ def run_simulation(
     policies: list[str],
     max_seconds: float | None = None,
     budget_ms: float | None = None,
+    on_record=None,
+    max_worlds: int | None = None,
 ) -> SimulationReport:
     """Play ``hands`` bot hands of ``game`` with ``policies[seat]`` at each seat.
 
     ``seed`` fixes every deal and every bot choice, so a run is reproducible.
+    ``on_record(n, record)``: called after hand ``n`` (0-based) with its
+    one-hand record (:func:`hand_record`; #26 ``simulate --records``).
     Stops early (with fewer hands) after ``max_seconds`` of wall time if given.
     Raises ``ValueError`` if the number of policies is not the seat count.
     """
     rules = get_rules(game)
     if len(policies) != rules.seats:
         raise ValueError(f"{game} needs {rules.seats} policies, got {len(policies)}")
-    search = _search_config(budget_ms)
+    search = _search_config(budget_ms, max_worlds)
     master = random.Random(seed)
     bot_rng = random.Random(master.getrandbits(63))
     report = SimulationReport(game=game, policies=list(policies))
@@ -137,6 +141,8 @@ def run_simulation(
             decisions += 1
         report.decisions += decisions
         summary = rules.summary(state)
+        if on_record is not None:
+            on_record(report.hands, hand_record(rules, match, deal, state, policies))
         report.hands += 1
         if summary.get("voided"):
             report.voided += 1
@@ -159,6 +165,20 @@ def run_simulation(
             break
     report.wall_seconds = time.perf_counter() - started
     return report
+
+
+def hand_record(rules, match, deal, state, players=None) -> dict:
+    """The hand-record (``shared/spec/hand-record.md``) of one hand: the match
+    it started from (options and start), its deal and its actions, so that
+    ``replay`` and ``review`` take it alone."""
+    m = rules.match_to_json(match)
+    hand = dict(rules.deal_to_record(deal))
+    hand["actions"] = [a.to_record() for a in rules.actions(state)]
+    out = {"format": "hand-record/1", "game": rules.game, "options": m.get("options"),
+           "start": m.get("start"), "hands": [hand]}
+    if players is not None:
+        out["players"] = list(players)
+    return out
 
 
 def format_report(report: SimulationReport) -> str:

@@ -18,5 +18,16 @@ def current_seats(user) -> list[Seat]:
 
 
 def seats_for_profile(sender, user, **kwargs) -> dict:
-    """Receiver of ``profile_context``: ``{"current_seats": [...]}``."""
-    return {"current_seats": current_seats(user)}
+    """Receiver of ``profile_context``: ``{"current_seats": [...],
+    "review_accuracy": [...]}`` (the hand reviews' average accuracy per
+    game, #26: ``[{"game", "label", "hands", "accuracy", "recent"}]``)."""
+    from games import registry
+    from games.services.reviews import average_accuracy
+
+    rows = average_accuracy(user)
+    for row in rows:
+        try:
+            row["label"] = registry.get(row["game"]).label
+        except KeyError:
+            row["label"] = row["game"]
+    return {"current_seats": current_seats(user), "review_accuracy": rows}

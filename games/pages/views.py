@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from django.conf import settings
 from django.contrib.auth.decorators import login_required
-from django.http import Http404, HttpResponse, JsonResponse
+from django.http import Http404, HttpResponse, HttpResponseForbidden, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.template.loader import render_to_string
 from django.utils.translation import gettext as _
@@ -312,6 +312,7 @@ def hand_replay(request, hand_id: int):
         hand = _completed_hand(hand_id, request.user)
     except Embargoed as exc:
         return _embargoed(request, exc)
+    from games.pages import review as review_page
     try:
         step = int(request.GET.get("step", ""))
     except ValueError:
@@ -337,5 +338,6 @@ def hand_replay(request, hand_id: int):
             "summary": hand.summary,
             "phase_name": tables.phase_name(spec, public.get("phase")),
             "described": tables.describe_action(ctx["action"], spec) if ctx["step"] else None,
+            **review_page.review_context(hand, request.user, ctx["step"], ctx["names"]),
         },
     )

@@ -15,6 +15,10 @@ planner at start-up (``AppConfig.ready``); a planner is an object with
     deal and start at every table, no tribute carried in), or None for the
     usual new seed and carry-over.
 
+``scored(room) -> bool | None`` (optional)
+    False: the room's hands credit no game points and rate nobody (a deal
+    played again whose cards the player knows); None or True: as usual.
+
 The first planner that answers (not None) decides.  Nothing here names a game
 or an app; the services stay game-generic.
 """
@@ -62,3 +66,14 @@ def plan(room) -> DealPlan | None:
         if p is not None:
             return p
     return None
+
+
+def scored(room) -> bool:
+    """False when a planner says ``room``'s hands are not scored (no ledger
+    credit, no ``hand_scored``); True otherwise."""
+    for planner in _planners:
+        ask = getattr(planner, "scored", None)
+        verdict = ask(room) if ask is not None else None
+        if verdict is not None:
+            return bool(verdict)
+    return True

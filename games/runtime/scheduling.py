@@ -41,6 +41,11 @@ log = logging.getLogger(__name__)
 SWEEP_INTERVAL_S = 2.0
 #: The Celery task names (``games/runtime/tasks.py`` registers them).
 RUN_TURN_TASK = "games.tasks.run_turn"
+#: Hand reviews (#26): a low-priority task on its own queue, :data:`REVIEW_QUEUE`,
+#: which the live worker does not consume (a separate ``celery worker -Q
+#: reviews --concurrency 1`` at ``nice 19`` does, deploy/supervisord.conf).
+REVIEW_TASK = "games.tasks.review_hand"
+REVIEW_QUEUE = "reviews"
 
 _sweeper: threading.Thread | None = None
 _sweeper_lock = threading.Lock()
@@ -188,3 +193,88 @@ def _sweep_forever() -> None:
             log.exception("deadline sweep failed")
         finally:
             connections.close_all()
+
+
+# ------------------------------------------------------------ reviews (#26)
+
+_review: Callable[[int], str] | None = None
+_review_queue = None
+_review_thread: threading.Thread | None = None
+_review_pool = None
+
+
+def configure_review(run: Callable[[int], str]) -> None:
+    """Give the function that computes and stores one hand's review
+    (``services.reviews.run_review(hand_id)``)."""
+    global _review
+    _review = run
+
+
+def schedule_review(hand_id: int) -> None:
+    """Review hand ``hand_id`` in the background, after live turns.
+
+    Production: the task :data:`REVIEW_TASK` on the queue :data:`REVIEW_QUEUE`
+    (only the review worker consumes it, so a review never holds a live
+    worker's slot).  Embedded: one daemon thread takes hand ids in order and
+    has each review computed in a child process at ``nice 19``
+    (:func:`run_review_job`), so the web process's threads never wait for it
+    (a review in a thread would share the GIL with the live tables).
+    Disabled scheduling (tests): nothing; tests call the review directly."""
+    if _disabled():
+        return
+    if settings.GAMES_INPROCESS_TASKS:
+        _review_thread_queue().put(hand_id)
+    else:
+        _celery_task(REVIEW_TASK).apply_async(args=(hand_id,), queue=REVIEW_QUEUE,
+                                              priority=9)
+
+
+def _review_thread_queue():
+    global _review_queue, _review_thread
+    import queue
+
+    with _sweeper_lock:
+        if _review_queue is None:
+            _review_queue = queue.Queue()
+        if _review_thread is None or not _review_thread.is_alive():
+            _review_thread = threading.Thread(target=_review_forever, name="games-review",
+                                              daemon=True)
+            _review_thread.start()
+    return _review_queue
+
+
+def _review_forever() -> None:
+    while True:
+        hand_id = _review_queue.get()
+        try:
+            _review(hand_id)
+        except Exception:
+            log.exception("review of hand %s failed", hand_id)
+        finally:
+            connections.close_all()
+
+
+def _nice_child() -> None:
+    import os
+
+    try:
+        os.nice(19)
+    except OSError:  # pragma: no cover
+        pass
+
+
+def run_review_job(fn: Callable, args: tuple):
+    """``fn(*args)`` (plain data in and out): in a child process at nice 19
+    when called from the embedded topology's review thread, else here (a
+    Celery review worker is itself a low-priority process; tests)."""
+    global _review_pool
+    if threading.current_thread() is not _review_thread:
+        return fn(*args)
+    if _review_pool is None:
+        import multiprocessing
+        from concurrent.futures import ProcessPoolExecutor
+
+        _review_pool = ProcessPoolExecutor(
+            max_workers=1, mp_context=multiprocessing.get_context("spawn"),
+            initializer=_nice_child)
+    return _review_pool.submit(fn, *args).result()

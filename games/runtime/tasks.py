@@ -14,7 +14,11 @@ from django.conf import settings
 from games.runtime import scheduling, worker_sweep
 from games.services.turns import play_turn, sweep
 
-__all__ = ["run_turn", "sweep_deadlines", "play_turn", "sweep"]
+__all__ = ["run_turn", "sweep_deadlines", "review_hand", "play_turn", "sweep"]
+
+#: A worker started with ``CARDROOM_WORKER_ROLE=reviews`` (the review worker,
+#: ``-Q reviews``) runs reviews only: no deadline sweep, no local turns.
+REVIEW_ROLE = "reviews"
 
 
 # The registered names are the ones from before #23 moved this module to
@@ -36,12 +40,29 @@ def sweep_deadlines() -> int:
     return sweep()
 
 
+@shared_task(name="games.tasks.review_hand", ignore_result=True, acks_late=True)
+def review_hand(hand_id: int) -> str:
+    """#26: compute and store a completed hand's review (idempotent: a done
+    review is never recomputed).  Sent to the ``reviews`` queue only."""
+    from games.services.reviews import run_review
+
+    return run_review(hand_id)
+
+
+def _review_worker() -> bool:
+    import os
+
+    return os.environ.get("CARDROOM_WORKER_ROLE") == REVIEW_ROLE
+
+
 @worker_ready.connect
 def _start_worker_sweep(**kwargs) -> None:
     """Every worker sweeps overdue rooms itself too (beat is not a single
     point of failure; :mod:`games.runtime.worker_sweep`), and runs the next turns of
     the rooms whose moves it commits itself (:mod:`games.runtime.local_turns`,
-    ``settings.GAMES_WORKER_LOCAL_TURNS`` threads)."""
+    ``settings.GAMES_WORKER_LOCAL_TURNS`` threads).  Not in the review worker."""
+    if _review_worker():
+        return
     worker_sweep.start(lambda: sweep(direct=True))
     scheduling.start_local_turns(int(getattr(settings, "GAMES_WORKER_LOCAL_TURNS", 0) or 0))
 
@@ -56,6 +77,8 @@ def _stop_worker_sweep(**kwargs) -> None:
 def _start_child_local_turns(**kwargs) -> None:
     """A prefork pool's child runs the tasks, so it keeps its own local turns
     (with a threads or single-process pool the main process does, above)."""
+    if _review_worker():
+        return
     scheduling.start_local_turns(int(getattr(settings, "GAMES_WORKER_LOCAL_TURNS", 0) or 0))
 
 

@@ -150,7 +150,8 @@ def finish_hand(room: Room, hand: Hand, rules, state) -> None:
             ]
         )
     points = by_seat(summary.get("game_points"), rules.seats)
-    if not summary.get("voided"):  # a voided deal scores nothing: no 0-point entries
+    scored = dealing.scored(room)  # a deal played again (#26) scores nothing
+    if scored and not summary.get("voided"):  # a voided deal scores nothing: no 0-point entries
         for index, value in enumerate(points):
             user = user_at(index)
             if user is not None:
@@ -160,7 +161,8 @@ def finish_hand(room: Room, hand: Hand, rules, state) -> None:
     if finished:
         Match.objects.filter(pk=hand.match_id).update(finished=timezone.now())
     set_pause(room)
-    signals.send_hand_scored(room, hand, rules)  # e.g. ratings, in this transaction
+    if scored:
+        signals.send_hand_scored(room, hand, rules)  # e.g. ratings, in this transaction
     _announce(room.game, room.pk, hand, summary, finished)
 
 

@@ -23,6 +23,7 @@ Operations:
 * ``close``: ``{room_id}`` → ``{version}``: the owner closes the room.
 * ``players``: ``{n, prefix, ratings}`` → ``{users: [{username, id, cookie}]}``:
   ``n`` new accounts, logged in, optionally with a displayed rating each.
+* ``review_status``: ``{hand_id}`` → ``{status, decisions, cpu_ms}`` of its review (#26).
 * ``tables``: ``{usernames}`` → per user his queue entries (status, game,
   room) and, per room they name, its seats (user or bot level) and status.
 """
@@ -216,7 +217,19 @@ def tables(usernames) -> dict:
     return {"entries": entries, "rooms": rooms}
 
 
-OPS = {"bot_room": bot_room, "bot_rooms": bot_rooms, "new_user": new_user, "players": players, "tables": tables, "ready": ready,
+def review_status(hand_id) -> dict:
+    """#26: ``{status, decisions, cpu_ms}`` of hand ``hand_id``'s review
+    (status None when none was asked for)."""
+    from games.models import HandReview
+
+    r = HandReview.objects.filter(hand_id=hand_id).first()
+    if r is None:
+        return {"status": None}
+    return {"status": r.status, "decisions": len((r.data or {}).get("decisions", [])),
+            "cpu_ms": r.cpu_ms}
+
+
+OPS = {"review_status": review_status, "bot_room": bot_room, "bot_rooms": bot_rooms, "new_user": new_user, "players": players, "tables": tables, "ready": ready,
        "cookie": cookie, "hand_log": hand_log,
        "legal": legal, "close": close}
 

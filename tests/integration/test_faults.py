@@ -78,6 +78,7 @@ def supervised_worker(stack: LiveStack) -> Proc:
     """The stack's worker replaced by deploy/supervise running only the worker."""
     env = {**stack.env, "CARDROOM_PYTHON": sys.executable, "CARDROOM_LOG_DIR": str(stack.workdir),
            "CARDROOM_WEB": "false", "CARDROOM_BEAT": "false", "CARDROOM_WORKER": "true",
+           "CARDROOM_REVIEWER": "false",
            "CARDROOM_WORKER_CONCURRENCY": "1", "GAMES_WORKER_SWEEP_S": "3"}
     proc = Proc("worker", ["bash", str(REPO / "deploy" / "supervise")], env,
                 stack.workdir / "worker.log")

@@ -19,6 +19,8 @@ GENERIC = [
     "games/services/*.py", "games/templatetags/*.py", "games/jinja2/games/*.html",
     "accounts/*.py", "templates/base.html", "templates/games/*.html",
     "static/games/*.js", "static/games/*.css",
+    "games/engine/review.py", "games/pages/review.py", "games/review_models.py",
+    "games/services/deal_replay.py",
 ]
 
 #: Game code names, the games' own names and words (roles, phases, verbs

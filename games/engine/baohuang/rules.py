@@ -203,6 +203,19 @@ class BaohuangRules(GameRules):
         best = min(shapes, key=lambda sh: (sum(r >= 13 for r in sh), sh[0], sh[::-1]))
         return Action(seat, "play", shape_to_cards(state.hands[seat], best))
 
+    # -- review (#26) --------------------------------------------------------
+    @property
+    def review_unit(self):
+        from .review import UNIT
+
+        return UNIT
+
+    def review_problem(self, state: HandState, action: Action, rng: Any) -> Any:
+        """See :mod:`.review`."""
+        from .review import review_problem
+
+        return review_problem(state, action, rng)
+
     def bot_action(self, state: HandState, seat: int, policy: str, rng: Any = None,
                    search: Any = None) -> Action:
         """``random``: uniform over :meth:`legal_actions`; ``heuristic``: see

@@ -227,6 +227,19 @@ class ShengjiRules(GameRules):
             )
         raise IllegalAction("the hand is over", None)
 
+    # -- review (#26) --------------------------------------------------------
+    @property
+    def review_unit(self):
+        from .review import UNIT
+
+        return UNIT
+
+    def review_problem(self, state: HandState, action: Action, rng: Any) -> Any:
+        """See :mod:`.review`."""
+        from .review import review_problem
+
+        return review_problem(self, state, action, rng)
+
     def bot_action(self, state: HandState, seat: int, policy: str, rng: Any,
                    search: Any = None) -> Action:
         """The action of bot ``policy`` (``"random"``, ``"heuristic"`` or

@@ -1,4 +1,8 @@
-"""``python manage.py simulate GAME --hands N --seed S --policies P0,P1,... [--duplicate --budget-ms MS --jobs J]``
+"""``python manage.py simulate GAME --hands N --seed S --policies P0,P1,... [--duplicate --budget-ms MS --jobs J] [--records DIR]``
+
+``--records DIR`` (#26) writes each hand's record there as
+``GAME-NNNN.json`` (``shared/spec/hand-record.md``; one hand per file, with
+the match it started from), ready for ``replay`` and ``review``.
 
 Plays bot-only hands in one process (no database) and prints hands per second,
 decisions per second, p50/p99 decision time in ms, per-policy mean game points
@@ -36,6 +40,9 @@ class Command(BaseCommand):
         parser.add_argument("--budget-ms", type=float, default=None,
                             help="search bot time budget per decision (default 300)")
         parser.add_argument("--jobs", type=int, default=1, help="worker processes (duplicate)")
+        parser.add_argument("--records", default=None, metavar="DIR",
+                            help="write each hand's record to DIR/GAME-NNNN.json (not with "
+                                 "--duplicate)")
         parser.add_argument("--max-worlds", type=int, default=None,
                             help="cap on the worlds a search decision samples (with a large "
                                  "--budget-ms: results independent of machine load)")
@@ -47,6 +54,8 @@ class Command(BaseCommand):
         policies = (opts["policies"] or ",".join(["heuristic"] * rules.seats)).split(",")
         if opts["hands"] < 1:
             raise CommandError("--hands must be at least 1")
+        if opts["records"] and opts["duplicate"]:
+            raise CommandError("--records writes the hands of a plain run, not --duplicate")
         try:
             if opts["duplicate"]:
                 dup = run_duplicate(
@@ -56,10 +65,32 @@ class Command(BaseCommand):
                 )
                 self.stdout.write(format_duplicate(dup))
                 return
+            on_record = None
+            if opts["records"]:
+                on_record = _record_writer(opts["records"], opts["game"])
             report = run_simulation(
                 opts["game"], opts["hands"], opts["seed"], policies, opts["max_seconds"],
-                budget_ms=opts["budget_ms"],
+                budget_ms=opts["budget_ms"], on_record=on_record,
+                max_worlds=opts["max_worlds"],
             )
         except (ValueError, KeyError) as exc:
             raise CommandError(str(exc)) from exc
         self.stdout.write(format_report(report))
+
+
+def _record_writer(directory: str, game: str):
+    """``on_record`` for :func:`run_simulation`: one JSON file per hand."""
+    import json
+    import os
+
+    try:
+        os.makedirs(directory, exist_ok=True)
+    except OSError as exc:
+        raise CommandError(f"cannot create {directory}: {exc}") from exc
+
+    def write(n: int, record: dict) -> None:
+        path = os.path.join(directory, f"{game}-{n:04d}.json")
+        with open(path, "w", encoding="utf-8") as fh:
+            json.dump(record, fh, ensure_ascii=False)
+
+    return write

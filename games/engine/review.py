@@ -1,0 +1,425 @@
+"""Hand review (#26): the search bot judges every decision of a finished hand.
+
+For each decision of each seat the game's hook
+(:meth:`~games.engine.base.GameRules.review_problem`) describes what the
+search bot would compare *from that seat's information at that moment*: a
+short list of candidate actions (the search's own candidates plus the move
+actually made), a sampler of *worlds* consistent with the seat's view (never
+the real hidden cards) and a play-out that scores one candidate in one world
+by the seat's real result.  :func:`evaluate_decision` plays every candidate in
+the same sampled worlds with the same play-out seed (common random numbers, as
+:func:`~games.engine.search.flat_monte_carlo` does) and reports:
+
+* ``expected``: the mean result of the move played (the point of the graph);
+* ``best``: the candidate with the best mean result and its mean;
+* ``loss``: best mean minus played mean, ≥ 0, in the game's unit (its
+  :attr:`~games.engine.base.GameRules.review_unit`: the seat's result as the
+  game's search bot values it, see each game's ``review`` module), the best
+  chosen on half of the worlds and measured on the other half (both ways,
+  averaged; :func:`_held_out_loss`), so that the noise of several means does
+  not make the best move look better than the one played;
+* ``se``: the standard error of that paired difference over the ``worlds``
+  sampled — the confidence of the figure (more worlds, smaller ``se``);
+* ``all_cards_loss``: the same comparison in the real deal only (labelled
+  "with all cards" where shown: it judges by cards the player could not see).
+
+Classes (:func:`classify`) use the game's thresholds
+(:attr:`ReviewUnit.thresholds`, loss in the game's unit), and a decision is
+flagged only when its loss is also larger than :data:`CONFIDENCE` standard
+errors: with few worlds an apparent loss may be the luck of the sample.
+
+Accuracy of a seat over a hand (:func:`accuracy`): ``100 × exp(−max(0, mean
+loss) / scale)``, the mean over its unforced decisions of the unclipped
+held-out losses, ``scale`` the game's mistake threshold: a seat that loses
+nothing scores 100, one that loses a mistake per decision ≈ 37.  The mean is
+taken first because one decision's estimate is noisy: averaging per-decision
+scores of clipped losses turned that noise into lost accuracy (on the test
+hands the random seat of one game then scored 83 and the search seats 82; with the
+mean first, ≈ 69 against 100).
+
+Budget: :func:`review_hand` spends at most ``budget_ms`` of *this thread's CPU
+time* (``time.thread_time``) on the hand, shared equally among its unforced
+decisions (each gets what is left of the budget divided by the decisions
+left), plus at most :data:`MIN_WORLDS` worlds and one "all cards" play-out
+per decision over it: every decision gets those, so none is left unjudged.
+``max_worlds`` caps the worlds of one decision (with a huge budget the review
+is then a pure function of the record and ``seed``: tests use that).
+
+Pure Python; no Django.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+import time
+from dataclasses import asdict, dataclass, field
+from typing import Any, Callable, Sequence
+
+from .base import Action, GameRules, RecordError
+
+#: Classes of a decision, best first.
+VERDICTS = ("fine", "inaccuracy", "mistake", "blunder")
+#: A loss is flagged only when it exceeds this many standard errors (≈ 99 %
+#: one-sided confidence that the best candidate is better than the move
+#: played).  Chosen on seeded hands of one random seat against search seats
+#: (tests/engine/test_review.py's hands, 8 worlds per decision): at 1.65 the
+#: search seats' decisions were flagged 6.7 % and 2.8 % (the two built-in games) of the
+#: time, barely fewer than the random seat's (7.8 %, 9.3 %); at 2.33, 2.4 % and
+#: 1.0 % against 4.6 % and 4.1 %.
+CONFIDENCE = 2.33
+#: Worlds every unforced decision gets whatever the budget (the first one is
+#: needed to have a figure at all; two give a standard error).
+MIN_WORLDS = 2
+#: Default CPU budget per hand, milliseconds (see docs/review.md): on this
+#: machine about 8 worlds per decision of a hand of either built-in game (≈ 150 unforced
+#: decisions, 2–3 ms per world), a standard error near a third of a mistake.
+DEFAULT_HAND_BUDGET_MS = 4_000.0
+
+
+@dataclass(frozen=True)
+class ReviewUnit:
+    """A game's unit of result and its class thresholds.
+
+    ``name``: what one unit is (``"game points"``, ``"levels"``);
+    ``thresholds``: losses at which a decision becomes an inaccuracy, a
+    mistake, a blunder (increasing, same unit); ``scale``: the loss at which
+    the accuracy of one decision falls to 1/e (the mistake threshold)."""
+
+    name: str
+    thresholds: tuple[float, float, float]
+
+    @property
+    def scale(self) -> float:
+        return self.thresholds[1]
+
+
+@dataclass
+class ReviewProblem:
+    """One decision as the game's hook hands it to the reviewer.
+
+    ``candidates``: game-specific objects (the played move among them, at
+    index ``played``); ``sample(rng)``: a world drawn from the seat's
+    information set, or None when none can be drawn; ``evaluate(world,
+    candidate, rng)``: the seat's result after the candidate and a play-out;
+    ``to_action(candidate)``: the engine :class:`Action`; ``real``: the true
+    state (for the "with all cards" figure)."""
+
+    candidates: Sequence[Any]
+    played: int
+    sample: Callable[[random.Random], Any]
+    evaluate: Callable[[Any, Any, random.Random], float]
+    to_action: Callable[[Any], Action]
+    real: Any = None
+
+
+@dataclass
+class DecisionReview:
+    """The review of one decision: ``index`` in the hand's action log,
+    ``seat``, ``played`` and ``best`` as action records (``{"seat": 0,
+    "play": ["AS"]}``), ``expected`` (mean result of the move played) and
+    ``best_expected``, ``loss`` = their difference (≥ 0), ``se`` its standard
+    error over ``worlds`` worlds, ``verdict`` (one of :data:`VERDICTS`, or
+    ``"forced"`` when there was one candidate), ``all_cards_loss`` (None when
+    not computed), ``phase``; ``raw_loss``: the held-out estimate before it
+    is clipped at 0 (unbiased, so it may be negative; seat means use it)."""
+
+    index: int
+    seat: int
+    phase: str
+    played: dict
+    best: dict
+    expected: float
+    best_expected: float
+    loss: float
+    se: float
+    worlds: int
+    verdict: str
+    all_cards_loss: float | None = None
+    raw_loss: float = 0.0
+
+    @property
+    def flagged(self) -> bool:
+        return self.verdict not in ("fine", "forced")
+
+
+@dataclass
+class SeatReview:
+    """A seat's figures over the hand: ``decisions`` (unforced), ``mean_loss``
+    per decision (the mean of the decisions' unclipped held-out estimates,
+    ``raw_loss``: clipping each at 0 would turn the noise of every fine move
+    into a loss), ``accuracy`` (0–100), counts per verdict."""
+
+    seat: int
+    decisions: int
+    mean_loss: float
+    accuracy: float | None
+    counts: dict[str, int] = field(default_factory=dict)
+
+
+@dataclass
+class HandReview:
+    """The review of one hand: ``game``, ``unit`` (name), ``thresholds``,
+    ``decisions`` (every decision in log order), ``seats``, ``cpu_ms`` spent,
+    ``budget_ms`` given."""
+
+    game: str
+    unit: str
+    thresholds: tuple[float, float, float]
+    decisions: list[DecisionReview]
+    seats: list[SeatReview]
+    cpu_ms: float
+    budget_ms: float
+
+    def to_json(self) -> dict:
+        """A JSON-able dict (what the site stores)."""
+        return {
+            "game": self.game, "unit": self.unit, "thresholds": list(self.thresholds),
+            "decisions": [asdict(d) for d in self.decisions],
+            "seats": [asdict(s) for s in self.seats],
+            "cpu_ms": round(self.cpu_ms, 1), "budget_ms": self.budget_ms,
+        }
+
+    def flagged(self) -> list[DecisionReview]:
+        return [d for d in self.decisions if d.flagged]
+
+
+def classify(loss: float, se: float, unit: ReviewUnit) -> str:
+    """The verdict of a decision losing ``loss`` (± ``se``) in ``unit``: the
+    highest class whose threshold ``loss`` reaches, but ``"fine"`` whenever
+    ``loss <= CONFIDENCE * se`` (not distinguishable from the best move)."""
+    if loss <= CONFIDENCE * se:
+        return "fine"
+    verdict = "fine"
+    for name, limit in zip(VERDICTS[1:], unit.thresholds):
+        if loss >= limit:
+            verdict = name
+    return verdict
+
+
+def accuracy(losses: Sequence[float], unit: ReviewUnit) -> float | None:
+    """``100 × exp(−max(0, mean(losses)) / unit.scale)`` of the unclipped
+    (held-out) losses of a seat's decisions; None for no decisions."""
+    if not losses:
+        return None
+    return 100.0 * math.exp(-max(0.0, sum(losses) / len(losses)) / unit.scale)
+
+
+def evaluate_decision(problem: ReviewProblem, rng: random.Random, deadline: float | None,
+                      max_worlds: int | None, min_worlds: int = MIN_WORLDS,
+                      clock: Callable[[], float] = time.thread_time) -> dict:
+    """Means of every candidate over sampled worlds (common random numbers).
+
+    Samples worlds until ``clock()`` passes ``deadline`` (once ``min_worlds``
+    are done) or ``max_worlds`` are done.  Returns ``{"means": [...],
+    "played": i, "best": j, "loss": x, "se": s, "worlds": n}``; ``worlds`` may
+    be 0 when no world can be drawn (then every figure is 0)."""
+    n = len(problem.candidates)
+    sums = [0.0] * n
+    diffs: list[list[float]] = [[] for _ in range(n)]
+    worlds = 0
+    failures = 0
+    while max_worlds is None or worlds < max_worlds:
+        if worlds >= min_worlds and deadline is not None and clock() > deadline:
+            break
+        if deadline is None and max_worlds is None and worlds >= min_worlds:
+            break
+        seed = rng.getrandbits(62)
+        world = problem.sample(random.Random(seed))
+        if world is None:
+            failures += 1
+            if failures > 3:
+                break
+            continue
+        results = [problem.evaluate(world, c, random.Random(seed ^ 0x5DEECE66D))
+                   for c in problem.candidates]
+        base = results[problem.played]
+        for i, r in enumerate(results):
+            sums[i] += r
+            diffs[i].append(r - base)
+        worlds += 1
+    if not worlds:
+        return {"means": [0.0] * n, "played": problem.played, "best": problem.played,
+                "loss": 0.0, "raw_loss": 0.0, "se": 0.0, "worlds": 0}
+    means = [s / worlds for s in sums]
+    best = max(range(n), key=lambda i: (means[i], i == problem.played))
+    d = diffs[best]
+    raw = _held_out_loss(diffs, problem.played) if worlds >= 4 else sum(d) / worlds
+    loss = max(0.0, raw)
+    if worlds > 1:
+        m = sum(d) / worlds
+        var = sum((x - m) ** 2 for x in d) / (worlds - 1)
+        se = math.sqrt(var / worlds)
+    else:
+        se = float("inf")
+    return {"means": means, "played": problem.played, "best": best, "loss": loss,
+            "raw_loss": raw, "se": se, "worlds": worlds}
+
+
+def _held_out_loss(diffs: list[list[float]], played: int) -> float:
+    """The loss with the best candidate chosen on one half of the worlds and
+    measured on the other (both ways, averaged): the best of several noisy
+    means is biased upwards, so measuring it on the worlds that chose it
+    would find a loss even for the best move."""
+    n = len(diffs[0])
+    halves = (range(0, n, 2), range(1, n, 2))
+    total = 0.0
+    for pick, judge in (halves, halves[::-1]):
+        best = max(range(len(diffs)), key=lambda i: (sum(diffs[i][w] for w in pick), i == played))
+        total += sum(diffs[best][w] for w in judge) / len(judge)
+    return total / 2
+
+
+def _all_cards_loss(problem: ReviewProblem, rng: random.Random, playouts: int = 2) -> float:
+    """Best minus played in the real deal, over ``playouts`` play-out seeds."""
+    n = len(problem.candidates)
+    sums = [0.0] * n
+    for _ in range(playouts):
+        seed = rng.getrandbits(62)
+        for i, c in enumerate(problem.candidates):
+            sums[i] += problem.evaluate(problem.real, c, random.Random(seed))
+    return max(0.0, (max(sums) - sums[problem.played]) / playouts)
+
+
+def review_hand(rules: GameRules, match: Any, deal: Any, actions: Sequence[Action],
+                budget_ms: float = DEFAULT_HAND_BUDGET_MS, max_worlds: int | None = None,
+                seed: int = 0, all_cards: bool = True,
+                clock: Callable[[], float] = time.thread_time) -> HandReview:
+    """Review every decision of the hand ``actions`` played from ``match`` and
+    ``deal`` (see the module docstring for the figures and the budget).
+
+    Raises :class:`~games.engine.base.IllegalAction` if an action is illegal
+    and ``ValueError`` if the game has no reviewer (its ``review_problem``
+    returns None for every decision and it names no :attr:`review_unit`)."""
+    unit = getattr(rules, "review_unit", None)
+    if unit is None:
+        raise ValueError(f"{rules.game} has no reviewer")
+    started = clock()
+    rng = random.Random(seed)
+    state = rules.start_hand(match, deal)
+    problems: list[tuple[int, str, Any, ReviewProblem | None, Action]] = []
+    for i, action in enumerate(actions):
+        phase = rules.phase(state)
+        problem = rules.review_problem(state, action, random.Random(rng.getrandbits(62)))
+        problems.append((i, phase, state, problem, action))
+        state = rules.apply(state, action)
+    left = sum(1 for p in problems if p[3] is not None and len(p[3].candidates) > 1)
+    end = started + budget_ms / 1000.0
+    reviews: list[DecisionReview] = []
+    for i, phase, _st, problem, action in problems:
+        record = action.to_record()
+        if problem is None or len(problem.candidates) < 2:
+            reviews.append(DecisionReview(i, action.seat, phase, record, record, 0.0, 0.0,
+                                          0.0, 0.0, 0, "forced"))
+            continue
+        now = clock()
+        deadline = now + max(0.0, end - now) / max(left, 1)
+        left -= 1
+        res = evaluate_decision(problem, random.Random(rng.getrandbits(62)), deadline,
+                                max_worlds, clock=clock)
+        best = problem.to_action(problem.candidates[res["best"]]).to_record()
+        ac = None
+        if all_cards and problem.real is not None:
+            ac = _all_cards_loss(problem, random.Random(rng.getrandbits(62)), playouts=1)
+        se = res["se"]
+        reviews.append(DecisionReview(
+            i, action.seat, phase, record, best if res["loss"] > 0 else record,
+            res["means"][res["played"]], res["means"][res["best"]], res["loss"],
+            se if math.isfinite(se) else -1.0, res["worlds"],
+            classify(res["loss"], se, unit), ac, res["raw_loss"]))
+    seats = []
+    for s in range(rules.seats):
+        mine = [d for d in reviews if d.seat == s and d.verdict != "forced"]
+        losses = [d.loss for d in mine]
+        raw = [d.raw_loss for d in mine]
+        counts = {v: sum(1 for d in mine if d.verdict == v) for v in VERDICTS}
+        seats.append(SeatReview(s, len(mine), sum(raw) / len(raw) if raw else 0.0,
+                                accuracy(raw, unit), counts))
+    return HandReview(rules.game, unit.name, unit.thresholds, reviews, seats,
+                      1000.0 * (clock() - started), budget_ms)
+
+
+def review_record(record: Any, hand: int = -1, **kwargs) -> HandReview:
+    """Review hand number ``hand`` (default the last) of a hand record
+    (``shared/spec/hand-record.md``), replaying the hands before it for the
+    match carried in.  Raises :class:`RecordError` on a record that is not
+    valid, or whose hand is illegal or not complete (a review needs a finished
+    hand).  ``kwargs`` go to :func:`review_hand`."""
+    from .base import IllegalAction
+    from .records import replay_record
+
+    try:
+        out, status = replay_record(record)
+    except RecordError:
+        raise
+    if status != 0:
+        raise RecordError(f"the record has an illegal action: {out.get('error', {}).get('message')}")
+    hands = record["hands"]
+    if not hands:
+        raise RecordError("the record has no hand")
+    if hand < 0:
+        hand += len(hands)
+    if not 0 <= hand < len(hands):
+        raise RecordError(f"the record has no hand {hand}")
+    if not out["hands"][hand].get("complete"):
+        raise RecordError(f"hand {hand} is not complete: only finished hands are reviewed")
+    from . import get_rules
+
+    rules = get_rules(record["game"])
+    match = rules.new_match(record.get("options"), record.get("start"))
+    for h in range(hand):
+        deal = rules.deal_from_record(match, hands[h])
+        state = rules.start_hand(match, deal)
+        for a in hands[h].get("actions", []):
+            state = rules.apply(state, Action.from_record(a, rules.seats))
+        match = rules.next_match(match, state)
+    deal = rules.deal_from_record(match, hands[hand])
+    actions = [Action.from_record(a, rules.seats) for a in hands[hand].get("actions", [])]
+    try:
+        return review_hand(rules, match, deal, actions, **kwargs)
+    except IllegalAction as exc:  # pragma: no cover - replay_record checked it
+        raise RecordError(exc.message) from None
+
+
+def review_inputs_json(game: str, start: dict, deal: dict, payloads: list[dict],
+                       budget_ms: float, seed: int) -> dict:
+    """:func:`review_hand` of a stored hand given as plain data (``start``:
+    ``{"options", "start"}`` as ``match_to_json`` gives; ``deal`` as
+    ``deal_to_record``; ``payloads``: the action records), returning
+    :meth:`HandReview.to_json`.  Plain data in and out, so that it may run in
+    another process (the embedded topology's low-priority review process)."""
+    from . import get_rules
+
+    rules = get_rules(game)
+    match = rules.new_match(**start)
+    deal_obj = rules.deal_from_record(match, deal)
+    actions = [Action.from_record(p, rules.seats) for p in payloads]
+    return review_hand(rules, match, deal_obj, actions, budget_ms=budget_ms,
+                       seed=seed).to_json()
+
+
+def format_review(review: HandReview) -> str:
+    """Human-readable: per seat decisions, mean loss, accuracy; then the
+    flagged decisions (index, seat, verdict, loss ± se, move played, better move)."""
+    lines = [f"game: {review.game}  unit: {review.unit}  thresholds (inaccuracy/mistake/"
+             f"blunder): {'/'.join(f'{t:g}' for t in review.thresholds)}  cpu: "
+             f"{review.cpu_ms:.0f} ms of {review.budget_ms:.0f} ms"]
+    for s in review.seats:
+        acc = "-" if s.accuracy is None else f"{s.accuracy:.1f}"
+        lines.append(f"seat {s.seat}: decisions {s.decisions}  mean loss {s.mean_loss:.3f}"
+                     f"  accuracy {acc}  " + " ".join(f"{k} {v}" for k, v in s.counts.items()))
+    flagged = review.flagged()
+    lines.append(f"flagged decisions: {len(flagged)}")
+    for d in flagged:
+        lines.append(f"  #{d.index} seat {d.seat} {d.verdict}: loss {d.loss:.2f} ± {d.se:.2f}"
+                     f" ({d.worlds} worlds)  played {_move(d.played)}  better {_move(d.best)}")
+    return "\n".join(lines)
+
+
+def _move(record: dict) -> str:
+    verb, arg = next((k, v) for k, v in record.items() if k != "seat")
+    if isinstance(arg, list):
+        return f"{verb} {' '.join(arg)}"
+    if arg is True:
+        return verb
+    return f"{verb} {arg}"

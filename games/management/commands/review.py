@@ -1,0 +1,63 @@
+"""``python manage.py review RECORD [--hand H] [--budget-ms B] [--max-worlds W] [--seed S] [--json]``
+
+Reviews a finished hand of a hand record (``-``: stdin) with the search bot
+(#26, :mod:`games.engine.review`), without the database, and prints each
+seat's decision count, mean loss per decision and accuracy, then the flagged
+decisions (the move played and the better one).  ``--budget-ms``: the CPU
+budget for the whole hand (default
+:data:`~games.engine.review.DEFAULT_HAND_BUDGET_MS`).  Exit 0; 2 with a
+sentence on stderr when the file is not a valid record, or its hand is
+illegal or not finished.
+"""
+
+import json
+import sys
+
+from django.core.management.base import BaseCommand
+
+from games.engine.base import RecordError
+from games.engine.review import DEFAULT_HAND_BUDGET_MS, format_review, review_record
+
+
+class Command(BaseCommand):
+    help = "Review a finished hand of a hand record with the search bot."
+    requires_system_checks: list = []
+    requires_migrations_checks = False
+
+    def add_arguments(self, parser):
+        parser.add_argument("record", help="path of a hand-record JSON file, or - for stdin")
+        parser.add_argument("--hand", type=int, default=-1,
+                            help="which hand of the record (default the last)")
+        parser.add_argument("--budget-ms", type=float, default=DEFAULT_HAND_BUDGET_MS,
+                            help="CPU milliseconds for the whole hand")
+        parser.add_argument("--max-worlds", type=int, default=None,
+                            help="cap on the worlds per decision (reproducible figures)")
+        parser.add_argument("--seed", type=int, default=0)
+        parser.add_argument("--json", action="store_true", help="print the review as JSON")
+
+    def handle(self, *args, **opts):
+        path = opts["record"]
+        try:
+            if path == "-":
+                text = sys.stdin.read()
+            else:
+                with open(path, encoding="utf-8") as fh:
+                    text = fh.read()
+        except OSError as exc:
+            self.stderr.write(f"cannot read {path}: {exc}")
+            sys.exit(2)
+        try:
+            record = json.loads(text)
+        except json.JSONDecodeError as exc:
+            self.stderr.write(f"not valid JSON: {exc}")
+            sys.exit(2)
+        try:
+            review = review_record(record, opts["hand"], budget_ms=opts["budget_ms"],
+                                   max_worlds=opts["max_worlds"], seed=opts["seed"])
+        except (RecordError, ValueError) as exc:
+            self.stderr.write(f"not a reviewable hand record: {exc}")
+            sys.exit(2)
+        if opts["json"]:
+            self.stdout.write(json.dumps(review.to_json(), ensure_ascii=False))
+        else:
+            self.stdout.write(format_review(review))

@@ -1,0 +1,158 @@
+"""The hand review on the replay page (#26): the graph, the flagged decisions
+and each seat's accuracy, as plain data for ``templates/games/_review.html``;
+and the views to ask for a review.
+
+The graph is an inline SVG (no script, no CDN): x is the decision's place in
+the hand (the replay step), y the expected result of the move played for the
+seat that made it (the game's unit, from that seat's information); one line
+per seat, a marker on every flagged decision linking to its step.  Nothing
+here names a game; every card shown is one the replay page shows already,
+and :func:`games.embargo.embargo_reason` is asked first.
+"""
+
+from __future__ import annotations
+
+from django.contrib.auth.decorators import login_required
+from django.http import Http404, HttpResponseForbidden
+from django.shortcuts import get_object_or_404, redirect
+from django.urls import reverse
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_POST
+
+from games import embargo, registry
+from games.models import Hand, HandReview
+from games.render import tables
+from games.services import deal_replay, reviews
+from games.services.errors import ServiceError
+
+#: The graph's drawing box, in SVG user units.
+WIDTH, HEIGHT, PAD = 640, 180, 24
+#: One line colour per seat (colour-blind safe palette).
+COLOURS = ("#0072b2", "#d55e00", "#009e73", "#cc79a7", "#e69f00")
+
+
+def verdict_labels() -> dict[str, str]:
+    """The translated name of each class of decision."""
+    return {"fine": _("好棋"), "inaccuracy": _("不准确"), "mistake": _("失误"),
+            "blunder": _("大错"), "forced": _("唯一选择")}
+
+
+def unit_label(unit: str) -> str:
+    """The translated name of a review unit (``games.engine.review.ReviewUnit.name``)."""
+    return {"game points": _("分"), "levels": _("级")}.get(unit, unit)
+
+
+def _graph(decisions: list[dict], total: int, seats: int) -> dict:
+    points = [d for d in decisions if d["verdict"] != "forced"]
+    if not points:
+        return {}
+    ys = [d["expected"] for d in points]
+    lo, hi = min(ys + [0.0]), max(ys + [0.0])
+    if hi - lo < 1e-9:
+        hi = lo + 1.0
+    span_x = max(total, 1)
+
+    def x(i):
+        return round(PAD + (WIDTH - 2 * PAD) * i / span_x, 1)
+
+    def y(v):
+        return round(HEIGHT - PAD - (HEIGHT - 2 * PAD) * (v - lo) / (hi - lo), 1)
+
+    lines = []
+    for s in range(seats):
+        mine = [d for d in points if d["seat"] == s]
+        if mine:
+            lines.append({"seat": s, "colour": COLOURS[s % len(COLOURS)], "points": " ".join(f"{x(d['index'])},{y(d['expected'])}"
+                                                           for d in mine)})
+    marks = [{"x": x(d["index"]), "y": y(d["expected"]), "step": d["index"], "seat": d["seat"],
+              "verdict": d["verdict"]} for d in points if d["verdict"] not in ("fine", "forced")]
+    return {"width": WIDTH, "height": HEIGHT, "lines": lines, "marks": marks,
+            "zero": y(0.0), "lo": round(lo, 2), "hi": round(hi, 2), "left": PAD,
+            "right": WIDTH - PAD}
+
+
+def review_context(hand: Hand, user, step: int, names: list[str]) -> dict:
+    """``{"review": {...}}`` for the replay page of ``hand`` at ``step``:
+    ``state`` (``"embargoed"``, ``"none"``, ``"pending"``, ``"failed"``,
+    ``"done"``), and when done the graph, the seats' figures, the flagged
+    decisions and the decision taken at this step (with the better move)."""
+    review, reason = reviews.review_for(hand, user)
+    if reason:
+        return {"review": {"state": "embargoed", "reason": reason}}
+    again = {"compare": deal_replay.comparison(hand),
+             "replays": deal_replay.replays_of(hand, user),
+             "seat_choices": [{"index": i, "name": names[i] if i < len(names) else str(i + 1)}
+                              for i in range(len(hand.players or []))],
+             "voided": bool((hand.summary or {}).get("voided"))}
+    if review is None and not reviews.reviewable(hand.match.room.game):
+        return {"review": {"state": "unavailable"}, "again": again}
+    if review is None:
+        return {"review": {"state": "none"}, "again": again}
+    if review.status != HandReview.Status.DONE:
+        return {"review": {"state": review.status}, "again": again}
+    spec = registry.get(hand.match.room.game)
+    data = review.data
+    labels = verdict_labels()
+    decisions = data["decisions"]
+    total = len(decisions)
+
+    def name(seat):
+        return names[seat] if seat < len(names) else str(seat + 1)
+
+    def entry(d):
+        return {**d, "name": name(d["seat"]), "label": labels[d["verdict"]],
+                "played_move": tables.describe_action(d["played"], spec),
+                "best_move": tables.describe_action(d["best"], spec),
+                "differs": d["best"] != d["played"]}
+
+    flagged = [entry(d) for d in decisions if d["verdict"] not in ("fine", "forced")]
+    current = next((entry(d) for d in decisions if d["index"] == step), None)
+    seats = [{**s, "name": name(s["seat"]), "colour": COLOURS[s["seat"] % len(COLOURS)]}
+             for s in data["seats"]]
+    return {"review": {
+        "state": "done", "unit": unit_label(data["unit"]), "thresholds": data["thresholds"],
+        "graph": _graph(decisions, total, spec.seats), "seats": seats, "flagged": flagged,
+        "current": current, "cpu_ms": data.get("cpu_ms"), "labels": labels,
+    }, "again": again}
+
+
+@login_required
+@require_POST
+def request_review(request, hand_id: int):
+    """Ask for a completed hand's review (on demand, from the replay page);
+    refused (403) while an embargo hides the hand."""
+    hand = get_object_or_404(Hand.objects.select_related("match__room"), pk=hand_id)
+    if not hand.complete:
+        raise Http404("hand in play")
+    reason = embargo.embargo_reason(hand, request.user)
+    if reason:
+        return HttpResponseForbidden(reason)
+    if not reviews.reviewable(hand.match.room.game):
+        raise Http404("no reviewer for this game")
+    reviews.request_review(hand)
+    return redirect(reverse("hand_replay", args=[hand.pk]))
+
+
+@login_required
+@require_POST
+def play_again(request, hand_id: int):
+    """"Play this deal again" at the seat posted (``seat``): a new room with
+    the same deal and start, bots at the other seats; refused (403) while an
+    embargo hides the hand."""
+    hand = get_object_or_404(Hand.objects.select_related("match__room"), pk=hand_id)
+    if not hand.complete:
+        raise Http404("hand in play")
+    reason = embargo.embargo_reason(hand, request.user)
+    if reason:
+        return HttpResponseForbidden(reason)
+    try:
+        seat = int(request.POST.get("seat", ""))
+    except ValueError:
+        seat = -1
+    try:
+        room = deal_replay.start(hand, request.user, seat)
+    except ServiceError as exc:
+        from django.http import HttpResponseBadRequest
+
+        return HttpResponseBadRequest(str(exc))
+    return redirect(reverse("room", args=[room.pk]))

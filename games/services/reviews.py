@@ -1,0 +1,172 @@
+"""Hand reviews (#26): asking for one, computing it once, reading it.
+
+* :func:`request_review` — a completed hand's review is wanted (after a hand
+  with a human completes, :func:`on_hand_completed`; or a player asks on the
+  replay page): a ``pending`` row, and the computation scheduled at low
+  priority (:func:`games.runtime.scheduling.schedule_review`).
+* :func:`run_review` — what the task runs: the engine's reviewer
+  (:func:`games.engine.review.review_hand`) within
+  ``settings.GAMES_REVIEW_BUDGET_MS`` of CPU, stored with one
+  :class:`~games.models.SeatAccuracy` row per human seat.  Idempotent: a
+  review that is done is never recomputed (the row is locked while it is
+  written; a second run finds it done).
+* :func:`review_for` — the stored review as a page may show it, or why not:
+  a review shows every card, so it follows :func:`games.embargo.embargo_reason`.
+
+Nothing here names a game.
+"""
+
+from __future__ import annotations
+
+import logging
+import time
+
+from django.conf import settings
+from django.db import transaction
+from django.utils import timezone
+
+from games import embargo
+from games.runtime import scheduling
+from ..engine import get_rules
+from ..engine.review import review_inputs_json
+from ..models import Hand, HandReview, SeatAccuracy
+
+log = logging.getLogger(__name__)
+
+
+def budget_ms() -> float:
+    """CPU milliseconds one hand's review may spend (``GAMES_REVIEW_BUDGET_MS``)."""
+    return float(getattr(settings, "GAMES_REVIEW_BUDGET_MS", 4000.0))
+
+
+def reviewable(game: str) -> bool:
+    """True when ``game``'s engine has a reviewer (``GameRules.review_unit``)."""
+    try:
+        return get_rules(game).review_unit is not None
+    except KeyError:
+        return False
+
+
+def has_human(players) -> bool:
+    """True when a seat of ``Hand.players`` was a person (not a bot)."""
+    return any(p.get("user") and not p.get("bot") for p in (players or []))
+
+
+def request_review(hand: Hand) -> HandReview:
+    """Ask for ``hand``'s review (completed hands only: ``ValueError``
+    otherwise).  Creates the ``pending`` row if there is none and schedules
+    the computation after the commit; a ``done`` or already ``pending``
+    review is returned as it is (a failed one is asked again)."""
+    if not hand.complete:
+        raise ValueError("only a completed hand is reviewed")
+    if not reviewable(hand.match.room.game):
+        raise ValueError(f"{hand.match.room.game} has no reviewer")
+    with transaction.atomic():
+        review, created = HandReview.objects.get_or_create(
+            hand=hand, defaults={"budget_ms": budget_ms()})
+        if not created and review.status == HandReview.Status.FAILED:
+            review.status = HandReview.Status.PENDING
+            review.error = ""
+            review.save(update_fields=["status", "error"])
+            created = True
+        if created:
+            transaction.on_commit(lambda: scheduling.schedule_review(hand.pk))
+    return review
+
+
+def on_hand_completed(sender, hand_id=None, summary=None, players=None, **kwargs) -> None:
+    """``hand_completed`` receiver: a hand with a human seat gets a review
+    (a voided deal has nothing to review)."""
+    if not hand_id or (summary or {}).get("voided") or not has_human(players):
+        return
+    if not reviewable(sender):
+        return
+    if not getattr(settings, "GAMES_REVIEW_AFTER_HAND", True):
+        return
+    hand = Hand.objects.filter(pk=hand_id, complete=True).first()
+    if hand is not None:
+        request_review(hand)
+
+
+def review_inputs(hand: Hand, budget: float | None = None) -> tuple:
+    """The arguments of :func:`games.engine.review.review_inputs_json` for
+    the completed ``hand`` (plain data: it may cross to another process)."""
+    payloads = list(hand.actions.order_by("seq").values_list("payload", flat=True))
+    return (hand.match.room.game, hand.start, hand.deal, payloads,
+            budget_ms() if budget is None else budget, hand.seed & ((1 << 62) - 1))
+
+
+def compute(hand: Hand, budget: float | None = None) -> dict:
+    """The engine's review of the completed ``hand`` as JSON (not stored),
+    computed where :func:`games.runtime.scheduling.review_runner` says: in this
+    thread, or in the embedded topology's low-priority review process."""
+    return scheduling.run_review_job(review_inputs_json, review_inputs(hand, budget))
+
+
+def run_review(hand_id: int, budget: float | None = None) -> str:
+    """Compute and store the review of hand ``hand_id`` unless it is done.
+    Returns ``"done"``, ``"already"`` (stored before: never recomputed),
+    ``"missing"`` (no such completed hand) or ``"failed"``."""
+    hand = Hand.objects.select_related("match__room").filter(pk=hand_id, complete=True).first()
+    if hand is None:
+        return "missing"
+    existing = HandReview.objects.filter(hand=hand).first()
+    if existing is not None and existing.status == HandReview.Status.DONE:
+        return "already"
+    started = time.perf_counter()
+    try:
+        result = compute(hand, budget)
+    except Exception as exc:  # a corrupt log must not kill the worker
+        log.exception("review of hand %s failed", hand_id)
+        HandReview.objects.update_or_create(
+            hand=hand, defaults={"status": HandReview.Status.FAILED, "error": str(exc)[:200]})
+        return "failed"
+    with transaction.atomic():
+        review, _ = HandReview.objects.select_for_update().get_or_create(
+            hand=hand, defaults={"budget_ms": result["budget_ms"]})
+        if review.status == HandReview.Status.DONE:
+            return "already"
+        review.status = HandReview.Status.DONE
+        review.data = result
+        review.budget_ms = result["budget_ms"]
+        review.cpu_ms = result["cpu_ms"]
+        review.error = ""
+        review.finished = timezone.now()
+        review.save()
+        players = hand.players or []
+        for seat in result["seats"]:
+            p = players[seat["seat"]] if seat["seat"] < len(players) else {}
+            if p.get("user") and not p.get("bot") and seat["accuracy"] is not None:
+                SeatAccuracy.objects.create(review=review, user_id=p["user"],
+                                            game=hand.match.room.game, seat=seat["seat"],
+                                            accuracy=seat["accuracy"],
+                                            decisions=seat["decisions"])
+    log.info("review of hand %s: %.0f ms CPU (budget %.0f), %.0f ms wall", hand_id,
+             result["cpu_ms"], result["budget_ms"], 1000 * (time.perf_counter() - started))
+    return "done"
+
+
+def review_for(hand: Hand, user) -> tuple[HandReview | None, str | None]:
+    """``(review or None, reason)``: the reason (a sentence) when ``user``
+    may not see ``hand``'s review (the embargo of :mod:`games.embargo`); else
+    the stored review if any."""
+    reason = embargo.embargo_reason(hand, user)
+    if reason:
+        return None, reason
+    return HandReview.objects.filter(hand=hand).first(), None
+
+
+def average_accuracy(user) -> list[dict]:
+    """``user``'s reviewed hands per game: ``[{"game", "hands", "accuracy",
+    "recent"}]``: the mean accuracy over all and over the last 10 (trend)."""
+    from django.db.models import Avg, Count
+
+    out = []
+    rows = (SeatAccuracy.objects.filter(user=user).values("game")
+            .annotate(n=Count("id"), avg=Avg("accuracy")).order_by("game"))
+    for row in rows:
+        recent = list(SeatAccuracy.objects.filter(user=user, game=row["game"])
+                      .order_by("-created", "-id").values_list("accuracy", flat=True)[:10])
+        out.append({"game": row["game"], "hands": row["n"], "accuracy": row["avg"],
+                    "recent": sum(recent) / len(recent) if recent else None})
+    return out

@@ -1,0 +1,68 @@
+"""#26 in the production topology: a finished hand with a human is reviewed
+on the Celery queue ``reviews``, which the live worker does not consume (the
+tables keep being served, the review waits); a review worker started as
+deploy/supervisord.conf starts it (``-Q reviews --concurrency 1``,
+``CARDROOM_WORKER_ROLE=reviews``, ``nice -n 19``) computes and stores it.
+"""
+
+from __future__ import annotations
+
+import sys
+import time
+
+import pytest
+
+from .stack import LiveStack, Proc, running
+
+pytestmark = pytest.mark.production
+
+WAIT_S = 180
+
+
+def _wait(predicate, what: str, stack, timeout: float = WAIT_S):
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        value = predicate()
+        if value:
+            return value
+        time.sleep(0.5)
+    raise AssertionError(f"{what} not reached in {timeout} s\n{stack.logs()}")
+
+
+def test_reviews_wait_on_their_queue_for_the_review_worker(tmp_path):
+    stack = LiveStack.production(tmp_path, extra_env={"GAMES_REVIEW_BUDGET_MS": "300"})
+    with running(stack):
+        room = stack.ops("bot_room", game="baohuang", humans=1, bot_delay_ms=20,
+                         autoplay=True, ready=True, prefix="rq")
+
+        def finished():
+            log = stack.ops("hand_log", room_id=room["room_id"])
+            done = [h for h in log["hands"] if h["complete"] and len(h["actions"]) > 20]
+            return done[0]["id"] if done else None
+
+        hand_id = _wait(finished, "a finished hand", stack)
+        assert stack.ops("review_status", hand_id=hand_id)["status"] == "pending"
+        # the live worker keeps playing a new table's moves ...
+        other = stack.ops("bot_room", game="baohuang", humans=1, bot_delay_ms=20,
+                          autoplay=True, ready=True, prefix="rq2")
+        _wait(lambda: sum(len(h["actions"]) for h in stack.ops(
+            "hand_log", room_id=other["room_id"])["hands"]) > 10, "live moves", stack)
+        # ... and never takes the review off its queue
+        assert stack.ops("review_status", hand_id=hand_id)["status"] == "pending"
+        stack.ops("close", room_id=other["room_id"])
+        stack.ops("close", room_id=room["room_id"])
+
+        env = dict(stack.env, CARDROOM_WORKER_ROLE="reviews")
+        reviewer = Proc("reviewer", ["nice", "-n", "19", sys.executable, "-m", "celery", "-A",
+                                     "config", "worker", "-Q", "reviews", "--concurrency", "1",
+                                     "--pool=solo", "--loglevel=INFO", "--without-gossip",
+                                     "--without-mingle", "-n", "reviewer-it@%h"],
+                        env, tmp_path / "reviewer.log")
+        stack.procs["reviewer"] = reviewer
+        reviewer.start()
+        status = _wait(lambda: (lambda s: s if s["status"] == "done" else None)(
+            stack.ops("review_status", hand_id=hand_id)), "the review done", stack)
+        assert status["decisions"] > 20 and status["cpu_ms"] > 0
+        log = (tmp_path / "reviewer.log").read_text(errors="replace")
+        assert "Task games.runtime.tasks.review_hand[" in log
+        assert "Task games.runtime.tasks.run_turn[" not in log  # the review worker plays no turns

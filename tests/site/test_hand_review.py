@@ -1,0 +1,209 @@
+"""Hand review on the site (#26): asked for after a hand with a human ends,
+computed once and stored, shown on the replay page (graph, flagged decisions
+that jump to their step, the better move with its cards, accuracy per seat),
+refused under an embargo (games.embargo), averaged on the profile.
+
+Budgets are a few hundred CPU ms per hand (the reviewer's floor of two worlds
+per decision decides most of it)."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from games import embargo
+from games.models import Hand, HandReview, SeatAccuracy
+from games.services import reviews
+
+pytestmark = pytest.mark.django_db
+
+BUDGET = 200.0
+
+
+@pytest.fixture
+def finished(bot_room, driver, django_capture_on_commit_callbacks, settings):
+    """alice's first 保皇 hand against four heuristic bots, played to the end
+    (alice times out into 托管 moves), with the commit callbacks run."""
+    settings.GAMES_REVIEW_BUDGET_MS = BUDGET
+    with django_capture_on_commit_callbacks(execute=True):
+        driver(bot_room, lambda r: Hand.objects.filter(match__room=r, complete=True).exists())
+    return Hand.objects.filter(match__room=bot_room, complete=True).order_by("id").first()
+
+
+class _Hide:
+    def hand_embargo(self, hand, user):
+        return "此牌正在比赛中，全部牌桌打完后公开。"
+
+
+@pytest.fixture
+def hidden():
+    guard = _Hide()
+    embargo.register(guard)
+    yield guard
+    embargo._guards.remove(guard)
+
+
+def test_a_hand_with_a_human_gets_a_pending_review_then_one_stored_review(finished, alice):
+    review = HandReview.objects.get(hand=finished)  # asked for by the hand_completed receiver
+    if finished.summary.get("voided"):
+        pytest.skip("deal voided")
+    assert review.status == HandReview.Status.PENDING
+    assert reviews.run_review(finished.pk) == "done"
+    review.refresh_from_db()
+    assert review.status == "done" and review.data["game"] == "baohuang"
+    assert len(review.data["decisions"]) == finished.actions.count()
+    assert review.cpu_ms > 0 and review.budget_ms == BUDGET
+    acc = SeatAccuracy.objects.get(review=review)  # alice only: the bots get no row
+    assert acc.user == alice and acc.seat == 0 and 0 <= acc.accuracy <= 100
+    before = review.data
+    assert reviews.run_review(finished.pk) == "already"  # never recomputed
+    review.refresh_from_db()
+    assert review.data == before and SeatAccuracy.objects.count() == 1
+
+
+def test_bots_only_hand_gets_no_review(db, make_user, multipliers, driver, settings,
+                                      django_capture_on_commit_callbacks):
+    from games.services.reviews import on_hand_completed
+
+    on_hand_completed("baohuang", hand_id=1, summary={}, players=[
+        {"name": "机器人", "user": None, "bot": "heuristic"}] * 5)
+    assert not HandReview.objects.exists()
+
+
+def _done(finished):
+    reviews.request_review(finished)
+    assert reviews.run_review(finished.pk) in ("done", "already")
+    return HandReview.objects.get(hand=finished)
+
+
+def test_replay_page_shows_graph_accuracy_and_the_flagged_decisions(client, alice, finished):
+    review = _done(finished)
+    client.force_login(alice)
+    page = client.get(f"/hands/{finished.pk}/replay/").content.decode()
+    assert 'id="review-graph"' in page and "<polyline" in page
+    for s in range(5):
+        assert f'data-review-seat="{s}"' in page
+    flagged = [d for d in review.data["decisions"] if d["verdict"] not in ("fine", "forced")]
+    links = re.findall(r'data-jump-decision="(\d+)"', page)
+    assert sorted(set(int(x) for x in links)) == sorted(set(d["index"] for d in flagged))
+    if not flagged:
+        assert "没有标记的决定" in page
+        return
+    d = flagged[0]
+    at = client.get(f"/hands/{finished.pk}/replay/?step={d['index']}").content.decode()
+    assert f'id="review-current" data-decision="{d["index"]}"' in at
+    assert f'data-verdict="{d["verdict"]}"' in at
+    if d["best"] != d["played"]:
+        better = at.split('id="review-better"')[1].split("</p>")[0]
+        best = next(v for k, v in d["best"].items() if k != "seat")
+        assert better.strip()
+        for code in best if isinstance(best, list) else []:
+            assert f'data-c="{code}"' in better
+
+
+def test_replay_page_in_english_and_traditional_chinese(client, alice, finished):
+    _done(finished)
+    client.force_login(alice)
+    en = client.get(f"/hands/{finished.pk}/replay/", HTTP_ACCEPT_LANGUAGE="en").content.decode()
+    assert "Review" in en and "Accuracy" in en
+    hant = client.get(f"/hands/{finished.pk}/replay/",
+                      HTTP_ACCEPT_LANGUAGE="zh-hant").content.decode()
+    assert "準確度" in hant
+
+
+def test_unreviewed_hand_offers_the_button_and_the_post_asks_for_it(client, alice, finished):
+    HandReview.objects.filter(hand=finished).delete()
+    client.force_login(alice)
+    page = client.get(f"/hands/{finished.pk}/replay/").content.decode()
+    assert 'data-action="request-review"' in page
+    response = client.post(f"/hands/{finished.pk}/review/")
+    assert response.status_code == 302
+    assert HandReview.objects.get(hand=finished).status == "pending"
+    page = client.get(f"/hands/{finished.pk}/replay/").content.decode()
+    assert 'data-review="pending"' in page
+
+
+def test_embargo_refuses_the_review_and_the_replay(client, alice, finished, hidden):
+    _done(finished)
+    client.force_login(alice)
+    page = client.get(f"/hands/{finished.pk}/replay/")
+    assert page.status_code == 403 and "全部牌桌打完后公开" in page.content.decode()
+    assert client.post(f"/hands/{finished.pk}/review/").status_code == 403
+    review, reason = reviews.review_for(finished, alice)
+    assert review is None and "公开" in reason
+
+
+def test_profile_shows_average_accuracy_per_game(client, alice, finished):
+    review = _done(finished)
+    acc = SeatAccuracy.objects.get(review=review).accuracy
+    client.force_login(alice)
+    page = client.get("/accounts/profile/").content.decode()
+    assert 'id="review-accuracy"' in page
+    assert f"{acc:.1f}" in page
+
+
+def test_play_this_deal_again_same_deal_and_start_bots_elsewhere_unscored(
+        client, alice, finished, driver):
+    from accounts.models import PointsEntry
+    from games.models import DealReplay, Seat
+
+    if finished.summary.get("voided"):
+        pytest.skip("deal voided")
+    client.force_login(alice)
+    page = client.get(f"/hands/{finished.pk}/replay/").content.decode()
+    assert 'data-action="play-again"' in page
+    response = client.post(f"/hands/{finished.pk}/again/", {"seat": "2"})
+    assert response.status_code == 302
+    replay = DealReplay.objects.get(source=finished)
+    room = replay.room
+    assert response["Location"].endswith(f"/rooms/{room.pk}/")
+    seats = {s.index: s for s in Seat.objects.filter(room=room)}
+    assert seats[2].user == alice
+    assert all(seats[i].bot_policy == "search" and seats[i].user is None for i in (0, 1, 3, 4))
+    again = Hand.objects.get(match__room=room)
+    assert again.seed == finished.seed and again.start == finished.start
+    assert again.deal == finished.deal  # the very same cards
+    credits_before = PointsEntry.objects.filter(user=alice).count()
+    driver(room, lambda r: Hand.objects.filter(match__room=r, complete=True).exists())
+    again.refresh_from_db()
+    assert again.complete
+    assert PointsEntry.objects.filter(user=alice).count() == credits_before  # unscored
+    assert not PointsEntry.objects.filter(hand=again).exists()
+    room.refresh_from_db()
+    from games.services.deadlines import can_start
+
+    assert not can_start(room, list(Seat.objects.filter(room=room)))  # one deal only
+    page = client.get(f"/hands/{again.pk}/replay/").content.decode()
+    then = finished.summary["game_points"]["2"]
+    now = again.summary["game_points"]["2"]
+    assert f'data-then="{then}" data-now="{now}"' in page
+    page = client.get(f"/hands/{finished.pk}/replay/").content.decode()
+    assert f'data-again-room="{room.pk}"' in page
+
+
+def test_play_again_refused_under_embargo_and_for_a_bad_seat(client, alice, finished, hidden):
+    client.force_login(alice)
+    assert client.post(f"/hands/{finished.pk}/again/", {"seat": "0"}).status_code == 403
+    embargo._guards.remove(hidden)
+    try:
+        assert client.post(f"/hands/{finished.pk}/again/", {"seat": "9"}).status_code == 400
+    finally:
+        embargo._guards.append(hidden)
+
+
+from tests.site.test_third_game import hc_room, highcard  # noqa: E402,F401  (fixtures)
+
+
+def test_a_game_without_a_reviewer_asks_for_no_review(hc_room, alice, client, driver,
+                                                     django_capture_on_commit_callbacks):
+    from games import services
+
+    with django_capture_on_commit_callbacks(execute=True):
+        driver(hc_room, lambda r: services.current_hand(r).complete, max_steps=50)
+    hand = Hand.objects.get(match__room=hc_room, number=1)
+    assert not HandReview.objects.filter(hand=hand).exists()
+    client.force_login(alice)
+    page = client.get(f"/hands/{hand.pk}/replay/").content.decode()
+    assert 'data-review="unavailable"' in page and 'data-action="request-review"' not in page
+    assert client.post(f"/hands/{hand.pk}/review/").status_code == 404
