@@ -73,8 +73,8 @@ INSTALLED_APPS = [
 ]
 
 MIDDLEWARE = [
-    # a view's database outage error -> the 503 page (issue #22; config/outage.py)
-    "config.outage.DatabaseOutageMiddleware",
+    # a view's database outage error -> the 503 page (issue #22; games/pages/outage.py)
+    "games.pages.outage.DatabaseOutageMiddleware",
     "django.middleware.security.SecurityMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "config.request_guard.InputGuardMiddleware",  # NUL or non-UTF-8 in a parameter: 400, not 500 (#22)
@@ -127,7 +127,7 @@ DATABASES = {
 #: ``CONN_MAX_AGE`` each such thread kept its connection).  A thread takes a
 #: connection for a request, a task or a socket's read and gives it back at its
 #: end; a thread that finds none free waits up to ``DB_POOL_TIMEOUT`` seconds,
-#: then the request gets the 503 page (config.outage).  Idle connections above
+#: then the request gets the 503 page (games.pages.outage).  Idle connections above
 #: ``DB_POOL_MIN_SIZE`` close after ``DB_POOL_MAX_IDLE`` seconds.  Every
 #: connection is checked when taken (``CONN_HEALTH_CHECKS``), so those broken by
 #: a database restart are replaced, not handed out.  The site's connections are
@@ -143,7 +143,7 @@ DB_POOL_TIMEOUT = float(os.environ.get("DB_POOL_TIMEOUT", "5"))
 DB_POOL_MAX_IDLE = float(os.environ.get("DB_POOL_MAX_IDLE", "30"))
 #: Seconds a new PostgreSQL connection may take (libpq connect_timeout).
 DB_CONNECT_TIMEOUT = int(os.environ.get("DB_CONNECT_TIMEOUT", "3"))
-#: Retry-After of the 503 page shown while the database is unavailable (config.outage).
+#: Retry-After of the 503 page shown while the database is unavailable (games.pages.outage).
 OUTAGE_RETRY_AFTER_S = int(os.environ.get("OUTAGE_RETRY_AFTER_S", "5"))
 #: Seconds `/healthz` and `manage.py health` wait for a database connection.
 DB_HEALTH_TIMEOUT = float(os.environ.get("DB_HEALTH_TIMEOUT", "2"))

@@ -6,7 +6,7 @@ from django.urls import include, path
 from .health_view import healthz
 
 #: A database outage raised in a middleware is the 503 page, not a 500 (issue #22).
-handler500 = "config.outage.server_error"
+handler500 = "games.pages.outage.server_error"
 
 urlpatterns = [
     path("healthz", healthz, name="healthz"),

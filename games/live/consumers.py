@@ -27,7 +27,7 @@ from asgiref.sync import sync_to_async
 from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncWebsocketConsumer
 
-from config.outage import socket_survives_outage
+from games.pages.outage import socket_survives_outage
 
 from games.pages import chat
 from games.live import fanout, snapshots as live, notify
