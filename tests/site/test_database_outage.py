@@ -16,7 +16,7 @@ from django.contrib.auth import get_user_model
 from django.db import OperationalError, connection
 from django.test import Client
 
-from config import outage
+from games.pages import outage
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
