@@ -186,6 +186,9 @@ ENDPOINTS: dict[str, Endpoint] = {
     "round_swap": Endpoint({"a": bad_int(), "b": bad_int()}, gate="a"),
     "round_start": Endpoint(), "round_pause": Endpoint({"paused": ANY}), "round_end": Endpoint(),
     "entry_confirm": Endpoint(), "entry_withdraw": Endpoint(),
+    "event_register_for": Endpoint({"member": bad_text(150), "partner": ANY}, gate="member"),
+    "event_edit": Endpoint(EVENT_FORM, gate="name"), "event_cancel": Endpoint({"confirm": ANY}),
+    "entry_substitute": Endpoint({"index": ANY, "username": bad_text(150)}, gate="username"),
     "table_correct": Endpoint({"result": bad_json(), "reason": bad_text(2000)}, gate="reason"),
     "leaderboards": PAGE, "leaderboard": PAGE,
     "quickplay_leave": Endpoint(changes=False),  # the fuzzing user is never queued
@@ -195,6 +198,7 @@ ENDPOINTS: dict[str, Endpoint] = {
     "room_create": Endpoint({"game": bad_choice(GAMES), "name": ANY, "multiplier": ANY, "turn_seconds": ANY,
                              "bot_delay_ms": ANY, "options": ANY}, gate="game"),
     "room": PAGE, "room_table": PAGE, "hand_record": PAGE, "hand_replay": PAGE,
+    "hand_review": Endpoint(), "hand_again": Endpoint({"seat": bad_int()}, gate="seat"),
     "room_act": Endpoint({"verb": ANY, "cards": ANY, "version": bad_int(), "seat": ANY}, gate="version"),
     "room_seat": Endpoint({"index": bad_int()}, gate="index"),
     "room_leave": Endpoint(), "room_ready": Endpoint({"ready": ANY}), "room_fill_bots": Endpoint({"policy": ANY}),
