@@ -164,7 +164,51 @@
     }
   }
 
-  function afterSwap() { tools(); sortHand(); turnAlert(); names(); }
+  // ---- the fan (issue #24, cards.css): the width of each card's visible
+  // strip so that the hand takes one row where a strip of FAN_MIN px fits,
+  // else two (a 375 px phone with 52 cards: 11-12 px), a third only below
+  // FAN_MIN_TWO px (a phone narrower than 340 px).
+  var FAN_MIN = 12, FAN_MIN_TWO = 9, FAN_MAX_SHARE = 0.62;
+  function fan() {
+    var hand = document.getElementById("my-hand");
+    if (!hand) return;
+    var n = hand.querySelectorAll("[data-card]").length;
+    var w = parseFloat(getComputedStyle(hand).getPropertyValue("--card-w")) * parseFloat(getComputedStyle(document.documentElement).fontSize) || 40;
+    var width = hand.clientWidth;
+    if (!n || !width) return;
+    var rows = 1, strip;
+    for (;;) {
+      var perRow = Math.ceil(n / rows);
+      strip = perRow > 1 ? (width - w) / (perRow - 1) : w;
+      if (strip >= (rows === 1 ? FAN_MIN : FAN_MIN_TWO) || rows >= 3) break;
+      rows++;
+    }
+    strip = Math.max(6, Math.min(strip, w * FAN_MAX_SHARE));
+    hand.style.setProperty("--strip", (Math.floor(strip * 100) / 100 - 0.01) + "px");
+    hand.setAttribute("data-rows", rows);
+  }
+  var fanTimer = null;
+  window.addEventListener("resize", function () { clearTimeout(fanTimer); fanTimer = setTimeout(fan, 60); });
+
+  // ---- motion (issue #24): a play that was not on the table before this
+  // push gets .arrive (design.css slides it in from its seat; none under
+  // prefers-reduced-motion); the others stay still.
+  var seenPlays = null;
+  function plays() {
+    var out = {}, els = document.querySelectorAll("#table [data-played-seat], #table [data-play-seat]");
+    for (var i = 0; i < els.length; i++) {
+      var e = els[i];
+      out[(e.getAttribute("data-played-seat") || "p" + e.getAttribute("data-play-seat")) + ":" + e.textContent] = e;
+    }
+    return out;
+  }
+  function arrive() {
+    var now = plays();
+    if (seenPlays) { for (var k in now) { if (!(k in seenPlays)) now[k].classList.add("arrive"); } }
+    seenPlays = now;
+  }
+
+  function afterSwap() { tools(); sortHand(); fan(); arrive(); turnAlert(); names(); }
   document.addEventListener("htmx:wsAfterMessage", afterSwap);
   document.addEventListener("htmx:afterSwap", afterSwap);
   document.addEventListener("DOMContentLoaded", afterSwap);
