@@ -208,7 +208,25 @@
     seenPlays = now;
   }
 
-  function afterSwap() { tools(); sortHand(); fan(); arrive(); turnAlert(); names(); }
+  // ---- the countdown ring of the seat to act (design.css draws it from
+  // --left, 0..1): the share of its time still left, counted from when this
+  // page first saw that deadline (the server sends the deadline only).
+  var firstSeen = {};
+  function rings() {
+    var els = document.querySelectorAll(".seat-timer[data-deadline]");
+    var now = Date.now();
+    for (var i = 0; i < els.length; i++) {
+      var d = parseInt(els[i].getAttribute("data-deadline"), 10);
+      if (!d) continue;
+      if (!(d in firstSeen)) firstSeen[d] = now;
+      var total = Math.max(1, d - firstSeen[d]);
+      var left = Math.max(0, Math.min(1, (d - now) / total));
+      els[i].style.setProperty("--left", left.toFixed(3));
+    }
+  }
+  setInterval(rings, 250);
+
+  function afterSwap() { tools(); sortHand(); fan(); arrive(); rings(); turnAlert(); names(); }
   document.addEventListener("htmx:wsAfterMessage", afterSwap);
   document.addEventListener("htmx:afterSwap", afterSwap);
   document.addEventListener("DOMContentLoaded", afterSwap);
