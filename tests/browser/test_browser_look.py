@@ -92,14 +92,9 @@ def test_fan_of_52_cards_tap_drag_and_selection_across_pushes(site_server, brows
         third.tap()
         assert selected(page) == []
 
-        # pass the auction if asked (S13), so that the others' moves push new tables
-        if page.locator('#actions [data-action="pass"]').count():
-            v = version(page)
-            page.click('#actions [data-action="pass"]')
-            page.wait_for_function("v => parseInt(document.querySelector('#table').dataset.version, 10) > v", arg=v)
-        page.locator("#my-hand").screenshot(path=str(SHOTS / "look-shengji-hand-375.png"))
-
-        # a drag across five cards of the first row selects the five
+        # a drag across five cards of the first row selects the five (on my
+        # turn of the auction: the bots wait, no push replaces the hand mid-drag)
+        page.wait_for_selector("#table[data-my-turn='1']", timeout=60_000)
         boxes = [cards.nth(i).bounding_box() for i in range(10, 15)]
         page.mouse.move(boxes[0]["x"] + boxes[0]["width"] / 2, boxes[0]["y"] + 12)
         page.mouse.down()
@@ -109,11 +104,20 @@ def test_fan_of_52_cards_tap_drag_and_selection_across_pushes(site_server, brows
         want = [cards.nth(i).get_attribute("data-card") for i in range(10, 15)]
         assert sorted(selected(page)) == sorted(want)
 
+        # pass (not a card play: the selection stays), so that the others'
+        # moves push new tables (S13)
+        if page.locator('#actions [data-action="pass"]').count():
+            v = version(page)
+            page.click('#actions [data-action="pass"]')
+            page.wait_for_function("v => parseInt(document.querySelector('#table').dataset.version, 10) > v", arg=v)
+        page.locator("#my-hand").screenshot(path=str(SHOTS / "look-shengji-hand-375.png"))
+
         # the bots' moves replace the table; the five stay selected
         v = version(page)
         page.wait_for_function("v => parseInt(document.querySelector('#table').dataset.version, 10) > v",
                                arg=v, timeout=60_000)
         assert sorted(selected(page)) == sorted(want)
+        assert sorted(page.input_value("#cards-input").split()) == sorted(want)
         SHOTS.mkdir(exist_ok=True)
         page.screenshot(path=str(SHOTS / "look-shengji-fan-375x812.png"))
 
