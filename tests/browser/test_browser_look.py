@@ -202,3 +202,24 @@ def test_screenshots_tables_leaderboard_profile(site_server, browser, game, lang
                     page.screenshot(path=str(SHOTS / f"look-{name}-{tag}.png"), full_page=True)
         finally:
             ctx.close()
+
+
+@pytest.mark.parametrize("language", ["zh-hans", "en"])
+def test_event_page_mid_round(site_server, browser, language):
+    """The event page of a running round: entrants as a table with a status
+    badge each, the round as a panel of its tables, standings; screenshots."""
+    base = site_server.web_url
+    event = site_server.ops("event_round", game="shengji", bots=4, bot_delay_ms=900, prefix="lookev")
+    for size in (PHONE, DESKTOP):
+        tag = f"{size['width']}x{size['height']}-{language}"
+        ctx, page = open_page(browser, base, event["user"]["cookie"], size, language=language)
+        try:
+            page.goto(f"{base}/clubs/events/{event['event_id']}/")
+            page.wait_for_selector('#round-1.panel[data-status="running"]')
+            rows = page.locator("#entries tr[data-entry]")
+            assert rows.count() == 4
+            assert page.locator("#entries tr[data-entry] .badge.status-active").count() == 4
+            assert page.locator("#round-1 .event-tables tr[data-table]").count() >= 1
+            page.screenshot(path=str(SHOTS / f"look-event-{tag}.png"), full_page=True)
+        finally:
+            ctx.close()
