@@ -3,7 +3,9 @@
  *
  * - cardroom.theme: "" (the system's), "light" or "dark" -> html[data-theme];
  * - cardroom.fourColour: "1" -> html.four-colour (blue diamonds, green clubs);
- * - cardroom.reduceMotion: "1" -> html.reduce-motion (as the system setting).
+ * - cardroom.reduceMotion: "1" -> html.reduce-motion (as the system setting);
+ * - cardroom.sounds: "1" -> table_ui.js plays a click per play and two notes
+ *   when a trick is taken (off by default).
  *
  * The controls are in the site menu (base.html: [data-pref] inputs).
  */

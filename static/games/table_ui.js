@@ -202,9 +202,23 @@
     }
     return out;
   }
+  // Optional sounds (the menu's "sounds", off by default): a short click for
+  // a new play, two notes when the plays leave the table (a trick or round
+  // taken); static/games/sounds/, next to turn.wav.
+  function sound(name) {
+    if (store.getItem("cardroom.sounds") !== "1") return;
+    var turn = document.getElementById("turn-sound");
+    if (!turn || !window.Audio) return;
+    try {
+      var a = new Audio(turn.getAttribute("src").replace(/turn\.wav$/, name + ".wav"));
+      var p = a.play(); if (p && p.catch) p.catch(function () {});
+    } catch (e) { /* autoplay refused */ }
+  }
   function arrive() {
-    var now = plays();
-    if (seenPlays) { for (var k in now) { if (!(k in seenPlays)) now[k].classList.add("arrive"); } }
+    var now = plays(), added = 0;
+    if (seenPlays) { for (var k in now) { if (!(k in seenPlays)) { now[k].classList.add("arrive"); added++; } } }
+    if (seenPlays && added) sound("play");
+    else if (seenPlays && Object.keys(seenPlays).length && !Object.keys(now).length) sound("trick");
     seenPlays = now;
   }
 
