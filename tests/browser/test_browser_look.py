@@ -6,7 +6,8 @@ table's look.
   (selected, moved up), a drag across cards selects them all, and the
   selection survives the websocket pushes that replace the table;
 * the trick lies by seat: each seat's play is drawn inside that seat's place,
-  the viewer's seat at the bottom of the ring;
+  the play that stands (保皇's set to beat) marked there, the viewer's seat at
+  the bottom of the ring;
 * reduced motion: with ``prefers-reduced-motion: reduce`` a card's raise and a
   play's arrival do not animate (durations 0), without it they do;
 * screenshots under ``tmp/`` (375×812 and 1366×768, zh-Hans and English) of a
@@ -150,6 +151,12 @@ def test_trick_lies_by_seat_viewer_at_the_bottom(site_server, browser):
             return out;
         }""")
         assert placed and all(p["inside"] and p["n"] >= 1 for p in placed), placed
+        # the play that stands (B: the set to beat) is marked in front of its seat, and only it
+        top, marks = page.evaluate("""() => [document.querySelector('#top-set').dataset.topSeat || null,
+            [...document.querySelectorAll('#table [data-played-seat]')].map(
+                p => [p.dataset.playedSeat, getComputedStyle(p).outlineStyle])]""")
+        assert top is not None and top in dict(marks), (top, marks)
+        assert [seat for seat, style in marks if style != "none"] == [top], (top, marks)
         tops = page.evaluate("""() => [...document.querySelectorAll('.seat[data-pos]')].map(
             s => [s.dataset.pos, s.getBoundingClientRect().top])""")
         mine = dict(tops)["0"]
