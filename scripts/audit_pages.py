@@ -4,9 +4,12 @@ a live table and an event page mid-round, printing the four category scores.
 The site runs as production serves it (DEBUG off, WhiteNoise's compressed
 static files after ``collectstatic``) in the embedded topology: one daphne on
 a free loopback port, a temporary SQLite database (tests.integration.stack).
-The table is a 升级 room of one human (on 托管) and three bots, opened as
-that human (session cookie sent by Lighthouse); the event is a club event of
-four bot entries whose round 1 is playing.
+The table is a 升级 room of one human and three bots, opened as that human
+(session cookie sent by Lighthouse) while the bots play the 比牌 auction up to
+the human's turn (a player looking at the table; with the human on 托管 the
+bots push a new table every 1.5 s during the audit, every push a new largest
+paint: performance 86 at a5a8d99, see docs/performance.md); the event is a
+club event of four bot entries whose round 1 is playing.
 
 Lighthouse is npm's ``lighthouse`` (pinned in tools/lighthouse/package.json,
 installed there with ``npm ci``), driving Debian's Chromium through
@@ -67,8 +70,8 @@ def main() -> int:
         stack = LiveStack.embedded(Path(work), debug=False)
         with running(stack):
             base = stack.web_url
-            room = stack.ops("bot_room", game="shengji", humans=1, autoplay=True, ready=True,
-                             bot_delay_ms=1500, turn_seconds=60, prefix="audit")
+            room = stack.ops("bot_room", game="shengji", humans=1, autoplay=os.environ.get("AUDIT_AUTOPLAY") == "1",
+                             ready=True, bot_delay_ms=1500, turn_seconds=300, prefix="audit")
             event = stack.ops("event_round", game="shengji", bots=4, bot_delay_ms=1500, prefix="audit")
             pages = [
                 ("lobby", base + "/", None),

@@ -42,7 +42,9 @@
         var a = document.getElementById("turn-sound");
         if (a && a.play) { try { var p = a.play(); if (p && p.catch) p.catch(function () {}); } catch (e) { /* autoplay refused */ } }
       }
-      if (navigator.vibrate && document.hidden !== undefined) { try { navigator.vibrate(150); } catch (e) { /* not allowed */ } }
+      // (only after the player has touched the page: before that Chromium refuses it with a console error)
+      var touched = !navigator.userActivation || navigator.userActivation.hasBeenActive;
+      if (navigator.vibrate && touched) { try { navigator.vibrate(150); } catch (e) { /* not allowed */ } }
     } else if (!mine && wasMyTurn) {
       document.title = baseTitle;
       favicon(false);

@@ -11,7 +11,9 @@ table's look.
 * reduced motion: with ``prefers-reduced-motion: reduce`` a card's raise and a
   play's arrival do not animate (durations 0), without it they do;
 * screenshots under ``tmp/`` (375×812 and 1366×768, zh-Hans and English) of a
-  保皇 and a 升级 table mid-trick, the leaderboard and the profile.
+  保皇 and a 升级 table mid-trick (and on a phone in the system's dark theme,
+  whose page background must differ), the leaderboard, the profile and the
+  event page mid-round.
 """
 
 from __future__ import annotations
@@ -27,12 +29,14 @@ PHONE = {"width": 375, "height": 812}
 DESKTOP = {"width": 1366, "height": 768}
 
 
-def open_page(browser, base, cookie, size, language="zh-hans", reduced_motion="no-preference"):
+def open_page(browser, base, cookie, size, language="zh-hans", reduced_motion="no-preference",
+              color_scheme="light"):
     """A logged-in page of ``size`` in ``language`` (django_language cookie)."""
     phone = size["width"] < 500
     context = browser.new_context(viewport=size, locale="en-US" if language == "en" else "zh-CN",
                                   device_scale_factor=2,
-                                  is_mobile=phone, has_touch=phone, reduced_motion=reduced_motion)
+                                  is_mobile=phone, has_touch=phone, reduced_motion=reduced_motion,
+                                  color_scheme=color_scheme)
     context.set_default_timeout(20_000)
     context.add_cookies([{"name": "sessionid", "value": cookie, "url": base},
                          {"name": "django_language", "value": language, "url": base}])
@@ -202,6 +206,16 @@ def test_screenshots_tables_leaderboard_profile(site_server, browser, game, lang
             count = page.locator("#my-hand [data-card]").count()
             page.screenshot(path=str(SHOTS / f"look-{game}-table-{tag}.png"))
             print(f"\n[{game} {tag}] {count} cards in hand, rows {page.locator('#my-hand').get_attribute('data-rows')}")
+            if size is PHONE and language == "zh-hans":  # the dark theme follows the system
+                dctx, dark = open_page(browser, base, room["users"][0]["cookie"], size, color_scheme="dark")
+                try:
+                    dark.goto(f"{base}/rooms/{room['room_id']}/")
+                    _mid_trick(dark, game)
+                    bg = dark.evaluate("() => getComputedStyle(document.body).backgroundColor")
+                    assert bg != page.evaluate("() => getComputedStyle(document.body).backgroundColor"), bg
+                    dark.screenshot(path=str(SHOTS / f"look-{game}-table-{tag}-dark.png"))
+                finally:
+                    dctx.close()
             if game == "baohuang":
                 for name, path in (("leaderboard", "/leaderboards/baohuang/"), ("profile", "/accounts/profile/")):
                     page.goto(base + path)
