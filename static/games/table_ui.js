@@ -242,7 +242,22 @@
   }
   setInterval(rings, 250);
 
-  function afterSwap() { tools(); sortHand(); fan(); arrive(); rings(); turnAlert(); names(); }
+  // ---- a new deal (the table's data-hand changed while this page watched):
+  // the hand's cards come in one after the other (design.css .deal; none
+  // under reduced motion)
+  var seenHand = null;
+  function deal() {
+    var t = table(), hand = document.getElementById("my-hand");
+    var id = t && t.getAttribute("data-hand");
+    if (hand && id && seenHand !== null && id !== seenHand) {
+      var cards = hand.querySelectorAll("[data-card]");
+      for (var i = 0; i < cards.length; i++) cards[i].style.setProperty("--i", i);
+      hand.classList.add("deal");
+    }
+    if (id) seenHand = id;
+  }
+
+  function afterSwap() { tools(); sortHand(); fan(); deal(); arrive(); rings(); turnAlert(); names(); }
   document.addEventListener("htmx:wsAfterMessage", afterSwap);
   document.addEventListener("htmx:afterSwap", afterSwap);
   document.addEventListener("DOMContentLoaded", afterSwap);

@@ -182,10 +182,13 @@ def test_reduced_motion_stops_card_animations(site_server, browser, motion):
             "e => getComputedStyle(e).transitionDuration")
         page.wait_for_selector("#table .arrive .mini", timeout=60_000)
         arrive = page.locator("#table .arrive .mini").first.evaluate("e => getComputedStyle(e).animationName")
+        # a deal's cards (table_ui.js marks the hand .deal when data-hand changes)
+        dealt = page.evaluate("""() => { const h = document.querySelector('#my-hand'); h.classList.add('deal');
+            return getComputedStyle(h.querySelector('[data-card]')).animationName; }""")
         if motion == "reduce":
-            assert raise_s == "0s" and arrive == "none"
+            assert raise_s == "0s" and arrive == "none" and dealt == "none"
         else:
-            assert raise_s != "0s" and arrive == "card-arrive"
+            assert raise_s != "0s" and arrive == "card-arrive" and dealt == "card-deal"
     finally:
         ctx.close()
 
