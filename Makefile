@@ -52,7 +52,7 @@ PYTEST_ARGS ?=
 export PIP_DISABLE_PIP_VERSION_CHECK := 1
 export PYTHONDONTWRITEBYTECODE := 1
 
-.PHONY: run test test-embedded test-production production-suite bench lint messages setup setup-dev clean
+.PHONY: run test test-embedded test-production production-suite bench audit-pages lint messages setup setup-dev clean
 
 # Exact versions from constraints.txt (issue #8: the set the fault tests passed with).
 $(VENV)/.run-deps: requirements.txt constraints.txt
@@ -129,6 +129,15 @@ production-suite: $(DEV_DEPS)
 bench: $(DEV_DEPS)
 	$(PY) scripts/bench.py --tables $(BENCH_TABLES) --hands $(BENCH_HANDS) \
 	  --seconds $(BENCH_SECONDS) --bot-delay-ms $(BENCH_BOT_DELAY_MS) --workers $(BENCH_WORKERS) $(BENCH_PROXY)
+
+# Lighthouse (npm, pinned in tools/lighthouse) at mobile settings on the lobby, a live
+# table and an event page mid-round, against Debian's Chromium (CHROME_PATH); prints the
+# four category scores, fails under AUDIT_MIN for performance, accessibility, best practices.
+AUDIT_MIN ?= 90
+audit-pages: $(DEV_DEPS)
+	test -x tools/lighthouse/node_modules/.bin/lighthouse || (cd tools/lighthouse && npm ci --no-audit --no-fund)
+	env -u DATABASE_URL -u REDIS_URL -u CELERY_BROKER_URL CHROME_PATH=$${CHROME_PATH:-/usr/bin/chromium} \
+	  $(PY) scripts/audit_pages.py --min $(AUDIT_MIN)
 
 lint: $(DEV_DEPS)
 	env -u DATABASE_URL -u REDIS_URL $(PY) manage.py check

@@ -16,6 +16,7 @@ from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
 
 from clubs.routing import websocket_urlpatterns as club_sockets  # noqa: E402
 from clubs.running import ensure_round_sweeper  # noqa: E402
+from config.ws_deflate import install as install_ws_deflate  # noqa: E402
 from config.ws_origin import SameOriginValidator  # noqa: E402
 from games.live.routing import websocket_urlpatterns  # noqa: E402
 from quickplay.routing import websocket_urlpatterns as quickplay_websockets  # noqa: E402
@@ -26,6 +27,8 @@ from games.runtime.scheduling import ensure_sweeper  # noqa: E402
 # (In the production topology this returns at once: Celery beat sweeps.)
 ensure_sweeper()
 ensure_round_sweeper()
+# permessage-deflate on the sockets daphne serves (#24; GAMES_WS_DEFLATE=0: off)
+install_ws_deflate()
 
 application = ProtocolTypeRouter(
     {

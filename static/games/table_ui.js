@@ -42,7 +42,9 @@
         var a = document.getElementById("turn-sound");
         if (a && a.play) { try { var p = a.play(); if (p && p.catch) p.catch(function () {}); } catch (e) { /* autoplay refused */ } }
       }
-      if (navigator.vibrate && document.hidden !== undefined) { try { navigator.vibrate(150); } catch (e) { /* not allowed */ } }
+      // (only after the player has touched the page: before that Chromium refuses it with a console error)
+      var touched = !navigator.userActivation || navigator.userActivation.hasBeenActive;
+      if (navigator.vibrate && touched) { try { navigator.vibrate(150); } catch (e) { /* not allowed */ } }
     } else if (!mine && wasMyTurn) {
       document.title = baseTitle;
       favicon(false);
@@ -164,7 +166,98 @@
     }
   }
 
-  function afterSwap() { tools(); sortHand(); turnAlert(); names(); }
+  // ---- the fan (issue #24, cards.css): the width of each card's visible
+  // strip so that the hand takes one row where a strip of FAN_MIN px fits,
+  // else two (a 375 px phone with 52 cards: 11-12 px), a third only below
+  // FAN_MIN_TWO px (a phone narrower than 340 px).
+  var FAN_MIN = 12, FAN_MIN_TWO = 9, FAN_MAX_SHARE = 0.62;
+  function fan() {
+    var hand = document.getElementById("my-hand");
+    if (!hand) return;
+    var n = hand.querySelectorAll("[data-card]").length;
+    var w = parseFloat(getComputedStyle(hand).getPropertyValue("--card-w")) * parseFloat(getComputedStyle(document.documentElement).fontSize) || 40;
+    var width = hand.clientWidth;
+    if (!n || !width) return;
+    var rows = 1, strip;
+    for (;;) {
+      var perRow = Math.ceil(n / rows);
+      strip = perRow > 1 ? (width - w) / (perRow - 1) : w;
+      if (strip >= (rows === 1 ? FAN_MIN : FAN_MIN_TWO) || rows >= 3) break;
+      rows++;
+    }
+    strip = Math.max(6, Math.min(strip, w * FAN_MAX_SHARE));
+    hand.style.setProperty("--strip", (Math.floor(strip * 100) / 100 - 0.01) + "px");
+    hand.setAttribute("data-rows", rows);
+  }
+  var fanTimer = null;
+  window.addEventListener("resize", function () { clearTimeout(fanTimer); fanTimer = setTimeout(fan, 60); });
+
+  // ---- motion (issue #24): a play that was not on the table before this
+  // push gets .arrive (design.css slides it in from its seat; none under
+  // prefers-reduced-motion); the others stay still.
+  var seenPlays = null;
+  function plays() {
+    var out = {}, els = document.querySelectorAll("#table [data-played-seat], #table [data-play-seat]");
+    for (var i = 0; i < els.length; i++) {
+      var e = els[i];
+      out[(e.getAttribute("data-played-seat") || "p" + e.getAttribute("data-play-seat")) + ":" + e.textContent] = e;
+    }
+    return out;
+  }
+  // Optional sounds (the menu's "sounds", off by default): a short click for
+  // a new play, two notes when the plays leave the table (a trick or round
+  // taken); static/games/sounds/, next to turn.wav.
+  function sound(name) {
+    if (store.getItem("cardroom.sounds") !== "1") return;
+    var turn = document.getElementById("turn-sound");
+    if (!turn || !window.Audio) return;
+    try {
+      var a = new Audio(turn.getAttribute("src").replace(/turn\.wav$/, name + ".wav"));
+      var p = a.play(); if (p && p.catch) p.catch(function () {});
+    } catch (e) { /* autoplay refused */ }
+  }
+  function arrive() {
+    var now = plays(), added = 0;
+    if (seenPlays) { for (var k in now) { if (!(k in seenPlays)) { now[k].classList.add("arrive"); added++; } } }
+    if (seenPlays && added) sound("play");
+    else if (seenPlays && Object.keys(seenPlays).length && !Object.keys(now).length) sound("trick");
+    seenPlays = now;
+  }
+
+  // ---- the countdown ring of the seat to act (design.css draws it from
+  // --left, 0..1): the share of its time still left, counted from when this
+  // page first saw that deadline (the server sends the deadline only).
+  var firstSeen = {};
+  function rings() {
+    var els = document.querySelectorAll(".seat-timer[data-deadline]");
+    var now = Date.now();
+    for (var i = 0; i < els.length; i++) {
+      var d = parseInt(els[i].getAttribute("data-deadline"), 10);
+      if (!d) continue;
+      if (!(d in firstSeen)) firstSeen[d] = now;
+      var total = Math.max(1, d - firstSeen[d]);
+      var left = Math.max(0, Math.min(1, (d - now) / total));
+      els[i].style.setProperty("--left", left.toFixed(3));
+    }
+  }
+  setInterval(rings, 250);
+
+  // ---- a new deal (the table's data-hand changed while this page watched):
+  // the hand's cards come in one after the other (design.css .deal; none
+  // under reduced motion)
+  var seenHand = null;
+  function deal() {
+    var t = table(), hand = document.getElementById("my-hand");
+    var id = t && t.getAttribute("data-hand");
+    if (hand && id && seenHand !== null && id !== seenHand) {
+      var cards = hand.querySelectorAll("[data-card]");
+      for (var i = 0; i < cards.length; i++) cards[i].style.setProperty("--i", i);
+      hand.classList.add("deal");
+    }
+    if (id) seenHand = id;
+  }
+
+  function afterSwap() { tools(); sortHand(); fan(); deal(); arrive(); rings(); turnAlert(); names(); }
   document.addEventListener("htmx:wsAfterMessage", afterSwap);
   document.addEventListener("htmx:afterSwap", afterSwap);
   document.addEventListener("DOMContentLoaded", afterSwap);

@@ -75,7 +75,7 @@ def test_organiser_runs_round_one_for_two_pairs(site_server, browser):
         players[partner].click(".confirm-entry")
         players[partner].wait_for_selector("#entries")
     organiser.goto(event_url)
-    assert organiser.locator("#entries li").count() == 2
+    assert organiser.locator("#entries tr[data-entry]").count() == 2
     assert organiser.locator("#entries").inner_text().count("已报名") == 2
 
     for page in players:  # watching the event page: the link must arrive live

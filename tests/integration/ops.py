@@ -229,7 +229,28 @@ def review_status(hand_id) -> dict:
             "cpu_ms": r.cpu_ms}
 
 
-OPS = {"review_status": review_status, "bot_room": bot_room, "bot_rooms": bot_rooms, "new_user": new_user, "players": players, "tables": tables, "ready": ready,
+def event_round(game="shengji", bots=4, bot_delay_ms=800, prefix="ev") -> dict:
+    """A club event of ``bots`` bot entries with round 1 paired and started
+    (its tables playing), for looking at the event page mid-round (#24)."""
+    import secrets
+
+    from django.contrib.auth import get_user_model
+
+    from clubs import events, services
+
+    tag = secrets.token_hex(3)
+    user = get_user_model().objects.create_user(f"{prefix}{tag}org", password=None)
+    club = services.create_club(user, f"{prefix}-club-{tag}")
+    event = events.create_event(user, club, name=f"{prefix}-event-{tag}", game=game, rounds=3,
+                                hands_per_round=2, bot_delay_ms=bot_delay_ms)
+    events.add_bot_entries(user, event, int(bots))
+    round_ = events.pair_round(user, event)
+    events.start_round(user, round_)
+    return {"event_id": event.pk, "club_id": club.pk, "user": {"username": user.get_username(),
+            "cookie": login_cookie(user)}}
+
+
+OPS = {"review_status": review_status, "event_round": event_round, "bot_room": bot_room, "bot_rooms": bot_rooms, "new_user": new_user, "players": players, "tables": tables, "ready": ready,
        "cookie": cookie, "hand_log": hand_log,
        "legal": legal, "close": close}
 

@@ -1,0 +1,63 @@
+"""permessage-deflate on the table's socket (issue #24, config/ws_deflate.py),
+against a real daphne (embedded topology):
+
+* a client that offers permessage-deflate (as browsers do) gets it, and a
+  push of the table reaches it in far fewer bytes than the fragment it
+  carries (the second push: the compressor already holds the first);
+* with ``GAMES_WS_DEFLATE=0`` the server declines and the bytes on the wire
+  are the fragment's own.
+"""
+
+from __future__ import annotations
+
+import asyncio
+
+from websockets.asyncio.client import connect
+
+from tests.integration.stack import LiveStack, running
+
+
+async def _pushes(stack: LiveStack, room_id: int, cookie: str, n: int) -> tuple[str, list[tuple[int, int]]]:
+    """``(extensions agreed, [(fragment bytes, wire bytes)] for n pushes)``."""
+    base = stack.web_url
+    url = "ws" + base.removeprefix("http") + f"/ws/rooms/{room_id}/"
+    async with connect(url, origin=base, additional_headers={"Cookie": f"sessionid={cookie}"},
+                       compression="deflate", open_timeout=15, proxy=None, max_size=None) as ws:
+        agreed = ws.response.headers.get("Sec-WebSocket-Extensions", "")
+        got = [0]
+        original = ws.data_received
+
+        def counting(data: bytes) -> None:
+            got[0] += len(data)
+            original(data)
+
+        ws.data_received = counting
+        out, seen = [], 0
+        while len(out) < n:
+            msg = await asyncio.wait_for(ws.recv(), 30)
+            out.append((len(msg.encode()), got[0] - seen))
+            seen = got[0]
+    return agreed, out
+
+
+def _room(stack: LiveStack) -> dict:
+    return stack.ops("bot_room", game="baohuang", humans=1, autoplay=True, ready=True,
+                     bot_delay_ms=200, turn_seconds=60, prefix="defl")
+
+
+def test_table_pushes_are_deflated(embedded_stack):
+    room = _room(embedded_stack)
+    agreed, pushes = asyncio.run(_pushes(embedded_stack, room["room_id"], room["users"][0]["cookie"], 4))
+    assert agreed.startswith("permessage-deflate")
+    fragment, wire = pushes[1]
+    assert fragment > 5000  # a whole table for one seat
+    assert wire < fragment / 5, pushes
+
+
+def test_deflate_off_sends_the_fragment_as_it_is(tmp_path):
+    with running(LiveStack.embedded(tmp_path, extra_env={"GAMES_WS_DEFLATE": "0"})) as stack:
+        room = _room(stack)
+        agreed, pushes = asyncio.run(_pushes(stack, room["room_id"], room["users"][0]["cookie"], 2))
+    assert agreed == ""
+    for fragment, wire in pushes:
+        assert fragment <= wire <= fragment + 14  # the frame's header only
