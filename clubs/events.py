@@ -96,6 +96,10 @@ def register(user, event: Event, partner: str | None = None) -> Entry:
     require(user, "clubs.enter_event", event, _("只有本俱乐部的会员可以报名"))
     if event.status == Event.Status.FINISHED:
         raise Conflict(_("比赛已经结束"))
+    from .schedule import registration_open
+
+    if not registration_open(event):
+        raise Conflict(_("报名已经截止"))
     with transaction.atomic():
         Event.objects.select_for_update().filter(pk=event.pk).first()
         if _in_event(event, user):

@@ -35,6 +35,8 @@ class Club(models.Model):
         verbose_name=_("创建者"),
     )
     created = models.DateTimeField(_("创建时间"), auto_now_add=True)
+    #: IANA name; event times are entered and shown in it (#25).
+    time_zone = models.CharField(_("时区"), max_length=40, default="Asia/Shanghai")
 
     class Meta:
         ordering = ["name"]
@@ -299,3 +301,6 @@ class Correction(models.Model):
         ordering = ["created", "id"]
         verbose_name = _("成绩更正")
         verbose_name_plural = _("成绩更正")
+
+
+from .schedule_models import CheckIn, EventSchedule  # noqa: E402,F401  (#25: registered with the clubs app)

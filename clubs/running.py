@@ -237,6 +237,9 @@ def sweep_rounds() -> int:
             advance_round(rid)
         except Exception:
             log.exception("round sweep: round %s failed", rid)
+    from .schedule import sweep_schedules  # scheduled starts and automatic rounds (#25)
+
+    sweep_schedules()
     return len(ids)
 
 

@@ -70,6 +70,7 @@ INSTALLED_APPS = [
     "quickplay",
     "rules",
     "clubs",
+    "notifications",
 ]
 
 MIDDLEWARE = [
@@ -155,6 +156,8 @@ AUTH_PASSWORD_VALIDATORS = [
 # Mail (password reset): the console unless a real backend is configured.
 EMAIL_BACKEND = os.environ.get("EMAIL_BACKEND", "django.core.mail.backends.console.EmailBackend")
 DEFAULT_FROM_EMAIL = os.environ.get("DEFAULT_FROM_EMAIL", "noreply@localhost")
+#: The site's address in e-mails and calendar feeds (links must be absolute there; #25).
+SITE_URL = os.environ.get("SITE_URL", "http://localhost:8000")
 
 LOGIN_URL = "login"
 LOGIN_REDIRECT_URL = "lobby"
