@@ -58,7 +58,9 @@ def card(entry: Entry) -> dict:
         unit = _("比赛分")
         maximum = 0
         by_round = defaultdict(list)
-        for t in EventTable.objects.filter(round__event=event).select_related("round").order_by("round__number", "number"):
+        # only rounds every table finished: a board stays hidden until all tables played it (#21 embargo)
+        for t in (EventTable.objects.filter(round__event=event, round__status=Round.Status.FINISHED)
+                  .select_related("round").order_by("round__number", "number")):
             if t.result and t.result.get("boards") is not None:
                 by_round[t.round.number].append(t)
         for rnd in sorted(by_round):
