@@ -10,7 +10,7 @@ from django.core import signing
 from django.http import Http404, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_lazy as _lazy
+from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_POST
 
 from . import calendar, schedule
@@ -26,12 +26,12 @@ class ScheduleForm(forms.Form):
     """The start and registration close (wall-clock times in the club's zone),
     automatic rounds and the gap between them, the no-check-in rule."""
 
-    starts_at = forms.DateTimeField(label=_lazy("开始时间"), widget=forms.DateTimeInput(attrs={"type": "datetime-local"}))
+    starts_at = forms.DateTimeField(label=gettext_lazy("开始时间"), widget=forms.DateTimeInput(attrs={"type": "datetime-local"}))
     registration_closes = forms.DateTimeField(
-        label=_lazy("报名截止"), required=False, widget=forms.DateTimeInput(attrs={"type": "datetime-local"}))
-    auto_rounds = forms.BooleanField(label=_lazy("自动开始各轮"), required=False, initial=True)
-    gap_minutes = forms.FloatField(label=_lazy("两轮间隔（分钟）"), min_value=0, max_value=1440, initial=5)
-    no_checkin = forms.ChoiceField(label=_lazy("未签到处理"), choices=EventSchedule.NoCheckIn.choices)
+        label=gettext_lazy("报名截止"), required=False, widget=forms.DateTimeInput(attrs={"type": "datetime-local"}))
+    auto_rounds = forms.BooleanField(label=gettext_lazy("自动开始各轮"), required=False, initial=True)
+    gap_minutes = forms.FloatField(label=gettext_lazy("两轮间隔（分钟）"), min_value=0, max_value=1440, initial=5)
+    no_checkin = forms.ChoiceField(label=gettext_lazy("未签到处理"), choices=EventSchedule.NoCheckIn.choices)
 
 
 @require_POST
