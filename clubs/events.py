@@ -346,6 +346,9 @@ def start_round(user, round_: Round) -> Round:
             except game_services.Conflict:  # every seat is a human's
                 pass
     notify.event_changed(event.pk)
+    from .announce import tables_ready  # "your table is ready", once per member and round (#25)
+
+    transaction.on_commit(lambda: tables_ready(round_))
     return round_
 
 

@@ -208,3 +208,12 @@ def test_entrants_are_told_once_starts_soon_table_ready_and_results(people_event
     assert [n.user.username for n in results] == ["mike", "olga", "pam"]
     card = results[0]
     assert card.url == f"/clubs/entries/{mine.pk}/card" and "mike" in card.body
+
+
+def test_an_organiser_started_round_tells_the_seated_members_too(people_event, django_capture_on_commit_callbacks):
+    event, mine, hers, olga, mike, pam = people_event
+    r = events.pair_round(olga, event)
+    with django_capture_on_commit_callbacks(execute=True):
+        events.start_round(olga, r)
+    ready = Notification.objects.filter(kind=Kind.TABLE_READY, key=f"event:{event.pk}:round:1")
+    assert sorted(ready.values_list("user__username", flat=True)) == ["mike", "pam"]
