@@ -52,12 +52,13 @@ def registration_open(event: Event) -> int:
         return _send(users, Kind.REGISTRATION_OPEN, f"event:{event.pk}", subject, body, event.get_absolute_url())
 
 
-def starts_soon(event: Event) -> int:
-    """Every entrant: the event starts in (about) 15 minutes."""
-    key = f"event:{event.pk}"
+def starts_soon(event: Event, session: int = 1, at=None) -> int:
+    """Every entrant: the event (its ``session``, starting ``at``) starts in about 15 minutes."""
+    key = f"event:{event.pk}" if session == 1 else f"event:{event.pk}:session:{session}"
+    at = at or event.schedule.starts_at
     with translation.override(settings.LANGUAGE_CODE):
         subject = _("“%(event)s”即将开始") % {"event": event.name}
-        body = _("比赛将于 %(start)s 开始，请及时签到。") % {"start": _local(event, event.schedule.starts_at)}
+        body = _("比赛将于 %(start)s 开始，请及时签到。") % {"start": _local(event, at)}
         return _send(_entrants(event), Kind.STARTS_SOON, key, subject, body, event.get_absolute_url())
 
 

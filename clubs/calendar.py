@@ -21,12 +21,13 @@ from .models import Event
 _SALT = "clubs.calendar"
 
 
-def estimated_end(event: Event) -> timedelta:
-    """How long the event should take: per round its clock (or 20 minutes a
-    hand, 30 without either), plus the gaps between rounds."""
+def estimated_end(event: Event, rounds: int | None = None) -> timedelta:
+    """How long ``rounds`` rounds (default: all) should take: per round its
+    clock (or 20 minutes a hand, 30 without either), plus the gaps between them."""
+    rounds = event.rounds if rounds is None else rounds
     per_round = event.minutes_per_round or (20 * (event.hands_per_round or 0)) or 30
     gap = event.schedule.gap_seconds if event.schedule.auto_rounds else 0
-    return timedelta(minutes=per_round * event.rounds) + timedelta(seconds=gap * max(0, event.rounds - 1))
+    return timedelta(minutes=per_round * rounds) + timedelta(seconds=gap * max(0, rounds - 1))
 
 
 def _site() -> str:
@@ -42,21 +43,27 @@ def feed(events, name: str, mine: set[int] = frozenset()) -> bytes:
     cal.add("x-wr-calname", name)
     host = urlsplit(_site()).hostname or "localhost"
     now = timezone.now()
+    from .schedule import sessions
+
     for event in events:
         sched = event.schedule
-        ve = icalendar.Event()
-        ve.add("uid", f"event-{event.pk}@{host}")
-        ve.add("dtstamp", now)
-        ve.add("dtstart", sched.starts_at)
-        ve.add("dtend", sched.starts_at + estimated_end(event))
-        ve.add("summary", f"{event.club.name}: {event.name}")
-        desc = f"{event.get_format_display()} · {event.rounds} rounds"
-        if event.pk in mine:
-            desc += " · entered"
-        ve.add("description", desc)
-        ve.add("url", _site() + event.get_absolute_url())
-        ve.add("status", "CANCELLED" if event.status == "cancelled" else "CONFIRMED")
-        cal.add_component(ve)
+        parts = sessions(sched)
+        for number, first, at in parts:
+            last = next((f - 1 for _n, f, _a in parts if f > first), event.rounds)
+            ve = icalendar.Event()
+            several = len(parts) > 1
+            ve.add("uid", f"event-{event.pk}{f'-s{number}' if several else ''}@{host}")
+            ve.add("dtstamp", now)
+            ve.add("dtstart", at)
+            ve.add("dtend", at + estimated_end(event, last - first + 1))
+            ve.add("summary", f"{event.club.name}: {event.name}" + (f" ({number}/{len(parts)})" if several else ""))
+            desc = f"{event.get_format_display()} · rounds {first}-{last} of {event.rounds}"
+            if event.pk in mine:
+                desc += " · entered"
+            ve.add("description", desc)
+            ve.add("url", _site() + event.get_absolute_url())
+            ve.add("status", "CONFIRMED")
+            cal.add_component(ve)
     return cal.to_ical()
 
 

@@ -303,4 +303,4 @@ class Correction(models.Model):
         verbose_name_plural = _("成绩更正")
 
 
-from .schedule_models import CheckIn, EventSchedule  # noqa: E402,F401  (#25: registered with the clubs app)
+from .schedule_models import CheckIn, EventSchedule, EventSession  # noqa: E402,F401  (#25: registered with the clubs app)

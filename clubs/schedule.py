@@ -34,7 +34,7 @@ from games import services as game_services
 
 from . import announce, events, notify
 from .models import Club, Entry, EntryPlayer, Event, Round
-from .schedule_models import CheckIn, EventSchedule
+from .schedule_models import CheckIn, EventSchedule, EventSession
 from .services import ClubError, Conflict, Forbidden, require
 
 log = logging.getLogger(__name__)
@@ -98,6 +98,43 @@ def schedule_event(user, event: Event, *, starts_at: datetime, registration_clos
             announce.registration_open(event)
     notify.event_changed(event.pk)
     return sched
+
+
+def add_session(user, event: Event, *, starts_at: datetime, first_round: int) -> EventSession:
+    """An organiser makes ``first_round`` the first round of a later evening
+    that starts at ``starts_at`` (naive: the club's wall clock).  Raises
+    :class:`Forbidden`, :class:`Conflict` (no schedule yet, or that round
+    started) or :class:`ClubError` (round 1 or beyond the event's rounds, a
+    start not after the previous session's)."""
+    require(user, "clubs.manage_event", event)
+    sched = schedule_of(event)
+    if sched is None:
+        raise Conflict(_("请先设定比赛的开始时间"))
+    starts_at = in_club_zone(event.club, starts_at)
+    if not 2 <= int(first_round) <= event.rounds:
+        raise ClubError(_("场次的首轮须在第 2 轮到最后一轮之间"))
+    if event.round_set.filter(number__gte=first_round).exclude(status=Round.Status.PREVIEW).exists():
+        raise Conflict(_("这一轮已经开始"))
+    earlier = [at for _n, first, at in sessions(sched) if first < first_round]
+    if earlier and starts_at <= max(earlier):
+        raise ClubError(_("场次须晚于前一场次开始"))
+    row, _created = EventSession.objects.update_or_create(
+        schedule=sched, first_round=first_round, defaults={"starts_at": starts_at})
+    notify.event_changed(event.pk)
+    return row
+
+
+def sessions(sched: EventSchedule) -> list[tuple[int, int, datetime]]:
+    """``[(session number, first round, start)]``: session 1 is the schedule's start."""
+    rows = [(1, sched.starts_at)] + [(s.first_round, s.starts_at) for s in sched.sessions.order_by("first_round")]
+    return [(k, first, at) for k, (first, at) in enumerate(rows, start=1)]
+
+
+def next_start(sched: EventSchedule, now: datetime | None = None) -> tuple[int, datetime]:
+    """``(session number, start)`` of the next session not yet begun (the last one once all have)."""
+    now = now or timezone.now()
+    parts = sessions(sched)
+    return next(((k, at) for k, _f, at in parts if at >= now), (parts[-1][0], parts[-1][2]))
 
 
 def schedule_of(event: Event) -> EventSchedule | None:
@@ -165,9 +202,12 @@ def next_round_due(event: Event, sched: EventSchedule) -> tuple[int, datetime] |
         return None
     if not rounds:
         return 1, sched.starts_at
+    last = rounds[-1]
+    session = next((s for s in sched.sessions.all() if s.first_round == last.number + 1), None)
+    if session is not None:  # a later evening of a multi-session event starts at its own time
+        return last.number + 1, session.starts_at
     if not sched.auto_rounds:
         return None
-    last = rounds[-1]
     return last.number + 1, (last.ended or timezone.now()) + timedelta(seconds=sched.gap_seconds)
 
 
@@ -212,8 +252,9 @@ def run_due(event_id: int, now: datetime | None = None) -> str:
                 EventSchedule.objects.filter(pk=event_id).update(results_announced=True)
                 did = "announced"
             return did
-        if sched.starts_at - REMINDER <= now < sched.starts_at + REMINDER and announce.starts_soon(event):
-            did = "reminded"
+        for number, _first, at in sessions(sched):
+            if at - REMINDER <= now < at + REMINDER and announce.starts_soon(event, number, at):
+                did = "reminded"
         due = next_round_due(event, sched)
         if due is None or now < due[1]:
             return did

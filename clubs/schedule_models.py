@@ -64,3 +64,21 @@ class CheckIn(models.Model):
         verbose_name = _("签到")
         verbose_name_plural = _("签到")
         constraints = [models.UniqueConstraint(fields=["entry", "user"], name="checkin_entry_user")]
+
+
+class EventSession(models.Model):
+    """A later evening of a multi-session event: round ``first_round`` (and
+    the rounds after it, up to the next session's first) starts at
+    ``starts_at`` (aware; the club's zone on the page) instead of a gap after
+    the previous round.  Session 1 is the schedule's own start; standings
+    carry over (they are the event's)."""
+
+    schedule = models.ForeignKey(EventSchedule, on_delete=models.CASCADE, related_name="sessions")
+    first_round = models.PositiveSmallIntegerField(_("首轮"))
+    starts_at = models.DateTimeField(_("开始时间"))
+
+    class Meta:
+        ordering = ["schedule", "first_round"]
+        verbose_name = _("场次")
+        verbose_name_plural = _("场次")
+        constraints = [models.UniqueConstraint(fields=["schedule", "first_round"], name="session_first_round")]

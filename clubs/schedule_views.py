@@ -55,6 +55,31 @@ def event_schedule(request, event_id: int):
     return redirect(event)
 
 
+class SessionForm(forms.Form):
+    """A later evening: its first round and start (the club's wall clock)."""
+
+    first_round = forms.IntegerField(label=gettext_lazy("首轮"), min_value=2, max_value=50)
+    starts_at = forms.DateTimeField(label=gettext_lazy("开始时间"), widget=forms.DateTimeInput(attrs={"type": "datetime-local"}))
+
+
+@require_POST
+def event_session(request, event_id: int):
+    event = get_object_or_404(Event, pk=event_id)
+    form = SessionForm(request.POST)
+    try:
+        if not request.user.is_authenticated:
+            raise Forbidden(_("请先登录"))
+        if not form.is_valid():
+            raise ClubError("; ".join(f"{k}: {' '.join(v)}" for k, v in form.errors.items()))
+        d = form.cleaned_data
+        schedule.add_session(request.user, event, starts_at=d["starts_at"].replace(tzinfo=None),
+                             first_round=d["first_round"])
+    except ClubError as exc:
+        return refused(request, exc, event.club)
+    messages.success(request, _("日程已保存"))
+    return redirect(event)
+
+
 @require_POST
 def entry_checkin(request, entry_id: int):
     entry = get_object_or_404(Entry, pk=entry_id)

@@ -35,6 +35,7 @@ urlpatterns = [
     path("<int:club_id>/calendar.ics", sv.club_calendar, name="club_calendar"),
     path("calendar/<str:token>.ics", sv.member_calendar, name="member_calendar"),
     path("events/<int:event_id>/schedule", sv.event_schedule, name="event_schedule"),
+    path("events/<int:event_id>/sessions", sv.event_session, name="event_session"),
     path("events/<int:event_id>/standings/print", sv.standings_print, name="standings_print"),
     path("events/<int:event_id>/rounds/<int:number>/slips", sv.round_slips, name="round_slips"),
     path("entries/<int:entry_id>/checkin", sv.entry_checkin, name="entry_checkin"),

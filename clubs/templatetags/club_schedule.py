@@ -14,6 +14,12 @@ from ..schedule_models import CheckIn
 register = template.Library()
 
 
+def _item(event) -> dict:
+    number, at = schedule.next_start(event.schedule)
+    many = len(schedule.sessions(event.schedule)) > 1
+    return {"event": event, "starts": schedule.local_time(event, at), "session": number if many else None}
+
+
 @register.inclusion_tag("clubs/_upcoming.html", takes_context=True)
 def upcoming_events(context, club=None, limit: int = 5):
     """Scheduled events not finished, soonest first: the club's, or (no
@@ -28,7 +34,7 @@ def upcoming_events(context, club=None, limit: int = 5):
     from ..calendar import member_feed_url
 
     return {
-        "items": [{"event": e, "starts": schedule.local_time(e, e.schedule.starts_at)} for e in rows],
+        "items": [_item(e) for e in rows],
         "club": club,
         "feed": (None if club is not None or not (user and user.is_authenticated) else member_feed_url(user)),
     }
@@ -44,6 +50,8 @@ def event_schedule_panel(context):
     if sched is not None:
         out["starts"] = schedule.local_time(event, sched.starts_at)
         out["closes"] = schedule.local_time(event, sched.registration_closes) if sched.registration_closes else None
+        parts = schedule.sessions(sched)
+        out["sessions"] = [{"number": k, "first": f, "starts": schedule.local_time(event, at)} for k, f, at in parts] if len(parts) > 1 else []
         if user is not None and user.is_authenticated:
             from ..scorecards import entry_of
 
@@ -60,4 +68,8 @@ def event_schedule_panel(context):
             initial = {"starts_at": out["starts"].replace(tzinfo=None), "auto_rounds": sched.auto_rounds,
                        "gap_minutes": sched.gap_seconds / 60, "no_checkin": sched.no_checkin}
         out["form"] = ScheduleForm(initial=initial)
+        if sched is not None and event.rounds > 1:
+            from ..schedule_views import SessionForm
+
+            out["session_form"] = SessionForm(initial={"first_round": 2})
     return out
