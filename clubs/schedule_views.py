@@ -36,6 +36,7 @@ class ScheduleForm(forms.Form):
 
 @require_POST
 def event_schedule(request, event_id: int):
+    """The organiser's schedule form (POST): :func:`clubs.schedule.schedule_event`."""
     event = get_object_or_404(Event, pk=event_id)
     form = ScheduleForm(request.POST)
     try:
@@ -64,6 +65,7 @@ class SessionForm(forms.Form):
 
 @require_POST
 def event_session(request, event_id: int):
+    """The organiser adds a later session (POST): :func:`clubs.schedule.add_session`."""
     event = get_object_or_404(Event, pk=event_id)
     form = SessionForm(request.POST)
     try:
@@ -82,6 +84,7 @@ def event_session(request, event_id: int):
 
 @require_POST
 def entry_checkin(request, entry_id: int):
+    """A player of the entry checks in (POST): :func:`clubs.schedule.check_in`."""
     entry = get_object_or_404(Entry, pk=entry_id)
     try:
         if not request.user.is_authenticated:

@@ -29,6 +29,7 @@ def notice_list(request):
 @login_required
 @require_POST
 def notice_read(request):
+    """Mark every notification of the signed-in user read (the pushed count follows)."""
     services.mark_read(request.user)
     return redirect("notices")
 

@@ -217,3 +217,43 @@ def test_an_organiser_started_round_tells_the_seated_members_too(people_event, d
         events.start_round(olga, r)
     ready = Notification.objects.filter(kind=Kind.TABLE_READY, key=f"event:{event.pk}:round:1")
     assert sorted(ready.values_list("user__username", flat=True)) == ["mike", "pam"]
+
+
+def test_the_organisers_form_and_the_check_in_button(client, people_event):
+    """The event page's schedule form takes the club's wall-clock time; an
+    entrant's check-in button appears an hour before and checks them in."""
+    event, mine, hers, olga, mike, pam = people_event
+    local = schedule.local_time(event, timezone.now() + timedelta(minutes=30)).replace(second=0, microsecond=0)
+    client.force_login(olga)
+    page = client.get(f"/clubs/events/{event.pk}/").content.decode()
+    assert 'id="schedule-form"' in page
+    resp = client.post(f"/clubs/events/{event.pk}/schedule", {
+        "starts_at": local.strftime("%Y-%m-%dT%H:%M"), "auto_rounds": "on", "gap_minutes": "3",
+        "no_checkin": "bot"})
+    assert resp.status_code == 302
+    sched = EventSchedule.objects.get(pk=event.pk)
+    assert sched.starts_at == local and sched.gap_seconds == 180 and sched.no_checkin == "bot"
+    client.force_login(mike)
+    page = client.get(f"/clubs/events/{event.pk}/").content.decode()
+    assert local.strftime("%Y-%m-%d %H:%M") in page.split('id="event-start"', 1)[1][:40]
+    assert 'id="check-in"' in page and 'id="schedule-form"' not in page
+    client.post(f"/clubs/entries/{mine.pk}/checkin")
+    page = client.get(f"/clubs/events/{event.pk}/").content.decode()
+    assert 'id="checked-in"' in page and 'id="check-in"' not in page
+    assert schedule.absent_players(event) == {hers.pk: [pam.pk]}
+
+
+def test_results_notice_for_an_event_run_by_hand(people_event, finish, django_capture_on_commit_callbacks):
+    event, mine, hers, olga, mike, pam = people_event
+    r = events.pair_round(olga, event)
+    events.start_round(olga, r)
+    from games import services as game_services
+
+    room = r.tables.get().room
+    game_services.set_ready(room, mike, True)
+    game_services.set_ready(room, pam, True)
+    with django_capture_on_commit_callbacks(execute=True):
+        finish(r, 1)
+    results = Notification.objects.filter(kind=Kind.RESULTS, key=f"event:{event.pk}")
+    assert sorted(results.values_list("user__username", flat=True)) == ["mike", "olga", "pam"]
+    assert "成绩卡" in results.get(user=pam).body
