@@ -36,6 +36,7 @@ class Notification(models.Model):
     created = models.DateTimeField(_("时间"), auto_now_add=True)
     read = models.DateTimeField(_("已读"), null=True, blank=True)
     emailed = models.DateTimeField(_("已发邮件"), null=True, blank=True)
+    pushed = models.DateTimeField(_("已推送"), null=True, blank=True)
 
     class Meta:
         ordering = ["-created", "-id"]
@@ -57,3 +58,19 @@ class Unsubscribe(models.Model):
 
     class Meta:
         constraints = [models.UniqueConstraint(fields=["user", "kind"], name="unsubscribe_once")]
+
+
+class PushSubscription(models.Model):
+    """A browser's Web Push subscription of ``user`` (the page asks only after
+    a click): the push service's ``endpoint`` and the browser's keys
+    (``p256dh``, ``auth``; base64url), as the Push API gives them."""
+
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="push_subscriptions")
+    endpoint = models.URLField(max_length=500, unique=True)
+    p256dh = models.CharField(max_length=200)
+    auth = models.CharField(max_length=100)
+    created = models.DateTimeField(auto_now_add=True)
+
+    def info(self) -> dict:
+        """The ``subscription_info`` pywebpush takes."""
+        return {"endpoint": self.endpoint, "keys": {"p256dh": self.p256dh, "auth": self.auth}}

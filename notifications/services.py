@@ -50,9 +50,11 @@ def notify(user, kind: str, key: str, subject: str, body: str = "", url: str = "
 
     def after():
         game_notify.send([user_group(user.pk)], {"type": "notices.changed"}, what=f"notices {user.pk}")
-        from .tasks import send_email
+        from .tasks import send_email, send_push
 
         send_email.delay(row.pk)
+        if push_enabled():
+            send_push.delay(row.pk)
 
     transaction.on_commit(after)
     return row
@@ -131,3 +133,73 @@ def deliver_email(notification_id: int) -> bool:
         Notification.objects.filter(pk=row.pk).update(emailed=None)
         raise
     return True
+
+
+def push_enabled() -> bool:
+    """Web Push is on when settings give the VAPID keys (``WEBPUSH_VAPID_*``)."""
+    return bool(getattr(settings, "WEBPUSH_VAPID_PRIVATE_KEY", "") and getattr(settings, "WEBPUSH_VAPID_PUBLIC_KEY", ""))
+
+
+def subscribe_push(user, subscription: dict):
+    """Keep a browser's subscription (the Push API's JSON: ``endpoint``,
+    ``keys.p256dh``, ``keys.auth``) for ``user``; raises ``ValueError`` if
+    a field is missing or the endpoint is not http(s)."""
+    from .models import PushSubscription
+
+    try:
+        endpoint = str(subscription["endpoint"])
+        keys = subscription["keys"]
+        p256dh, auth = str(keys["p256dh"]), str(keys["auth"])
+    except (KeyError, TypeError):
+        raise ValueError("not a push subscription") from None
+    if not endpoint.startswith(("https://", "http://")) or not p256dh or not auth:
+        raise ValueError("not a push subscription")
+    row, _created = PushSubscription.objects.update_or_create(
+        endpoint=endpoint, defaults={"user": user, "p256dh": p256dh, "auth": auth})
+    return row
+
+
+def deliver_push(notification_id: int) -> int:
+    """Push the notification to each of its user's browsers, once (the row's
+    ``pushed`` is claimed with a conditional UPDATE): the payload is JSON
+    ``{"title", "body", "url"}``, encrypted for each browser (aes128gcm,
+    VAPID-signed).  A subscription the push service says is gone (404/410)
+    is deleted.  Returns how many browsers accepted it."""
+    import json
+
+    from pywebpush import WebPushException, webpush
+
+    from .models import PushSubscription
+
+    if not push_enabled():
+        return 0
+    if not Notification.objects.filter(pk=notification_id, pushed__isnull=True).update(pushed=timezone.now()):
+        return 0
+    row = Notification.objects.get(pk=notification_id)
+    data = json.dumps({"title": row.subject, "body": row.body[:300], "url": row.url}, ensure_ascii=False)
+    sent = 0
+    key = _vapid_key()
+    for sub in PushSubscription.objects.filter(user_id=row.user_id):
+        try:
+            webpush(sub.info(), data=data, vapid_private_key=key,
+                    vapid_claims={"sub": settings.WEBPUSH_VAPID_SUBJECT}, timeout=10, ttl=3600)
+            sent += 1
+        except WebPushException as exc:
+            status = getattr(exc.response, "status_code", None)
+            if status in (404, 410):
+                sub.delete()
+            else:
+                log.warning("push to %s failed: %s", sub.endpoint[:60], exc)
+        except Exception:  # the push service unreachable: best effort, the in-site list has it
+            log.warning("push to %s failed", sub.endpoint[:60], exc_info=True)
+    return sent
+
+
+def _vapid_key():
+    """The VAPID private key of settings as a ``py_vapid`` key (PEM, or base64url DER/raw)."""
+    from py_vapid import Vapid02
+
+    value = settings.WEBPUSH_VAPID_PRIVATE_KEY
+    if "BEGIN" in value:
+        return Vapid02.from_pem(value.encode())
+    return Vapid02.from_string(private_key=value)

@@ -12,3 +12,11 @@ def send_email(notification_id: int) -> bool:
     from .services import deliver_email
 
     return deliver_email(notification_id)
+
+
+@shared_task(name="notifications.tasks.send_push", ignore_result=True)
+def send_push(notification_id: int) -> int:
+    """Push one notification to its user's browsers, once (:func:`notifications.services.deliver_push`)."""
+    from .services import deliver_push
+
+    return deliver_push(notification_id)

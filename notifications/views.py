@@ -5,7 +5,10 @@ from __future__ import annotations
 
 from django.contrib.auth.decorators import login_required
 from django.core import signing
-from django.http import Http404, HttpResponse
+import json
+
+from django.conf import settings
+from django.http import Http404, HttpResponse, JsonResponse
 from django.shortcuts import redirect, render
 from django.views.decorators.csrf import csrf_exempt
 from django.views.decorators.http import require_POST
@@ -23,7 +26,32 @@ def notice_list(request):
         "notices": rows,
         "unread": any(n.read is None for n in rows),
         "kinds": [(code, label, code not in off) for code, label in Kind.choices],
+        "push_key": settings.WEBPUSH_VAPID_PUBLIC_KEY if services.push_enabled() else "",
     })
+
+
+@login_required
+@require_POST
+def push_subscribe(request):
+    """The page's JSON POST of a browser's push subscription (after the user's click)."""
+    if not services.push_enabled():
+        raise Http404
+    try:
+        services.subscribe_push(request.user, json.loads(request.body or b"{}"))
+    except (ValueError, json.JSONDecodeError):
+        return JsonResponse({"ok": False}, status=400)
+    return JsonResponse({"ok": True})
+
+
+def service_worker(request):
+    """The push service worker (``/notices/sw.js``): shows a pushed notice, opens its page on a click."""
+    js = (
+        "self.addEventListener('push', e => { const d = e.data ? e.data.json() : {};"
+        " e.waitUntil(self.registration.showNotification(d.title || '', {body: d.body || '', data: d.url || '/'})); });\n"
+        "self.addEventListener('notificationclick', e => { e.notification.close();"
+        " e.waitUntil(clients.openWindow(e.notification.data || '/')); });\n"
+    )
+    return HttpResponse(js, content_type="application/javascript")
 
 
 @login_required
