@@ -10,7 +10,7 @@ from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncWebsocketConsumer
 from django.template.loader import render_to_string
 
-from games import notify as game_notify
+from games.live import notify as game_notify
 
 from .services import unread_count, user_group
 

@@ -20,7 +20,7 @@ from django.urls import reverse
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from games import notify as game_notify
+from games.live import notify as game_notify
 
 from .models import Kind, Notification, Unsubscribe
 
