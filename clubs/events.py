@@ -113,6 +113,10 @@ def register(user, event: Event, partner: str | None = None) -> Entry:
     require(user, "clubs.enter_event", event, _("只有本俱乐部的会员可以报名"))
     if event.status in (Event.Status.FINISHED, Event.Status.CANCELLED):
         raise Conflict(_("比赛已经结束"))
+    from .schedule import registration_open
+
+    if not registration_open(event):
+        raise Conflict(_("报名已经截止"))
     with transaction.atomic():
         Event.objects.select_for_update().filter(pk=event.pk).first()
         if _in_event(event, user):
@@ -579,6 +583,9 @@ def start_round(user, round_: Round) -> Round:
             except game_services.Conflict:  # every seat is a human's
                 pass
     notify.event_changed(event.pk)
+    from .announce import tables_ready  # "your table is ready", once per member and round (#25)
+
+    transaction.on_commit(lambda: tables_ready(round_))
     return round_
 
 

@@ -39,6 +39,8 @@ class Club(models.Model):
         _("未登录的访客可以观看比赛桌"), default=True,
         help_text=_("观看者只看到公开的出牌，看不到任何人的手牌"),
     )
+    #: IANA name; event times are entered and shown in it (#25).
+    time_zone = models.CharField(_("时区"), max_length=40, default="Asia/Shanghai")
 
     class Meta:
         ordering = ["name"]
@@ -328,3 +330,6 @@ class EventLog(models.Model):
         ordering = ["created", "id"]
         verbose_name = _("比赛操作记录")
         verbose_name_plural = _("比赛操作记录")
+
+
+from .schedule_models import CheckIn, EventSchedule, EventSession  # noqa: E402,F401  (#25: registered with the clubs app)

@@ -208,8 +208,19 @@ def _close_round(round_id: int, by_clock: bool = False) -> bool:
         event = r.event
         if r.number >= event.rounds:
             Event.objects.filter(pk=event.pk).update(status=Event.Status.FINISHED)
+            transaction.on_commit(lambda: _announce_results(event.pk))
     notify.event_changed(r.event_id)
     return True
+
+
+def _announce_results(event_id: int) -> None:
+    """"Results are published" to the entrants and organisers (once each, #25)."""
+    from .announce import results
+
+    try:
+        results(Event.objects.select_related("club").get(pk=event_id))
+    except Exception:  # a scheduled event's sweep retries; never fail the round's close
+        log.exception("results notice of event %s failed", event_id)
 
 
 def advance_round(round_id: int) -> str:
@@ -239,6 +250,9 @@ def sweep_rounds() -> int:
             advance_round(rid)
         except Exception:
             log.exception("round sweep: round %s failed", rid)
+    from .schedule import sweep_schedules  # scheduled starts and automatic rounds (#25)
+
+    sweep_schedules()
     return len(ids)
 
 

@@ -3,6 +3,7 @@
 from django.urls import path
 
 from . import event_views as ev
+from . import schedule_views as sv
 from . import views
 
 urlpatterns = [
@@ -34,4 +35,13 @@ urlpatterns = [
     path("entries/<int:entry_id>/confirm", ev.entry_confirm, name="entry_confirm"),
     path("entries/<int:entry_id>/withdraw", ev.entry_withdraw, name="entry_withdraw"),
     path("tables/<int:table_id>/correct", ev.table_correct, name="table_correct"),
+    # scheduled events, calendar, score cards, print (#25)
+    path("<int:club_id>/calendar.ics", sv.club_calendar, name="club_calendar"),
+    path("calendar/<str:token>.ics", sv.member_calendar, name="member_calendar"),
+    path("events/<int:event_id>/schedule", sv.event_schedule, name="event_schedule"),
+    path("events/<int:event_id>/sessions", sv.event_session, name="event_session"),
+    path("events/<int:event_id>/standings/print", sv.standings_print, name="standings_print"),
+    path("events/<int:event_id>/rounds/<int:number>/slips", sv.round_slips, name="round_slips"),
+    path("entries/<int:entry_id>/checkin", sv.entry_checkin, name="entry_checkin"),
+    path("entries/<int:entry_id>/card", sv.scorecard, name="scorecard"),
 ]

@@ -21,6 +21,7 @@ from config.ws_origin import SameOriginValidator  # noqa: E402
 from games.live.routing import websocket_urlpatterns  # noqa: E402
 from quickplay.routing import websocket_urlpatterns as quickplay_websockets  # noqa: E402
 from games.runtime.scheduling import ensure_sweeper  # noqa: E402
+from notifications.routing import websocket_urlpatterns as notice_sockets  # noqa: E402
 
 # Embedded topology: the deadline sweep runs inside this process; start it with
 # the server so an overdue table resumes after a restart without a visitor.
@@ -34,7 +35,7 @@ application = ProtocolTypeRouter(
     {
         "http": django_asgi_app,
         "websocket": SameOriginValidator(
-            AuthMiddlewareStack(URLRouter(websocket_urlpatterns + club_sockets + quickplay_websockets))
+            AuthMiddlewareStack(URLRouter(websocket_urlpatterns + club_sockets + quickplay_websockets + notice_sockets))
         ),
     }
 )

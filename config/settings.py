@@ -70,6 +70,7 @@ INSTALLED_APPS = [
     "quickplay",
     "rules",
     "clubs",
+    "notifications",
 ]
 
 MIDDLEWARE = [
@@ -214,6 +215,13 @@ AUTH_PASSWORD_VALIDATORS = [
 # Mail (password reset): the console unless a real backend is configured.
 EMAIL_BACKEND = os.environ.get("EMAIL_BACKEND", "django.core.mail.backends.console.EmailBackend")
 DEFAULT_FROM_EMAIL = os.environ.get("DEFAULT_FROM_EMAIL", "noreply@localhost")
+#: The site's address in e-mails and calendar feeds (links must be absolute there; #25).
+SITE_URL = os.environ.get("SITE_URL", "http://localhost:8000")
+#: Web Push of notifications (#25, pywebpush): off unless both VAPID keys are
+#: given (private: PEM or base64url; public: base64url, the browser's applicationServerKey).
+WEBPUSH_VAPID_PRIVATE_KEY = os.environ.get("WEBPUSH_VAPID_PRIVATE_KEY", "")
+WEBPUSH_VAPID_PUBLIC_KEY = os.environ.get("WEBPUSH_VAPID_PUBLIC_KEY", "")
+WEBPUSH_VAPID_SUBJECT = os.environ.get("WEBPUSH_VAPID_SUBJECT", "mailto:admin@localhost")
 
 LOGIN_URL = "login"
 LOGIN_REDIRECT_URL = "lobby"

@@ -14,6 +14,7 @@ urlpatterns = [
     path("i18n/", include("django.conf.urls.i18n")),
     path("accounts/", include("accounts.urls")),
     path("clubs/", include("clubs.urls")),
+    path("notices/", include("notifications.urls")),
     path("ratings/", include("ratings.urls")),
     path("play/", include("quickplay.urls")),
     path("", include("games.urls")),

@@ -185,7 +185,7 @@ def test_chat_between_player_and_spectator_is_escaped(site_server, browser):
         player.click('[data-quick="nice"]')
         spectator.wait_for_function(
             "() => document.querySelector('#chat-log').innerText.includes('Well played!')")
-        assert "打得好" in player.locator("#chat-log").inner_text()
+        player.wait_for_function("() => document.querySelector('#chat-log').innerText.includes('打得好')", timeout=10000)
     finally:
         p_ctx.close()
         s_ctx.close()

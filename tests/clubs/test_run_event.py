@@ -58,3 +58,19 @@ def test_round_robin_and_duplicate(tmp_path):
                     "--hands", "2")
     lines = standings_lines(out)
     assert len(lines) == 4 and all("maximum 2" in line for line in lines)
+
+
+@pytest.mark.slow
+def test_scheduled_automatic_duplicate_runs_by_itself(tmp_path):
+    """#25: the start 5 s ahead; the sweep (here the command's own, as the
+    embedded topology's beat) pairs and starts both rounds; nobody else acts."""
+    out = run_event(tmp_path, "--game", "baohuang", "--format", "duplicate", "--entries", "10", "--rounds", "2",
+                    "--start-in", "5", "--auto")
+    assert re.findall(r"^Round (\d) started by the sweep", out, flags=re.M) == ["1", "2"]
+    late = float(re.search(r"Round 1 started by the sweep ([\d.]+) s after the scheduled start", out).group(1))
+    assert 0 <= late < 10
+    assert "Rounds played: 1 2\n" in out
+    notices = out.split("\nNotifications\n", 1)[1].split("\nStandings\n", 1)[0]
+    assert re.search(r"registration_open: 1 \(1 e-mailed\)", notices)
+    assert re.search(r"results: 1 \(1 e-mailed\)", notices)
+    assert len(standings_lines(out)) == 10 and "Event status: finished" in out

@@ -49,6 +49,12 @@ class Command(BaseCommand):
         parser.add_argument("--no-migrate", action="store_true")
         parser.add_argument("--sweep", choices=["auto", "here", "beat"], default="auto",
                             help="who runs the round sweep: here (embedded default) or Celery beat")
+        parser.add_argument("--start-in", type=float, default=None, metavar="S",
+                            help="schedule the start S seconds ahead (#25); with --auto nobody pairs or starts a round")
+        parser.add_argument("--auto", action="store_true",
+                            help="automatic rounds: the sweep starts every round (needs --start-in)")
+        parser.add_argument("--gap", type=float, default=1.0, metavar="S",
+                            help="with --auto: seconds between a round's end and the next start")
 
     def handle(self, *args, **o):
         if not o["no_migrate"]:
@@ -63,7 +69,8 @@ class Command(BaseCommand):
         sweep_here = o["sweep"] == "here" or (o["sweep"] == "auto" and settings.GAMES_INPROCESS_TASKS)
         scheduling.ensure_sweeper()
         tag = secrets.token_hex(3)
-        organiser = get_user_model().objects.create_user(f"td-{tag}", password=secrets.token_urlsafe(16))
+        organiser = get_user_model().objects.create_user(
+            f"td-{tag}", email=f"td-{tag}@example.org", password=secrets.token_urlsafe(16))
         club = services.create_club(organiser, f"Bots club {tag}")
         minutes = o["minutes"]
         try:
@@ -84,6 +91,8 @@ class Command(BaseCommand):
                   f"{'embedded' if settings.GAMES_INPROCESS_TASKS else 'production'}")
         deadline = time.monotonic() + o["timeout"]
         t0 = time.monotonic()
+        if o["auto"] or o["start_in"] is not None:
+            return self._scheduled(o, organiser, event, names, hooks, sweep_here, deadline, t0)
         for number in range(1, rounds + 1):
             r = events.pair_round(organiser, event)
             out.write(f"Round {number} pairing")
@@ -109,14 +118,78 @@ class Command(BaseCommand):
                     out.write(f"Timed out in round {number}")
                     raise SystemExit(1)
                 time.sleep(0.5)
-            out.write(f"Round {number} results ({time.monotonic() - started:.1f} s"
-                      f"{', ended by its time limit' if r.ended_by_clock else ''})")
-            for t in r.tables.order_by("number"):
-                parts = []
-                for i, res in zip(t.entries, (t.result or {}).get("entries", [])):
-                    shown = ", ".join(f"{k} {v}" for k, v in res.items() if k != "hands")
-                    parts.append(f"{names.get(i, '[bot]') if i else '[bot]'} ({shown})")
-                out.write(f"  T{t.number} [{(t.result or {}).get('hands', 0)} hand(s)]: " + "; ".join(parts))
+            self._results(r, names, time.monotonic() - started)
+        self._standings(event, names, t0)
+
+    def _results(self, r, names, seconds: float) -> None:
+        out = self.stdout
+        out.write(f"Round {r.number} results ({seconds:.1f} s"
+                  f"{', ended by its time limit' if r.ended_by_clock else ''})")
+        for t in r.tables.order_by("number"):
+            parts = []
+            for i, res in zip(t.entries, (t.result or {}).get("entries", [])):
+                shown = ", ".join(f"{k} {v}" for k, v in res.items() if k != "hands")
+                parts.append(f"{names.get(i, '[bot]') if i else '[bot]'} ({shown})")
+            out.write(f"  T{t.number} [{(t.result or {}).get('hands', 0)} hand(s)]: " + "; ".join(parts))
+
+    def _scheduled(self, o, organiser, event, names, hooks, sweep_here, deadline, t0) -> None:
+        """A scheduled event (#25): the start ``--start-in`` seconds ahead; with
+        ``--auto`` the sweep (here, or Celery beat) pairs and starts every
+        round; this only watches, then prints the notifications sent (per
+        kind) and the standings.  Exit 1 on a timeout."""
+        from notifications.models import Kind, Notification
+
+        from clubs import schedule
+        from clubs.schedule_models import EventSchedule
+
+        out = self.stdout
+        start_in = o["start_in"] if o["start_in"] is not None else 5.0
+        if not o["auto"]:
+            raise CommandError("--start-in without --auto: the organiser would start the rounds; add --auto")
+        starts = timezone.now() + timedelta(seconds=start_in)
+        schedule.schedule_event(organiser, event, starts_at=starts, auto_rounds=True, gap_minutes=o["gap"] / 60)
+        out.write(f"Scheduled start {schedule.local_time(event, starts):%Y-%m-%d %H:%M:%S %Z} "
+                  f"(in {start_in:g} s), automatic rounds {o['gap']:g} s apart; nobody starts a round from here")
+        seen: dict[int, str] = {}
+        began: dict[int, float] = {}
+        while True:
+            if sweep_here:
+                sweep_rounds()
+            for r in event.round_set.exclude(status=Round.Status.PREVIEW).order_by("number"):
+                if seen.get(r.number) is None:
+                    began[r.number] = time.monotonic()
+                    late = (r.started - starts).total_seconds() if r.number == 1 else None
+                    out.write(f"Round {r.number} started by the sweep"
+                              + (f" {late:.1f} s after the scheduled start" if late is not None else "")
+                              + f": {r.tables.count()} table(s)")
+                    for k, ids in enumerate(r.pairing["tables"], start=1):
+                        sep = " v " if hooks.SHAPE == "match" else ", "
+                        out.write(f"  T{k}: " + sep.join(names.get(i, "[bot]") if i else "[bot]" for i in ids))
+                    seen[r.number] = "running"
+                if r.status == Round.Status.FINISHED and seen[r.number] != "finished":
+                    self._results(r, names, time.monotonic() - began[r.number])
+                    seen[r.number] = "finished"
+            event.refresh_from_db()
+            announced = EventSchedule.objects.filter(pk=event.pk, results_announced=True).exists()
+            if event.status == Event.Status.FINISHED and announced:
+                break
+            if time.monotonic() > deadline:
+                out.write(f"Timed out (rounds seen: {sorted(seen)})")
+                raise SystemExit(1)
+            time.sleep(0.5)
+        numbers = list(event.round_set.order_by("number").values_list("number", flat=True))
+        out.write(f"Rounds played: {' '.join(map(str, numbers))}")
+        out.write("Notifications")
+        from django.db.models import Q
+
+        rows = Notification.objects.filter(Q(key=f"event:{event.pk}") | Q(key__startswith=f"event:{event.pk}:"))
+        for code, label in Kind.choices:
+            kind = rows.filter(kind=code)
+            out.write(f"  {code}: {kind.count()} ({kind.filter(emailed__isnull=False).count()} e-mailed)")
+        self._standings(event, names, t0)
+
+    def _standings(self, event, names, t0) -> None:
+        out = self.stdout
         event.refresh_from_db()
         out.write("Standings")
         for s in standings(event):

@@ -1,0 +1,98 @@
+"""iCalendar feeds of club events (issue #25), made with the ``icalendar``
+library: one per club (its scheduled events) and one per member (the events of
+every club they belong to, theirs marked), each VEVENT with a stable UID
+``event-<id>@<host>``, the start in UTC, an estimated end, the event page as
+URL.  The member's feed is at a signed address (calendar apps send no cookie).
+"""
+
+from __future__ import annotations
+
+from datetime import timedelta
+from urllib.parse import urlsplit
+
+import icalendar
+from django.conf import settings
+from django.core import signing
+from django.urls import reverse
+from django.utils import timezone
+
+from .models import Event
+
+_SALT = "clubs.calendar"
+
+
+def estimated_end(event: Event, rounds: int | None = None) -> timedelta:
+    """How long ``rounds`` rounds (default: all) should take: per round its
+    clock (or 20 minutes a hand, 30 without either), plus the gaps between them."""
+    rounds = event.rounds if rounds is None else rounds
+    per_round = event.minutes_per_round or (20 * (event.hands_per_round or 0)) or 30
+    gap = event.schedule.gap_seconds if event.schedule.auto_rounds else 0
+    return timedelta(minutes=per_round * rounds) + timedelta(seconds=gap * max(0, rounds - 1))
+
+
+def _site() -> str:
+    return getattr(settings, "SITE_URL", "http://localhost:8000").rstrip("/")
+
+
+def feed(events, name: str, mine: set[int] = frozenset()) -> bytes:
+    """The VCALENDAR of ``events`` (each with a schedule) as bytes; events in
+    ``mine`` (ids) say so in their summary's description."""
+    cal = icalendar.Calendar()
+    cal.add("prodid", "-//Cardroom//club events//EN")
+    cal.add("version", "2.0")
+    cal.add("x-wr-calname", name)
+    host = urlsplit(_site()).hostname or "localhost"
+    now = timezone.now()
+    from .schedule import sessions
+
+    for event in events:
+        sched = event.schedule
+        parts = sessions(sched)
+        for number, first, at in parts:
+            last = next((f - 1 for _n, f, _a in parts if f > first), event.rounds)
+            ve = icalendar.Event()
+            several = len(parts) > 1
+            ve.add("uid", f"event-{event.pk}{f'-s{number}' if several else ''}@{host}")
+            ve.add("dtstamp", now)
+            ve.add("dtstart", at)
+            ve.add("dtend", at + estimated_end(event, last - first + 1))
+            ve.add("summary", f"{event.club.name}: {event.name}" + (f" ({number}/{len(parts)})" if several else ""))
+            desc = f"{event.get_format_display()} · rounds {first}-{last} of {event.rounds}"
+            if event.pk in mine:
+                desc += " · entered"
+            ve.add("description", desc)
+            ve.add("url", _site() + event.get_absolute_url())
+            ve.add("status", "CONFIRMED")
+            cal.add_component(ve)
+    return cal.to_ical()
+
+
+def club_events(club) -> list[Event]:
+    """The club's scheduled events, soonest first (finished ones too: a calendar keeps its past)."""
+    return list(Event.objects.filter(club=club, schedule__isnull=False).select_related("club", "schedule")
+                .order_by("schedule__starts_at"))
+
+
+def member_events(user) -> tuple[list[Event], set[int]]:
+    """The scheduled events of every club ``user`` belongs to, and the ids of those they entered."""
+    rows = list(Event.objects.filter(club__memberships__user=user, schedule__isnull=False)
+                .select_related("club", "schedule").order_by("schedule__starts_at"))
+    mine = set(Event.objects.filter(entries__players__user=user).values_list("pk", flat=True))
+    return rows, mine
+
+
+def member_token(user) -> str:
+    """The signed token of ``user``'s personal feed."""
+    return signing.dumps(user.pk, salt=_SALT)
+
+
+def member_from_token(token: str) -> int:
+    """The user id of a token; ``signing.BadSignature`` if forged."""
+    return int(signing.loads(token, salt=_SALT))
+
+
+def member_feed_url(user) -> str:
+    return _site() + reverse("member_calendar", args=[member_token(user)])
+
+
+__all__ = ["club_events", "feed", "member_events", "member_feed_url", "member_from_token", "member_token"]

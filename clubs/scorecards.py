@@ -1,0 +1,121 @@
+"""Personal score cards (issue #25): per entrant, every round (every board of
+a duplicate event) with the table, the opponents, the result, the score it
+earned and the running total.  Read-only, from the same rows as the standings
+(:mod:`clubs.results`), so a card always adds up to the entrant's score.
+
+* match games (fixed pairs, one opponent): match points per round (win 2,
+  draw 1, loss 0 as in the standings), result = the margin;
+* table games: points per round, result = the table's points and firsts;
+* duplicate: matchpoints per board out of the board's top.
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+
+from django.utils.translation import gettext as _
+
+from . import formats
+from .models import Entry, EntryPlayer, Event, EventTable, Round
+from .pages import entry_names
+from .results import match_rows_of, table_rows_of
+from .tournament.duplicate import board_matchpoints
+
+
+def entry_of(event: Event, user) -> Entry | None:
+    """``user``'s entry in ``event`` (a withdrawn one too), or None."""
+    row = EntryPlayer.objects.filter(entry__event=event, user=user).select_related("entry").first()
+    return row.entry if row else None
+
+
+def _tables_by_round(event: Event) -> dict[tuple[int, int], EventTable]:
+    out = {}
+    for t in EventTable.objects.filter(round__event=event).exclude(round__status=Round.Status.PREVIEW).select_related("round"):
+        for i in t.entries:
+            if i:
+                out[(t.round.number, i)] = t
+    return out
+
+
+def card(entry: Entry) -> dict:
+    """``{"entry", "event", "unit", "rows": [{"round", "board", "table",
+    "opponents", "result", "score", "total"}], "total", "maximum"}``;
+    ``maximum`` (duplicate: the sum of the boards' tops, else None)."""
+    event = entry.event
+    names = entry_names(event)
+    tables = _tables_by_round(event)
+
+    def others(rnd):
+        t = tables.get((rnd, entry.pk))
+        if t is None:
+            return None, []
+        return t.number, [names.get(j, "🤖") if j else "🤖" for j in t.entries if j != entry.pk]
+
+    rows: list[dict] = []
+    total = 0.0
+    maximum = None
+    if event.format == Event.Format.DUPLICATE:
+        unit = _("比赛分")
+        maximum = 0
+        by_round = defaultdict(list)
+        # only rounds every table finished: a board stays hidden until all tables played it (#21 embargo)
+        for t in (EventTable.objects.filter(round__event=event, round__status=Round.Status.FINISHED)
+                  .select_related("round").order_by("round__number", "number")):
+            if t.result and t.result.get("boards") is not None:
+                by_round[t.round.number].append(t)
+        for rnd in sorted(by_round):
+            group = by_round[rnd]
+            mine = next((t for t in group if entry.pk in t.entries), None)
+            if mine is None:
+                continue
+            idx = mine.entries.index(entry.pk)
+            for k in range(max(len(t.result["boards"]) for t in group)):
+                results = {t.pk: t.result["boards"][k] for t in group
+                           if k < len(t.result["boards"]) and t.result["boards"][k] is not None}
+                if mine.pk not in results:
+                    continue
+                mp, top = board_matchpoints(results)[(mine.pk, idx)]
+                total += float(mp)
+                maximum += top
+                number, opp = others(rnd)
+                rows.append({"round": rnd, "board": k + 1, "table": number, "opponents": opp,
+                             "result": results[mine.pk][idx], "score": float(mp), "total": total})
+    elif formats.is_match(event.game):
+        unit = _("局分")
+        for r in sorted((r for r in match_rows_of(event) if r.entry == entry.pk), key=lambda r: r.round):
+            total += r.match_points
+            number, opp = others(r.round)
+            if r.opponent is None:
+                result = _("轮空")
+            elif r.forfeit:
+                result = _("缺席") if r.match_points == 0 else _("对手缺席")
+            else:
+                result = f"{r.margin:+g}"
+            rows.append({"round": r.round, "board": None, "table": number, "opponents": opp,
+                         "result": result, "score": r.match_points, "total": total})
+    else:
+        unit = _("分")
+        for r in sorted((r for r in table_rows_of(event) if r.entry == entry.pk), key=lambda r: r.round):
+            total += r.points
+            number, opp = others(r.round)
+            rows.append({"round": r.round, "board": None, "table": number, "opponents": opp,
+                         "result": _("%(points)s 分，%(firsts)s 次头游") % {"points": f"{r.points:g}", "firsts": r.firsts},
+                         "score": r.points, "total": total})
+    return {"entry": entry, "name": names.get(entry.pk, entry.name), "event": event, "unit": unit,
+            "rows": rows, "total": total, "maximum": maximum}
+
+
+def card_text(entry: Entry) -> str:
+    """The card as plain text lines (the results e-mail)."""
+    c = card(entry)
+    lines = [_("成绩卡：%(name)s") % {"name": c["name"]}]
+    for r in c["rows"]:
+        where = _("第%(round)s轮") % {"round": r["round"]}
+        if r["board"]:
+            where += " " + _("第%(board)s副") % {"board": r["board"]}
+        if r["table"]:
+            where += " T%s" % r["table"]
+        lines.append(f"{where}: {', '.join(r['opponents'])} | {r['result']} | {r['score']:g} | {r['total']:g}")
+    total = f"{c['total']:g}" + (f" / {c['maximum']}" if c["maximum"] else "")
+    lines.append(_("合计：%(total)s %(unit)s") % {"total": total, "unit": c["unit"]})
+    return "\n".join(lines)

@@ -1,0 +1,205 @@
+"""Sending notifications: once per ``(user, kind, key)``, in the site, by
+e-mail unless the user unsubscribed from the kind.
+
+:func:`notify` creates the row (an ``INSERT`` that a unique constraint makes
+idempotent), and after the commit tells the user's sockets (group
+``notices-<user id>``, the message carries no text: each socket renders its
+own count) and queues :func:`notifications.tasks.send_email`, which sends the
+e-mail at most once (a conditional ``UPDATE`` claims it).
+"""
+
+from __future__ import annotations
+
+import logging
+
+from django.conf import settings
+from django.core import signing
+from django.core.mail import EmailMessage
+from django.db import IntegrityError, transaction
+from django.urls import reverse
+from django.utils import timezone
+from django.utils.translation import gettext as _
+
+from games.live import notify as game_notify
+
+from .models import Kind, Notification, Unsubscribe
+
+log = logging.getLogger(__name__)
+
+_SALT = "notifications.unsubscribe"
+
+
+def user_group(user_id: int) -> str:
+    """The channel group of a user's notification sockets."""
+    return f"notices-{user_id}"
+
+
+def notify(user, kind: str, key: str, subject: str, body: str = "", url: str = "") -> Notification | None:
+    """Notify ``user`` of ``kind`` about ``key``; returns the new row, or None
+    if this ``(user, kind, key)`` was notified before (nothing is sent again).
+    ``url``: a path on this site.  Raises ``ValueError`` for an unknown kind."""
+    if kind not in Kind.values:
+        raise ValueError(f"unknown notification kind {kind!r}")
+    try:
+        with transaction.atomic():
+            row = Notification.objects.create(
+                user=user, kind=kind, key=key[:120], subject=subject[:200], body=body, url=url[:300]
+            )
+    except IntegrityError:
+        return None
+
+    def after():
+        game_notify.send([user_group(user.pk)], {"type": "notices.changed"}, what=f"notices {user.pk}")
+        from .tasks import send_email, send_push
+
+        send_email.delay(row.pk)
+        if push_enabled():
+            send_push.delay(row.pk)
+
+    transaction.on_commit(after)
+    return row
+
+
+def unread_count(user) -> int:
+    """How many of ``user``'s notifications are unread (0 for anonymous)."""
+    if not getattr(user, "is_authenticated", False):
+        return 0
+    return Notification.objects.filter(user=user, read__isnull=True).count()
+
+
+def mark_read(user, ids=None) -> int:
+    """Mark ``user``'s notifications read (all, or those ``ids``); how many."""
+    rows = Notification.objects.filter(user=user, read__isnull=True)
+    if ids is not None:
+        rows = rows.filter(pk__in=list(ids))
+    n = rows.update(read=timezone.now())
+    if n:
+        transaction.on_commit(
+            lambda: game_notify.send([user_group(user.pk)], {"type": "notices.changed"}, what=f"notices {user.pk}")
+        )
+    return n
+
+
+def unsubscribe_token(user_id: int, kind: str) -> str:
+    """A signed token naming ``(user, kind)``, for the e-mail's unsubscribe link."""
+    return signing.dumps([user_id, kind], salt=_SALT, compress=True)
+
+
+def read_unsubscribe_token(token: str) -> tuple[int, str]:
+    """``(user id, kind)`` of a token; ``signing.BadSignature`` if forged."""
+    user_id, kind = signing.loads(token, salt=_SALT)
+    if kind not in Kind.values:
+        raise signing.BadSignature("unknown kind")
+    return int(user_id), kind
+
+
+def unsubscribe(user_id: int, kind: str) -> bool:
+    """No more e-mail of ``kind`` to the user; True if this changed anything."""
+    _row, created = Unsubscribe.objects.get_or_create(user_id=user_id, kind=kind)
+    return created
+
+
+def unsubscribe_url(user_id: int, kind: str) -> str:
+    """The absolute one-click unsubscribe URL (``SITE_URL`` + path)."""
+    path = reverse("notice_unsubscribe", args=[unsubscribe_token(user_id, kind)])
+    return getattr(settings, "SITE_URL", "http://localhost:8000").rstrip("/") + path
+
+
+def deliver_email(notification_id: int) -> bool:
+    """Send the notification's e-mail once: True if this call sent it.  Not
+    sent when the user has no address or unsubscribed from the kind."""
+    now = timezone.now()
+    claimed = Notification.objects.filter(pk=notification_id, emailed__isnull=True).update(emailed=now)
+    if not claimed:
+        return False
+    row = Notification.objects.select_related("user").get(pk=notification_id)
+    address = (row.user.email or "").strip()
+    if not address or Unsubscribe.objects.filter(user_id=row.user_id, kind=row.kind).exists():
+        Notification.objects.filter(pk=row.pk).update(emailed=None)
+        return False
+    site = getattr(settings, "SITE_URL", "http://localhost:8000").rstrip("/")
+    stop = unsubscribe_url(row.user_id, row.kind)
+    text = row.body
+    if row.url:
+        text += f"\n\n{site}{row.url}"
+    text += "\n\n" + _("不想再收到这类邮件？点此退订：%(url)s") % {"url": stop}
+    message = EmailMessage(
+        subject=row.subject, body=text, to=[address],
+        headers={"List-Unsubscribe": f"<{stop}>", "List-Unsubscribe-Post": "List-Unsubscribe=One-Click"},
+    )
+    try:
+        message.send()
+    except Exception:
+        Notification.objects.filter(pk=row.pk).update(emailed=None)
+        raise
+    return True
+
+
+def push_enabled() -> bool:
+    """Web Push is on when settings give the VAPID keys (``WEBPUSH_VAPID_*``)."""
+    return bool(getattr(settings, "WEBPUSH_VAPID_PRIVATE_KEY", "") and getattr(settings, "WEBPUSH_VAPID_PUBLIC_KEY", ""))
+
+
+def subscribe_push(user, subscription: dict):
+    """Keep a browser's subscription (the Push API's JSON: ``endpoint``,
+    ``keys.p256dh``, ``keys.auth``) for ``user``; raises ``ValueError`` if
+    a field is missing or the endpoint is not http(s)."""
+    from .models import PushSubscription
+
+    try:
+        endpoint = str(subscription["endpoint"])
+        keys = subscription["keys"]
+        p256dh, auth = str(keys["p256dh"]), str(keys["auth"])
+    except (KeyError, TypeError):
+        raise ValueError("not a push subscription") from None
+    if not endpoint.startswith(("https://", "http://")) or not p256dh or not auth:
+        raise ValueError("not a push subscription")
+    row, _created = PushSubscription.objects.update_or_create(
+        endpoint=endpoint, defaults={"user": user, "p256dh": p256dh, "auth": auth})
+    return row
+
+
+def deliver_push(notification_id: int) -> int:
+    """Push the notification to each of its user's browsers, once (the row's
+    ``pushed`` is claimed with a conditional UPDATE): the payload is JSON
+    ``{"title", "body", "url"}``, encrypted for each browser (aes128gcm,
+    VAPID-signed).  A subscription the push service says is gone (404/410)
+    is deleted.  Returns how many browsers accepted it."""
+    import json
+
+    from pywebpush import WebPushException, webpush
+
+    from .models import PushSubscription
+
+    if not push_enabled():
+        return 0
+    if not Notification.objects.filter(pk=notification_id, pushed__isnull=True).update(pushed=timezone.now()):
+        return 0
+    row = Notification.objects.get(pk=notification_id)
+    data = json.dumps({"title": row.subject, "body": row.body[:300], "url": row.url}, ensure_ascii=False)
+    sent = 0
+    key = _vapid_key()
+    for sub in PushSubscription.objects.filter(user_id=row.user_id):
+        try:
+            webpush(sub.info(), data=data, vapid_private_key=key,
+                    vapid_claims={"sub": settings.WEBPUSH_VAPID_SUBJECT}, timeout=10, ttl=3600)
+            sent += 1
+        except WebPushException as exc:
+            status = getattr(exc.response, "status_code", None)
+            if status in (404, 410):
+                sub.delete()
+            else:
+                log.warning("push to %s failed: %s", sub.endpoint[:60], exc)
+        except Exception:  # the push service unreachable: best effort, the in-site list has it
+            log.warning("push to %s failed", sub.endpoint[:60], exc_info=True)
+    return sent
+
+
+def _vapid_key():
+    """The VAPID private key of settings as a ``py_vapid`` key (PEM, or base64url DER/raw)."""
+    from py_vapid import Vapid02
+
+    value = settings.WEBPUSH_VAPID_PRIVATE_KEY
+    if "BEGIN" in value:
+        return Vapid02.from_pem(value.encode())
+    return Vapid02.from_string(private_key=value)
