@@ -132,8 +132,8 @@ class EventGuard:
         """The ids among ``hand_ids`` (hands of ``room``) that are duplicate
         boards :meth:`hand_embargo` hides now.  That answer is the same for
         every viewer but admins (the players of the board included), so the
-        table snapshot asks once per room version: three queries (the table,
-        the room's hands in order, :func:`embargoed_boards`)."""
+        table snapshot asks once per room version: four queries (the table,
+        the room's hands in order, the two of :func:`embargoed_boards`)."""
         ids = {int(i) for i in hand_ids if i}
         table = _table_of_room(room.pk)
         if not ids or table is None:
