@@ -79,7 +79,7 @@ def event_csv(request, event_id: int, what: str):
     if make is None:
         raise Http404(_("没有这种导出"))
     event = get_object_or_404(Event, pk=event_id)
-    response = HttpResponse(make(event).encode("utf-8"), content_type="text/csv; charset=utf-8")
+    response = HttpResponse(make(event, request.user).encode("utf-8"), content_type="text/csv; charset=utf-8")
     response["Content-Disposition"] = f'attachment; filename="event-{event.pk}-{what}.csv"'
     return response
 

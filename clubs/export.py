@@ -7,6 +7,10 @@ Rules (issue #21; docs/tournaments.md, "Export"):
   match points of the round or matchpoints and their maximum), headings in the
   viewer's language;
 * byes are a line with their match points; withdrawn entries are flagged;
+* a running duplicate round (issue #21, docs/tournaments.md "Nothing
+  leaks"): for anyone but the event's organisers and admins, its boards still
+  embargoed count in no figure and its tables' round figures are left blank,
+  as on the event page;
 * every text cell that begins with ``=``, ``+``, ``-``, ``@``, a tab or a
   carriage return is neutralised with a leading ``'`` (OWASP, "CSV
   Injection"); numbers stay numbers.
@@ -25,8 +29,9 @@ from django.utils.translation import gettext as _
 from . import formats
 from .corrections import figure_label, result_keys
 from .models import Entry, Event
-from .pages import TIEBREAK_LABELS, entry_names, score_label
-from .results import board_cells, match_rows_of, standings
+from .models import Round
+from .pages import TIEBREAK_LABELS, entry_names, score_label, sees_running_scores
+from .results import board_cells, hidden_boards, match_rows_of, standings
 
 #: The byte-order mark written first (UTF-8).
 BOM = "\ufeff"
@@ -62,11 +67,13 @@ def _withdrawn(event: Event) -> set[int]:
     return set(event.entries.filter(status=Entry.Status.WITHDRAWN).values_list("pk", flat=True))
 
 
-def standings_csv(event: Event) -> str:
+def standings_csv(event: Event, user=None) -> str:
     """Rank, entry, the score (named for what it is), every tiebreak in
-    order, rounds played, withdrawn (1 or empty); best first."""
+    order, rounds played, withdrawn (1 or empty); best first.  ``user``: the
+    viewer (:func:`clubs.results.standings` with the embargo unless an
+    organiser)."""
     names = entry_names(event)
-    rows = standings(event)
+    rows = standings(event, sees_running_scores(event, user))
     gone = _withdrawn(event)
     keys = list(rows[0].tiebreaks) if rows else []
     header = [_("名次"), _("参赛者"), score_label(event), *[str(TIEBREAK_LABELS.get(k, k)) for k in keys],
@@ -79,12 +86,15 @@ def standings_csv(event: Event) -> str:
     return _write(header, data)
 
 
-def rounds_csv(event: Event) -> str:
+def rounds_csv(event: Event, user=None) -> str:
     """A line per entry of every table of every round, and per bye: round,
     table (empty for a bye), seat (entry index at the table), entry, each
     figure of the round result in its own column, the round's match points
     (match events; a bye's included) or matchpoints and maximum (duplicate),
-    absent (the no-show rule), corrected, withdrawn."""
+    absent (the no-show rule), corrected, withdrawn.  For a ``user`` who is
+    not an organiser, a running duplicate round's embargoed boards count in no
+    matchpoints and its tables' figures are blank (module docstring)."""
+    organiser = sees_running_scores(event, user)
     names = entry_names(event)
     gone = _withdrawn(event)
     keys = result_keys(event.game)
@@ -95,7 +105,10 @@ def rounds_csv(event: Event) -> str:
     if duplicate:
         for r in event.round_set.exclude(status="preview"):
             tables = [t for t in r.tables.order_by("number") if t.result and t.result.get("boards") is not None]
-            for board in board_cells(tables):
+            hidden = hidden_boards(r, event, organiser)
+            for k, board in enumerate(board_cells(tables)):
+                if k in hidden:
+                    continue
                 for cells in board.values():
                     for c in cells:
                         if c["entry"] and c["mp"] is not None:
@@ -122,6 +135,8 @@ def rounds_csv(event: Event) -> str:
             data.append(line + [_("轮空"), "", 1 if bye in gone else ""])
         for t in r.tables.order_by("number"):
             result = t.result or {}
+            if duplicate and not organiser and r.status == Round.Status.RUNNING:
+                result = {k: v for k, v in result.items() if k in ("forfeit", "hands")}
             results = result.get("entries") or [{} for _i in t.entries]
             absent = set(result.get("forfeit") or [])
             for seat, (i, res) in enumerate(zip(t.entries, results)):
@@ -137,5 +152,5 @@ def rounds_csv(event: Event) -> str:
     return _write(header, data)
 
 
-#: The exports by name: ``{name: function(event) -> str}``.
+#: The exports by name: ``{name: function(event, user) -> str}`` (``user``: the viewer).
 EXPORTS = {"standings": standings_csv, "rounds": rounds_csv}

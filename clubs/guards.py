@@ -23,11 +23,17 @@ only (None for every other room):
   the table (``EventTable.entries``).  A bot entry's or a bot seat's seat is
   nobody's.  A substitute the organiser names replaces the entry's player
   (:func:`clubs.events.substitute`) and so gets the seat.
+
+The embargo's one rule is :func:`embargoed_boards` (the boards of a round
+hidden now); the hand record and replay (:meth:`EventGuard.hand_embargo`), the
+table's result panel and score sheet (:meth:`EventGuard.room_hidden_hands`,
+asked once per table snapshot) and the event's standings and exports
+(:mod:`clubs.results`) all ask it.
 """
 
 from __future__ import annotations
 
-from django.db.models import Q
+from django.db.models import Count, Exists, Q
 from django.utils.translation import gettext as _
 
 from games.models import Hand
@@ -55,6 +61,29 @@ def _completed_at(table: EventTable) -> int:
     return Hand.objects.filter(match__room_id=table.room_id, complete=True).count()
 
 
+def embargoed_boards(round_: Round) -> range:
+    """The board indices (0-based) of ``round_`` hidden now from everyone but
+    admins: empty unless ``round_`` is a running round of a duplicate event;
+    then board *k* is hidden while some table of the round has neither
+    finished nor completed its *k*-th hand.  Since every table plays its
+    boards in order, the hidden boards are ``range(open, len(round_.boards))``
+    with ``open`` the fewest hands completed by an unfinished table (one
+    query, plus one for the tables unless prefetched).  Source: issue #21;
+    docs/tournaments.md "Nothing leaks"."""
+    count = len(round_.boards or [])
+    if round_.status != Round.Status.RUNNING or round_.event.format != Event.Format.DUPLICATE:
+        return range(count, count)
+    rooms = [t.room_id for t in round_.tables.all() if t.finished is None]
+    if not rooms:
+        return range(count, count)
+    done = dict(
+        Hand.objects.filter(match__room_id__in=[r for r in rooms if r is not None], complete=True)
+        .values_list("match__room_id").annotate(n=Count("id"))
+    )
+    opened = min(done.get(room, 0) if room is not None else 0 for room in rooms)
+    return range(min(opened, count), count)
+
+
 class EventGuard:
     """The embargo, watching and seat rules of event tables (module docstring)."""
 
@@ -71,15 +100,12 @@ class EventGuard:
         if event.format != Event.Format.DUPLICATE or r.status == Round.Status.FINISHED:
             return None
         board = _board_index(hand)
-        if board >= len(r.boards or []):
+        if board not in embargoed_boards(r):
             return None
-        for other in r.tables.all():
-            if other.finished is None and _completed_at(other) <= board:
-                return _(
-                    "这是复式赛“%(event)s”第 %(round)s 轮的第 %(board)s 副牌，还有牌桌没有打完；"
-                    "所有牌桌打完这副牌或本轮结束后才能查看"
-                ) % {"event": event.name, "round": r.number, "board": board + 1}
-        return None
+        return _(
+            "这是复式赛“%(event)s”第 %(round)s 轮的第 %(board)s 副牌，还有牌桌没有打完；"
+            "所有牌桌打完这副牌或本轮结束后才能查看"
+        ) % {"event": event.name, "round": r.number, "board": board + 1}
 
     def hands_embargoed(self, hands, user) -> set[int]:
         """The ids of ``hands`` :meth:`hand_embargo` hides (one query finds
@@ -91,6 +117,32 @@ class EventGuard:
             ).values_list("room_id", flat=True)
         )
         return {h.pk for h in hands if h.match.room_id in rooms and self.hand_embargo(h, user)}
+
+    def room_flag(self, room_id):
+        """An SQL boolean (``Exists``) for the room whose id is ``room_id``
+        (an ``OuterRef``): True when it is a table of a running duplicate
+        round, the only rooms :meth:`room_hidden_hands` may hide hands of.
+        The table snapshot reads it with the room's seats, so the other rooms
+        cost no query (:func:`games.embargo.room_flag`)."""
+        return Exists(EventTable.objects.filter(
+            room_id=room_id, round__status=Round.Status.RUNNING, round__event__format=Event.Format.DUPLICATE,
+        ))
+
+    def room_hidden_hands(self, room, hand_ids) -> set[int]:
+        """The ids among ``hand_ids`` (hands of ``room``) that are duplicate
+        boards :meth:`hand_embargo` hides now.  That answer is the same for
+        every viewer but admins (the players of the board included), so the
+        table snapshot asks once per room version: four queries (the table,
+        the room's hands in order, the two of :func:`embargoed_boards`)."""
+        ids = {int(i) for i in hand_ids if i}
+        table = _table_of_room(room.pk)
+        if not ids or table is None:
+            return set()
+        hidden = embargoed_boards(table.round)
+        if not hidden:
+            return set()
+        order = Hand.objects.filter(match__room_id=room.pk).order_by("match__number", "number")
+        return {pk for board, pk in enumerate(order.values_list("pk", flat=True)) if pk in ids and board in hidden}
 
     # ------------------------------------------------------------------ watching
 

@@ -88,6 +88,15 @@ def in_play_points(table: EventTable, room) -> list:
     return list(hook(get_rules(room.game).view(hand_state(hand), None)))
 
 
+def sees_running_scores(event: Event, user) -> bool:
+    """True for the event's organisers and admins: they see a running
+    duplicate round's tables' scores, results and every board a table
+    finished in the standings and exports; everyone else sees a board once
+    its embargo is lifted (#21, docs/tournaments.md "Nothing leaks")."""
+    return bool(user is not None and user.is_authenticated and (
+        user.is_staff or user.has_perm("clubs.manage_event", event)))
+
+
 def table_view(table: EventTable, names: dict, user=None, scores: bool = True) -> dict:
     """One table: its entries' names, the room, progress and result.
     ``scores`` False: no "score so far" and no result (a running duplicate round seen by
@@ -135,8 +144,7 @@ def event_context(event: Event, user=None) -> dict:
     names = entry_names(event)
     manage = bool(user is not None and user.is_authenticated and user.has_perm("clubs.manage_event", event))
     rounds = []
-    organiser = bool(user is not None and user.is_authenticated and (
-        user.is_staff or user.has_perm("clubs.manage_event", event)))
+    organiser = sees_running_scores(event, user)
     for r in event.round_set.order_by("number"):
         scores = organiser or event.format != Event.Format.DUPLICATE or r.status != Round.Status.RUNNING
         tables = [table_view(t, names, user, scores)
@@ -166,7 +174,7 @@ def event_context(event: Event, user=None) -> dict:
     lines = [
         {"standing": s, "name": names.get(s.entry, "?"),
          "tiebreaks": [(TIEBREAK_LABELS.get(k, k), v) for k, v in s.tiebreaks.items()]}
-        for s in standings(event)
+        for s in standings(event, organiser)
     ]
     my_table = next((t for r in rounds for t in r["tables"] if t["mine"] and not t["table"].finished), None)
     return {
@@ -179,6 +187,8 @@ def event_context(event: Event, user=None) -> dict:
         "corrections": [
             {"row": c, "changes": describe(c, names, event.game)}
             for c in Correction.objects.filter(table__round__event=event).select_related("table__round", "by")
+            # a running duplicate round's corrected board scores: organisers only (#21)
+            if organiser or event.format != Event.Format.DUPLICATE or c.table.round.status != Round.Status.RUNNING
         ],
         "score_label": score_label(event),
         "score_percent": event.format == Event.Format.DUPLICATE,

@@ -9,6 +9,7 @@ from collections import Counter, defaultdict
 from fractions import Fraction
 
 from . import formats
+from .guards import embargoed_boards
 from .models import Entry, Event, EventTable, Round
 from .tournament.duplicate import board_matchpoints
 from .tournament.standings import (
@@ -165,13 +166,32 @@ def _duplicate_tables(event: Event) -> dict:
     return by_round
 
 
-def duplicate_rows_of(event: Event) -> list[tuple[int, float, int]]:
+def hidden_boards(round_: Round, event: Event, organiser: bool = False) -> range:
+    """The boards of ``round_`` the standings and exports leave out for this
+    viewer: none for the event's ``organiser`` (organisers and admins, who see
+    a running round's scores, :func:`clubs.pages.sees_running_scores`) and
+    for rounds that are not running; otherwise the boards still embargoed
+    (:func:`clubs.guards.embargoed_boards`: some table of the round has
+    neither finished nor completed the board).  Issue #21."""
+    if organiser or round_.status != Round.Status.RUNNING or event.format != Event.Format.DUPLICATE:
+        return range(0)
+    round_.event = event
+    return embargoed_boards(round_)
+
+
+def duplicate_rows_of(event: Event, organiser: bool = False) -> list[tuple[int, float, int]]:
     """``(entry, matchpoints, maximum)`` per board and entry: each board is
     compared across the round's tables, entry index by entry index, with the
-    no-show rule and the corrections applied (:func:`board_cells`)."""
+    no-show rule and the corrections applied (:func:`board_cells`).  A board
+    of a running round still embargoed counts only for an ``organiser``
+    (:func:`hidden_boards`: while some table has to play it, comparing the
+    tables that finished it tells about the board)."""
     rows = []
     for tables in _duplicate_tables(event).values():
-        for board in board_cells(tables):
+        hidden = hidden_boards(tables[0].round, event, organiser)
+        for k, board in enumerate(board_cells(tables)):
+            if k in hidden:
+                continue
             for cells in board.values():
                 for c in cells:
                     if c["entry"] and c["mp"] is not None:
@@ -179,11 +199,13 @@ def duplicate_rows_of(event: Event) -> list[tuple[int, float, int]]:
     return rows
 
 
-def standings(event: Event) -> list[Standing]:
-    """The event's standings, best first (``Standing.entry`` is an entry id)."""
+def standings(event: Event, organiser: bool = False) -> list[Standing]:
+    """The event's standings, best first (``Standing.entry`` is an entry id).
+    A duplicate event's running round counts only its boards no longer
+    embargoed, unless the viewer is an ``organiser`` (:func:`duplicate_rows_of`)."""
     ids = _entry_ids(event)
     if event.format == Event.Format.DUPLICATE:
-        return percentage_standings(duplicate_rows_of(event), ids)
+        return percentage_standings(duplicate_rows_of(event, organiser), ids)
     if formats.is_match(event.game):
         return match_standings(match_rows_of(event), ids)
     return table_standings(table_rows_of(event), ids)

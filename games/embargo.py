@@ -112,3 +112,61 @@ def hidden_hands(hand_ids, user) -> set[int]:
         else:
             out |= {h.pk for h in hands if guard.hand_embargo(h, user)}
     return out
+
+
+# --------------------------------------------------------------------------- the live table
+#
+# The table fragment links to its completed hands (the result panel's replay
+# and record, the score sheet's replay per hand).  It is rendered per viewer
+# from one snapshot per room version that makes no query per viewer
+# (games/live/snapshots.py), so the embargo is asked once per snapshot, for
+# every viewer but admins alike.  Two optional methods of a guard:
+#
+# ``room_flag(room_id) -> SQL boolean expression``
+#     True for the rooms whose hands the guard may hide (``room_id`` is an
+#     ``OuterRef`` to the room's id); read with the room's seats, so rooms it
+#     is False for cost nothing more.
+# ``room_hidden_hands(room, hand_ids) -> set of hand ids``
+#     the ids among ``hand_ids`` (hands of ``room``) hidden from every user
+#     but admins now; asked only for a room whose flag is True.  A guard whose
+#     ``hand_embargo`` depends on the user must not have these methods.
+
+
+def room_flag(room_id):
+    """The guards' ``room_flag`` expressions for the room ``room_id`` (an
+    ``OuterRef``) joined with OR, or None when no guard has one (then no
+    room's table hides a link)."""
+    flags = [guard.room_flag(room_id) for guard in _guards if hasattr(guard, "room_flag")]
+    if len(flags) < 2:
+        return flags[0] if flags else None
+    from django.db.models import BooleanField, ExpressionWrapper, Q
+
+    either = Q(flags[0])
+    for flag in flags[1:]:
+        either |= Q(flag)
+    return ExpressionWrapper(either, output_field=BooleanField())
+
+
+def annotate_seats(seats):
+    """A queryset of ``Seat`` rows with ``embargo_room`` (bool) annotated from
+    :func:`room_flag` on their room (unchanged when no guard has a flag)."""
+    from django.db.models import OuterRef
+
+    flag = room_flag(OuterRef("room_id"))
+    return seats if flag is None else seats.annotate(embargo_room=flag)
+
+
+def room_hidden_hands(room, hand_ids) -> frozenset[int]:
+    """The ids among ``hand_ids`` (hands of ``room``) hidden now from every
+    user but admins (the union of the guards' ``room_hidden_hands``).  Ask
+    only for a room whose :func:`room_flag` is True; admins see every link
+    (the caller checks ``is_staff``)."""
+    ids = [int(i) for i in hand_ids if i]
+    out: set[int] = set()
+    if not ids:
+        return frozenset()
+    for guard in _guards:
+        ask = getattr(guard, "room_hidden_hands", None)
+        if ask is not None:
+            out |= set(ask(room, ids))
+    return frozenset(out)

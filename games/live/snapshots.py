@@ -33,6 +33,7 @@ from concurrent.futures import wait as wait_all
 
 from django.db import close_old_connections, connections
 
+from games import embargo
 from games.models import Room, Seat
 from games.live.prepared import Prepared
 from games.render.tables import TableSnapshot, render_table, table_snapshot
@@ -45,10 +46,13 @@ KEEP_ROOMS = 256
 DB_THREADS = max(1, int(os.environ.get("GAMES_LIVE_DB_THREADS", "4")))
 _db_pool = ThreadPoolExecutor(max_workers=DB_THREADS, thread_name_prefix="live-db")
 
-#: A room's seats with their users and the room, in seat order (compiled once per thread).
+#: A room's seats with their users and the room, in seat order (compiled once per thread),
+#: each with ``embargo_room``: whether the room may hide links to its hands (games.embargo).
 _SEATS = Prepared(
     "live seats",
-    lambda room_id: Seat.objects.filter(room_id=room_id).select_related("user", "room").order_by("index"),
+    lambda room_id: embargo.annotate_seats(
+        Seat.objects.filter(room_id=room_id).select_related("user", "room")
+    ).order_by("index"),
 )
 
 _latest: OrderedDict[int, TableSnapshot] = OrderedDict()

@@ -19,7 +19,7 @@ from django.utils import timezone
 from django.utils.safestring import mark_safe
 from django.utils.translation import gettext_lazy as _
 
-from games import registry, services, signals
+from games import embargo, registry, services, signals
 from games.pages import rulings
 from games.engine.base import CARD_VERBS, CHOICE_VERBS, FLAG_VERBS
 from games.models import Hand, Room, Seat
@@ -294,6 +294,11 @@ class TableSnapshot:
     previous: Hand | None
     settlement: dict | None
     result_notes: tuple = ()
+    #: Ids of this room's completed hands whose replay and record are
+    #: refused now to everyone but admins (a duplicate board still being
+    #: played elsewhere, :func:`games.embargo.room_hidden_hands`): their
+    #: links are left out of the result panel and the score sheet.
+    hidden_hands: frozenset = frozenset()
 
     @property
     def version(self) -> int:
@@ -307,10 +312,13 @@ def table_snapshot(room: Room, seats: tuple | None = None) -> TableSnapshot:
     time this process sees them (:func:`games.services.completed_hands`), one
     for the actions this process has not applied yet (the hand state comes
     from the incremental cache, :func:`games.services.hand_state`), whatever
-    the length of the hand and of the match."""
+    the length of the hand and of the match.  The seats come with the
+    embargo flag of the room (:func:`games.embargo.annotate_seats`); only a
+    flagged room with completed hands asks which of them are hidden
+    (:attr:`TableSnapshot.hidden_hands`, a few queries, once per version)."""
     rules = registry.get(room.game).rules
     if seats is None:
-        seats = tuple(room.seats.select_related("user").order_by("index"))
+        seats = tuple(embargo.annotate_seats(room.seats.select_related("user")).order_by("index"))
     hand = services.current_hand_counted(room)
     state = None
     action_count = 0
@@ -325,8 +333,12 @@ def table_snapshot(room: Room, seats: tuple | None = None) -> TableSnapshot:
         settlement = latest_settlement(hand, settlements)
     shown = hand if hand is not None and hand.complete else previous
     notes = result_notes(room.game, shown) if shown is not None else ()
+    hidden = frozenset()
+    if seats and getattr(seats[0], "embargo_room", False) and (rows or shown is not None):
+        linked = [r["id"] for r in rows] + ([shown.pk] if shown is not None else [])
+        hidden = embargo.room_hidden_hands(room, linked)
     return TableSnapshot(
-        room, seats, hand, action_count, state, rows, totals, previous, settlement, notes
+        room, seats, hand, action_count, state, rows, totals, previous, settlement, notes, hidden
     )
 
 
@@ -361,6 +373,10 @@ def table_context(
                 if suggestion is not None and suggestion.verb in CARD_VERBS:
                     hint = " ".join(c.code for c in suggestion.cards)
     rows, totals = snapshot.score_rows, snapshot.totals
+    # hands still embargoed (#21): no replay or record link, admins excepted
+    hidden = frozenset() if getattr(user, "is_staff", False) else snapshot.hidden_hands
+    if hidden:
+        rows = [{**r, "hidden": True} if r["id"] in hidden and not r["settlement"] else r for r in rows]
     counts = (view or {}).get("counts") or {}
     to_act = (view or {}).get("to_act") if hand is not None and not hand.complete else None
     seat_rows = []
@@ -408,6 +424,10 @@ def table_context(
         result = hand_result(hand, spec, [r["name"] for r in seat_rows])
     elif snapshot.previous is not None:
         last_result = hand_result(snapshot.previous, spec, [r["name"] for r in seat_rows])
+    if result is not None and result["hand_id"] in hidden:
+        result = {**result, "hidden": True}
+    if last_result is not None and last_result["hand_id"] in hidden:
+        last_result = {**last_result, "hidden": True}
     my_seat = seats[me] if me is not None else None
     now = timezone.now()
     # a table waiting again after a match began: who it waits for (#11)
@@ -441,6 +461,7 @@ def table_context(
         "result": result,
         "last_result": last_result,
         "result_notes": snapshot.result_notes,
+        "hidden_hands": hidden,
         "version": room.version,
         "committed_at": committed_at or epoch_ms(room.changed),
         "deadline_ms": deadline_ms,
