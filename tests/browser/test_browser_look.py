@@ -150,11 +150,13 @@ def test_trick_lies_by_seat_viewer_at_the_bottom(site_server, browser):
               const seat = document.querySelector('.seat[data-seat="' + p.dataset.playedSeat + '"]');
               const a = p.getBoundingClientRect(), b = seat.getBoundingClientRect();
               out.push({inside: a.left >= b.left - 1 && a.right <= b.right + 1 && a.top >= b.top - 1
-                                && a.bottom <= b.bottom + 1, n: p.querySelectorAll('.mini').length});
+                                && a.bottom <= b.bottom + 1, n: p.querySelectorAll('.mini').length,
+                           verb: !!p.querySelector('.verb')});
             }
             return out;
         }""")
-        assert placed and all(p["inside"] and p["n"] >= 1 for p in placed), placed
+        # a play shows its cards; a pass (不要) shows its word and no card
+        assert placed and all(p["inside"] and (p["n"] >= 1 or p["verb"]) for p in placed), placed
         # the play that stands (B: the set to beat) is marked in front of its seat, and only it
         top, marks = page.evaluate("""() => [document.querySelector('#top-set').dataset.topSeat || null,
             [...document.querySelectorAll('#table [data-played-seat]')].map(
