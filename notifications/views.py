@@ -8,10 +8,11 @@ from django.core import signing
 import json
 
 from django.conf import settings
-from django.http import Http404, HttpResponse, JsonResponse
+from django.http import Http404, HttpResponse, HttpResponseBadRequest, JsonResponse
 from django.shortcuts import redirect, render
 from django.views.decorators.csrf import csrf_exempt
 from django.views.decorators.http import require_POST
+from django.utils.translation import gettext as _
 
 from . import services
 from .models import Kind, Notification, Unsubscribe
@@ -65,8 +66,12 @@ def notice_read(request):
 @login_required
 @require_POST
 def notice_email(request):
-    """Which kinds the user receives by e-mail (the checked ones)."""
+    """Which kinds the user receives by e-mail (the checked ones; none
+    checked: none).  A kind that does not exist is refused (400, nothing
+    changed), not read as "unsubscribe from everything" (#22)."""
     wanted = set(request.POST.getlist("kind"))
+    if wanted - set(Kind.values):
+        return HttpResponseBadRequest(_("未知的通知类别"), content_type="text/plain; charset=utf-8")
     for code in Kind.values:
         if code in wanted:
             Unsubscribe.objects.filter(user=request.user, kind=code).delete()

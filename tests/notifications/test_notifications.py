@@ -122,3 +122,17 @@ async def test_anonymous_socket_is_refused(_close_thread_connections):
     comm.scope["user"] = AnonymousUser()
     connected, _ = await comm.connect()
     assert not connected
+
+
+@pytest.mark.django_db
+def test_an_unknown_kind_unsubscribes_from_nothing(mia, client):
+    """#22: a kind that does not exist is refused; it used to be read as
+    "no kind checked" and unsubscribe from every kind (found by the fuzz test)."""
+    client.force_login(mia)
+    resp = client.post("/notices/email", {"kind": ["0"]})
+    assert resp.status_code == 400
+    resp = client.post("/notices/email", {"kind": [Kind.RESULTS, "gossip"]})
+    assert resp.status_code == 400
+    assert not Unsubscribe.objects.exists()
+    client.post("/notices/email", {})  # nothing checked: no e-mail of any kind
+    assert set(Unsubscribe.objects.filter(user=mia).values_list("kind", flat=True)) == set(Kind.values)
