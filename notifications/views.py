@@ -39,7 +39,7 @@ def push_subscribe(request):
         raise Http404
     try:
         services.subscribe_push(request.user, json.loads(request.body or b"{}"))
-    except (ValueError, json.JSONDecodeError):
+    except (ValueError, RecursionError):  # RecursionError: nested too deep (#22); JSONDecodeError is a ValueError
         return JsonResponse({"ok": False}, status=400)
     return JsonResponse({"ok": True})
 
