@@ -3,6 +3,7 @@ the one-click unsubscribe (a signed link; no sign-in needed)."""
 
 from __future__ import annotations
 
+from django.contrib.auth import get_user_model
 from django.contrib.auth.decorators import login_required
 from django.core import signing
 import json
@@ -87,6 +88,8 @@ def unsubscribe(request, token: str):
         user_id, kind = services.read_unsubscribe_token(token)
     except signing.BadSignature:
         raise Http404 from None
+    if not get_user_model().objects.filter(pk=user_id).exists():
+        raise Http404  # an old e-mail of a deleted account (its Unsubscribe row would be an IntegrityError, #22)
     done = False
     if request.method == "POST":
         services.unsubscribe(user_id, kind)

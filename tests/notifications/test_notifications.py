@@ -136,3 +136,16 @@ def test_an_unknown_kind_unsubscribes_from_nothing(mia, client):
     assert not Unsubscribe.objects.exists()
     client.post("/notices/email", {})  # nothing checked: no e-mail of any kind
     assert set(Unsubscribe.objects.filter(user=mia).values_list("kind", flat=True)) == set(Kind.values)
+
+
+@pytest.mark.django_db(transaction=True)
+def test_unsubscribe_link_of_a_deleted_account_is_not_found(mia):
+    """#22: the link in an old e-mail of an account deleted since named a
+    user that no longer exists: the Unsubscribe row's foreign key failed
+    (IntegrityError, a 500; at the commit on SQLite); now 404, nothing stored."""
+    path = services.unsubscribe_url(mia.pk, Kind.RESULTS).split("localhost:8000", 1)[1]
+    mia.delete()
+    client = Client(raise_request_exception=False)
+    assert client.get(path).status_code == 404
+    assert client.post(path, {"List-Unsubscribe": "One-Click"}).status_code == 404
+    assert not Unsubscribe.objects.exists()
