@@ -120,7 +120,7 @@ def bad_choice(valid):
     ok = {str(v) for v in valid} | {""}
     return st.one_of(
         st.text(_CHARS, max_size=30).filter(lambda s: s.strip() not in ok and s not in ok).map(str.encode),
-        _NOT_UTF8, _NUL, _WRONG_TYPE, bad_text(100),
+        _NOT_UTF8, _NUL, _WRONG_TYPE, bad_text(100, blank_bad=False),
     )
 
 
@@ -446,7 +446,8 @@ TABLE_MESSAGES = st.one_of(
 ).map(json.dumps) | _SOCKET_TEXT
 QUEUE_MESSAGES = st.one_of(
     st.fixed_dictionaries({"join": st.one_of(st.sampled_from(GAMES), _BAD_QUICK, _BAD_ID), "bots": st.one_of(
-        _BAD_ID, _BAD_QUICK.filter(lambda s: s not in ("10", "30", "never")))}),
+        _BAD_ID.filter(lambda v: v not in (None, "")),  # absent or blank: the default wait, a valid join
+        _BAD_QUICK.filter(lambda s: s not in ("10", "30", "never")))}),
     st.fixed_dictionaries({"join": st.one_of(_BAD_QUICK.filter(lambda s: s not in GAMES), _BAD_ID, _BAD_CHAT)}),
     st.fixed_dictionaries({"leave": st.one_of(st.booleans(), _BAD_ID)}),
 ).map(json.dumps) | _SOCKET_TEXT
