@@ -7,9 +7,13 @@ and non-UTF-8 values
   test fails when a pattern is missing from it, so a new endpoint is fuzzed
   from the day it is added), as a POST, signed in (the organiser of the club,
   owner of the room, seated at its table: the deepest permissions) and not;
+  A JSON endpoint (push subscribe) gets bad bodies instead (``Endpoint.body``);
+  an endpoint whose real target would refuse everything anyway (the schedule
+  forms of an event already running) is pointed at another one
+  (``Endpoint.ids``: an event not started yet, scheduled);
 * to **every websocket** (table: chat, quick phrase, mute, unmute; lobby;
-  club event; quick play: join, bots, leave; ratings has none), signed in and
-  not, as text and binary frames;
+  club event; quick play: join, bots, leave; notices: none, it only pushes;
+  ratings has none), signed in and not, as text and binary frames;
 
 and checks that every answer is a 4xx, a redirect or a 200 page (a form
 re-rendered with its errors), never a 5xx; that a socket is closed, if at all,
