@@ -67,6 +67,27 @@ def in_club_zone(club: Club, when: datetime) -> datetime:
     return when.replace(tzinfo=club_zone(club))
 
 
+#: A start or close further than this from now is refused (#22): the calendar's
+#: ends reach past year 9999, and year 1 read in a zone east of UTC overflowed.
+HORIZON = timedelta(days=3653)
+
+
+def _check_horizon(*times: datetime | None, now: datetime | None = None) -> None:
+    """Raise :class:`ClubError` unless every given aware time is within
+    :data:`HORIZON` of ``now`` (a time at the calendar's ends is refused, not an
+    ``OverflowError``)."""
+    now = now or timezone.now()
+    for when in times:
+        if when is None:
+            continue
+        try:
+            ok = abs(when - now) <= HORIZON
+        except OverflowError:
+            ok = False
+        if not ok:
+            raise ClubError(_("时间须在距今十年之内"))
+
+
 def schedule_event(user, event: Event, *, starts_at: datetime, registration_closes: datetime | None = None,
                    auto_rounds: bool = True, gap_minutes: float = 5,
                    no_checkin: str = EventSchedule.NoCheckIn.WITHDRAW, announce_now: bool = True) -> EventSchedule:
@@ -75,10 +96,12 @@ def schedule_event(user, event: Event, *, starts_at: datetime, registration_clos
     automatic rounds with ``gap_minutes`` between them (fractions allowed),
     and the no-check-in rule.  Members are told registration is open (once).
     Raises :class:`Forbidden`, :class:`Conflict` (the event started) or
-    :class:`ClubError` (close after the start, negative gap)."""
+    :class:`ClubError` (close after the start, negative gap, a time not
+    within :data:`HORIZON` of now)."""
     require(user, "clubs.manage_event", event)
     starts_at = in_club_zone(event.club, starts_at)
     closes = in_club_zone(event.club, registration_closes) if registration_closes else None
+    _check_horizon(starts_at, closes)
     if closes and closes > starts_at:
         raise ClubError(_("报名截止时间不能晚于开始时间"))
     if gap_minutes < 0 or gap_minutes > 24 * 60:
@@ -105,12 +128,13 @@ def add_session(user, event: Event, *, starts_at: datetime, first_round: int) ->
     that starts at ``starts_at`` (naive: the club's wall clock).  Raises
     :class:`Forbidden`, :class:`Conflict` (no schedule yet, or that round
     started) or :class:`ClubError` (round 1 or beyond the event's rounds, a
-    start not after the previous session's)."""
+    start not after the previous session's or not within :data:`HORIZON` of now)."""
     require(user, "clubs.manage_event", event)
     sched = schedule_of(event)
     if sched is None:
         raise Conflict(_("请先设定比赛的开始时间"))
     starts_at = in_club_zone(event.club, starts_at)
+    _check_horizon(starts_at)
     if not 2 <= int(first_round) <= event.rounds:
         raise ClubError(_("场次的首轮须在第 2 轮到最后一轮之间"))
     if event.round_set.filter(number__gte=first_round).exclude(status=Round.Status.PREVIEW).exists():

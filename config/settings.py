@@ -235,6 +235,8 @@ AXES_RESET_ON_SUCCESS = True
 AXES_LOCKOUT_TEMPLATE = "accounts/lockout.html"  # friendly page, HTTP 429
 # The IP half of the lockout key: X-Forwarded-For only from TRUSTED_PROXIES.
 AXES_CLIENT_IP_CALLABLE = "accounts.client_ip.client_ip"
+# The username half, cut to a username's length (a longer one overflowed axes' column, #22).
+AXES_USERNAME_CALLABLE = "accounts.lockout.axes_username"
 
 # django-ratelimit (games.pages.throttle): POSTs per user (or per IP when anonymous)
 # and rooms created per user; open rooms per owner are capped by the services.

@@ -143,17 +143,29 @@ def push_enabled() -> bool:
 def subscribe_push(user, subscription: dict):
     """Keep a browser's subscription (the Push API's JSON: ``endpoint``,
     ``keys.p256dh``, ``keys.auth``) for ``user``; raises ``ValueError`` if
-    a field is missing or the endpoint is not http(s)."""
+    a field is missing or not a string, the endpoint is not an http(s) URL,
+    or a value is longer than its column or holds a NUL (#22: the database
+    would refuse it with a server error)."""
+    from django.core.exceptions import ValidationError
+    from django.core.validators import URLValidator
+
     from .models import PushSubscription
 
     try:
-        endpoint = str(subscription["endpoint"])
+        endpoint = subscription["endpoint"]
         keys = subscription["keys"]
-        p256dh, auth = str(keys["p256dh"]), str(keys["auth"])
-    except (KeyError, TypeError):
+        p256dh, auth = keys["p256dh"], keys["auth"]
+    except (KeyError, TypeError, IndexError):
         raise ValueError("not a push subscription") from None
-    if not endpoint.startswith(("https://", "http://")) or not p256dh or not auth:
-        raise ValueError("not a push subscription")
+    fields = {"endpoint": endpoint, "p256dh": p256dh, "auth": auth}
+    for name, value in fields.items():
+        limit = PushSubscription._meta.get_field(name).max_length
+        if not isinstance(value, str) or not value or len(value) > limit or "\x00" in value:
+            raise ValueError("not a push subscription")
+    try:
+        URLValidator(schemes=["https", "http"])(endpoint)
+    except ValidationError:
+        raise ValueError("not a push subscription") from None
     row, _created = PushSubscription.objects.update_or_create(
         endpoint=endpoint, defaults={"user": user, "p256dh": p256dh, "auth": auth})
     return row

@@ -3,15 +3,17 @@ the one-click unsubscribe (a signed link; no sign-in needed)."""
 
 from __future__ import annotations
 
+from django.contrib.auth import get_user_model
 from django.contrib.auth.decorators import login_required
 from django.core import signing
 import json
 
 from django.conf import settings
-from django.http import Http404, HttpResponse, JsonResponse
+from django.http import Http404, HttpResponse, HttpResponseBadRequest, JsonResponse
 from django.shortcuts import redirect, render
 from django.views.decorators.csrf import csrf_exempt
 from django.views.decorators.http import require_POST
+from django.utils.translation import gettext as _
 
 from . import services
 from .models import Kind, Notification, Unsubscribe
@@ -38,7 +40,7 @@ def push_subscribe(request):
         raise Http404
     try:
         services.subscribe_push(request.user, json.loads(request.body or b"{}"))
-    except (ValueError, json.JSONDecodeError):
+    except (ValueError, RecursionError):  # RecursionError: nested too deep (#22); JSONDecodeError is a ValueError
         return JsonResponse({"ok": False}, status=400)
     return JsonResponse({"ok": True})
 
@@ -65,8 +67,12 @@ def notice_read(request):
 @login_required
 @require_POST
 def notice_email(request):
-    """Which kinds the user receives by e-mail (the checked ones)."""
+    """Which kinds the user receives by e-mail (the checked ones; none
+    checked: none).  A kind that does not exist is refused (400, nothing
+    changed), not read as "unsubscribe from everything" (#22)."""
     wanted = set(request.POST.getlist("kind"))
+    if wanted - set(Kind.values):
+        return HttpResponseBadRequest(_("未知的通知类别"), content_type="text/plain; charset=utf-8")
     for code in Kind.values:
         if code in wanted:
             Unsubscribe.objects.filter(user=request.user, kind=code).delete()
@@ -82,6 +88,8 @@ def unsubscribe(request, token: str):
         user_id, kind = services.read_unsubscribe_token(token)
     except signing.BadSignature:
         raise Http404 from None
+    if not get_user_model().objects.filter(pk=user_id).exists():
+        raise Http404  # an old e-mail of a deleted account (its Unsubscribe row would be an IntegrityError, #22)
     done = False
     if request.method == "POST":
         services.unsubscribe(user_id, kind)

@@ -28,8 +28,8 @@ def _bot_wait(value):
         return services.DEFAULT_BOT_WAIT
     if isinstance(value, int) and not isinstance(value, bool):
         return value
-    if isinstance(value, str) and value.isascii() and value.isdigit() and len(value) <= 6:
-        return int(value)
+    if isinstance(value, str) and value.isascii() and value.isdigit() and len(value) <= 6 and str(int(value)) == value:
+        return int(value)  # canonical digits only: "010" is not the form's "10" (#22, the fuzz test queued on it)
     return -1  # refused by the service
 
 

@@ -257,3 +257,25 @@ def test_results_notice_for_an_event_run_by_hand(people_event, finish, django_ca
     results = Notification.objects.filter(kind=Kind.RESULTS, key=f"event:{event.pk}")
     assert sorted(results.values_list("user__username", flat=True)) == ["mike", "olga", "pam"]
     assert "成绩卡" in results.get(user=pam).body
+
+
+def test_a_start_at_the_calendars_ends_is_refused_not_a_500(club_setup, client, multipliers):
+    """#22: the schedule form with year 1 (read in Shanghai, east of UTC,
+    it overflowed: OverflowError, 500) or a time centuries away (the
+    calendar's ends pass year 9999) is refused with 400 and saves nothing;
+    ten years of room either side (HORIZON) is left."""
+    club, olga, *_ = club_setup
+    event = events.create_event(olga, club, name="远期", game="baohuang", rounds=3)
+    client.force_login(olga)
+    form = {"starts_at": "2027-01-01T19:30", "gap_minutes": "5", "no_checkin": "withdraw", "auto_rounds": "on"}
+    for field, value in [("starts_at", "0001-01-01T00:00"), ("registration_closes", "0001-01-01T00:00"),
+                         ("starts_at", "9999-12-31T23:59"), ("starts_at", "1970-01-01T00:00")]:
+        response = client.post(f"/clubs/events/{event.pk}/schedule", {**form, field: value})
+        assert response.status_code == 400, (field, value)
+    assert not EventSchedule.objects.exists()
+    assert client.post(f"/clubs/events/{event.pk}/schedule", form).status_code == 302
+    assert client.post(f"/clubs/events/{event.pk}/sessions",
+                       {"first_round": "2", "starts_at": "0001-01-01T00:00"}).status_code == 400
+    assert not EventSchedule.objects.get(event=event).sessions.exists()
+    with pytest.raises(services.ClubError):
+        schedule.schedule_event(olga, event, starts_at=timezone.now() + schedule.HORIZON + timedelta(days=1))

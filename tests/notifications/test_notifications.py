@@ -122,3 +122,30 @@ async def test_anonymous_socket_is_refused(_close_thread_connections):
     comm.scope["user"] = AnonymousUser()
     connected, _ = await comm.connect()
     assert not connected
+
+
+@pytest.mark.django_db
+def test_an_unknown_kind_unsubscribes_from_nothing(mia, client):
+    """#22: a kind that does not exist is refused; it used to be read as
+    "no kind checked" and unsubscribe from every kind (found by the fuzz test)."""
+    client.force_login(mia)
+    resp = client.post("/notices/email", {"kind": ["0"]})
+    assert resp.status_code == 400
+    resp = client.post("/notices/email", {"kind": [Kind.RESULTS, "gossip"]})
+    assert resp.status_code == 400
+    assert not Unsubscribe.objects.exists()
+    client.post("/notices/email", {})  # nothing checked: no e-mail of any kind
+    assert set(Unsubscribe.objects.filter(user=mia).values_list("kind", flat=True)) == set(Kind.values)
+
+
+@pytest.mark.django_db(transaction=True)
+def test_unsubscribe_link_of_a_deleted_account_is_not_found(mia):
+    """#22: the link in an old e-mail of an account deleted since named a
+    user that no longer exists: the Unsubscribe row's foreign key failed
+    (IntegrityError, a 500; at the commit on SQLite); now 404, nothing stored."""
+    path = services.unsubscribe_url(mia.pk, Kind.RESULTS).split("localhost:8000", 1)[1]
+    mia.delete()
+    client = Client(raise_request_exception=False)
+    assert client.get(path).status_code == 404
+    assert client.post(path, {"List-Unsubscribe": "One-Click"}).status_code == 404
+    assert not Unsubscribe.objects.exists()

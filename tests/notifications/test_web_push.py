@@ -128,3 +128,29 @@ def test_without_keys_nothing_is_pushed(settings, make_user, client):
     assert client.post("/notices/push/subscribe", "{}", content_type="application/json").status_code == 404
     with pytest.raises(ValueError):
         services.subscribe_push(mia, {"endpoint": "ftp://x", "keys": {"p256dh": "a", "auth": "b"}})
+
+
+@pytest.mark.django_db
+def test_a_malformed_subscription_is_refused_and_stores_nothing(vapid, make_user, client):
+    """#22: a subscription too long for its columns (a server error on
+    PostgreSQL, stored as is on SQLite), with a NUL, of the wrong types, or
+    nested too deep for the JSON parser (RecursionError: 500) gets 400."""
+    client.force_login(make_user("mia"))
+    keys = {"p256dh": "BPcMbnWQL5GOYX", "auth": "k2yQ"}
+    bodies = [
+        {"endpoint": "https://push.example/" + "a" * 600, "keys": keys},
+        {"endpoint": "https://push.example/x", "keys": {"p256dh": "k" * 201, "auth": "k"}},
+        {"endpoint": "https://push.example/x", "keys": {"p256dh": "k", "auth": "k" * 101}},
+        {"endpoint": "https://push.example/\x00", "keys": keys},
+        {"endpoint": "https://push.example/x", "keys": {"p256dh": ["k"], "auth": 5}},
+        {"endpoint": ["https://push.example/x"], "keys": keys},
+        {"endpoint": "https://", "keys": keys},
+        {"endpoint": "https://push.example/x", "keys": []},
+    ]
+    for body in [json.dumps(b) for b in bodies] + ["[" * 5000, "\xff"]:
+        resp = client.post("/notices/push/subscribe", body, content_type="application/json")
+        assert resp.status_code == 400, body[:80]
+    assert not PushSubscription.objects.exists()
+    ok = client.post("/notices/push/subscribe", json.dumps({"endpoint": "https://push.example/x", "keys": keys}),
+                     content_type="application/json")
+    assert ok.status_code == 200 and PushSubscription.objects.count() == 1

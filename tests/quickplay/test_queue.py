@@ -149,3 +149,15 @@ def test_pages_play_now_status_and_redirect_to_the_table(client, make_user, mult
     assert QueueEntry.objects.get(user=a, status="waiting").bot_wait_s is None
     client.post(reverse("quickplay_leave"))
     assert not QueueEntry.objects.filter(user=a, status="waiting").exists()
+
+
+@pytest.mark.django_db
+def test_a_bot_wait_with_leading_zeros_is_refused(client, make_user):
+    """#22: "010" was read as the form's "10" and queued the player (the fuzz
+    test's bad value changed a row); only the form's own values queue."""
+    client.force_login(make_user("ann"))
+    for bad in ("010", "0030", "00"):
+        client.post(reverse("quickplay_join", args=["baohuang"]), {"bots": bad})
+    assert not QueueEntry.objects.exists()
+    client.post(reverse("quickplay_join", args=["baohuang"]), {"bots": "10"})
+    assert QueueEntry.objects.get().bot_wait_s == 10

@@ -128,3 +128,17 @@ def test_logged_in_user_visiting_login_or_signup_is_sent_on(client, carol):
     client.force_login(carol)
     assert client.get("/accounts/login/")["Location"] == reverse("lobby")
     assert client.get("/accounts/signup/")["Location"] == reverse("lobby")
+
+
+def test_a_username_too_long_for_any_account_is_a_failed_login_not_a_500(client, carol):
+    """#22: axes kept the name as typed in a varchar(255) (DataError on
+    PostgreSQL, the fuzz test's find); it keeps the first 150 characters, the
+    longest name an account can have, and still counts toward a lockout."""
+    from axes.models import AccessAttempt
+
+    name = "0" * 256
+    for attempt in range(4):
+        response = client.post("/accounts/login/", {"username": name, "password": f"bad{attempt}"})
+        assert response.status_code == 200, attempt
+    assert list(AccessAttempt.objects.values_list("username", "failures_since_start")) == [("0" * 150, 4)]
+    assert client.post("/accounts/login/", {"username": name, "password": "bad5"}).status_code == 429

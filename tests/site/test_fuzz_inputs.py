@@ -7,9 +7,13 @@ and non-UTF-8 values
   test fails when a pattern is missing from it, so a new endpoint is fuzzed
   from the day it is added), as a POST, signed in (the organiser of the club,
   owner of the room, seated at its table: the deepest permissions) and not;
+  A JSON endpoint (push subscribe) gets bad bodies instead (``Endpoint.body``);
+  an endpoint whose real target would refuse everything anyway (the schedule
+  forms of an event already running) is pointed at another one
+  (``Endpoint.ids``: an event not started yet, scheduled);
 * to **every websocket** (table: chat, quick phrase, mute, unmute; lobby;
-  club event; quick play: join, bots, leave; ratings has none), signed in and
-  not, as text and binary frames;
+  club event; quick play: join, bots, leave; notices: none, it only pushes;
+  ratings has none), signed in and not, as text and binary frames;
 
 and checks that every answer is a 4xx, a redirect or a 200 page (a form
 re-rendered with its errors), never a 5xx; that a socket is closed, if at all,
@@ -48,12 +52,18 @@ from django.urls import URLPattern, URLResolver, get_resolver
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from clubs import events, services as club_services
+from datetime import timedelta
+
+from django.utils import timezone
+
+from clubs import events, schedule, services as club_services
 from clubs.models import EventTable
 from clubs.routing import websocket_urlpatterns as club_sockets
 from games.pages import chat
 from games.models import Hand
 from games.live.routing import websocket_urlpatterns as game_sockets
+from notifications.models import Kind, Notification, Unsubscribe
+from notifications.routing import websocket_urlpatterns as notice_sockets
 from quickplay.routing import websocket_urlpatterns as queue_sockets
 
 from .conftest import FUZZ_COUNTS
@@ -63,11 +73,11 @@ SOCKET_EXAMPLES = int(os.environ.get("FUZZ_SOCKET_EXAMPLES", "12"))
 #: A page (no action behind it) gets a third of the examples, at least 2.
 PAGE_EXAMPLES = max(2, EXAMPLES // 3)
 SETTINGS = dict(deadline=None, database=None, suppress_health_check=list(HealthCheck))
-APPS = {"accounts", "auth", "clubs", "games", "quickplay", "ratings"}
+APPS = {"accounts", "auth", "clubs", "games", "notifications", "quickplay", "ratings"}
 STATIC = {"auth.Permission"}  # only migrations write it
 VOLATILE = {"last_login"}  # force_login after a fuzzed logout sets it
 GAMES = ("shengji", "baohuang")
-SOCKETS = URLRouter(game_sockets + club_sockets + queue_sockets)
+SOCKETS = URLRouter(game_sockets + club_sockets + queue_sockets + notice_sockets)
 
 # ---------------------------------------------------------------- bad values
 # Every value is bytes (sent percent-encoded), so that non-UTF-8 can be sent.
@@ -114,7 +124,7 @@ def bad_choice(valid):
     ok = {str(v) for v in valid} | {""}
     return st.one_of(
         st.text(_CHARS, max_size=30).filter(lambda s: s.strip() not in ok and s not in ok).map(str.encode),
-        _NOT_UTF8, _NUL, _WRONG_TYPE, bad_text(100),
+        _NOT_UTF8, _NUL, _WRONG_TYPE, bad_text(100, blank_bad=False),
     )
 
 
@@ -129,6 +139,37 @@ def bad_json():
         st.sampled_from([b"", b"[", b'{"a":', b"[" * 5000, b"[{}]" * 3, b'[{"points": 1e999}, {}]']),
         _NOT_UTF8, _NUL,
     )
+
+
+def bad_datetime():
+    """Not a start the schedule accepts: junk, impossible dates, years at or
+    past the ends of the calendar, centuries away, NUL, not UTF-8."""
+    return st.one_of(
+        st.text(_CHARS, max_size=20).map(str.encode),
+        st.sampled_from([b"2026-02-30T19:00", b"2026-13-01T19:00", b"2026-12-01T25:61", b"0001-01-01T00:00",
+                         b"0001-01-01 00:00:00", b"9999-12-31T23:59", b"10000-01-01T00:00", b"1900-01-01T00:00",
+                         b"2999-06-01T19:30", b"1970-01-01T00:00", b"-2026-01-01T00:00", b"2026-06-01T19:30+99:00"]),
+        st.datetimes().filter(lambda d: abs(d.year - 2026) > 20).map(lambda d: d.isoformat()[:16].encode()),
+        _NOT_UTF8, _NUL, _WRONG_TYPE,
+    )
+
+
+def bad_push_subscription():
+    """Not a Push API subscription: bad JSON, wrong shapes, an endpoint that
+    is not http(s), too long or has a NUL, keys missing, blank, too long, of
+    the wrong type (sent as the JSON body)."""
+    url = st.one_of(st.sampled_from(["ftp://push.example/x", "javascript:alert(1)", "", "https://\x00", None, 5]),
+                    st.integers(min_value=501, max_value=5000).map(lambda n: ("https://push.example/" + "a" * n)[:n]))
+    key = st.one_of(st.text(_CHARS, max_size=8), st.integers(min_value=201, max_value=3000).map(lambda n: "k" * n),
+                    st.sampled_from([None, 0, [], {}, "a\x00b"]))
+    good_key = st.just("BPcMbnWQL5GOYX")
+    shaped = st.one_of(
+        st.fixed_dictionaries({"endpoint": url, "keys": st.fixed_dictionaries({"p256dh": good_key, "auth": good_key})}),
+        st.fixed_dictionaries({"endpoint": st.just("https://push.example/ok"),
+                               "keys": st.one_of(st.fixed_dictionaries({"p256dh": key, "auth": key}),
+                                                 st.fixed_dictionaries({"p256dh": key}), st.just([]), st.none())}),
+    )
+    return st.one_of(shaped.map(lambda d: json.dumps(d).encode()), bad_json())
 
 
 ANY = st.one_of(bad_int(), bad_text(30), bad_json(), st.text(_CHARS, max_size=10).map(str.encode))
@@ -152,6 +193,11 @@ class Endpoint:
     params: dict = field(default_factory=dict)
     gate: str | None = None
     changes: bool = True
+    #: A JSON endpoint: the strategy of its (bad) request bodies, sent as
+    #: ``application/json`` instead of ``params``.
+    body: object = None
+    #: URL argument → the key of ``world["ids"]`` it takes (default: its own name).
+    ids: dict = field(default_factory=dict)
 
 
 PAGE = Endpoint(changes=False)
@@ -203,6 +249,22 @@ ENDPOINTS: dict[str, Endpoint] = {
     "room_seat": Endpoint({"index": bad_int()}, gate="index"),
     "room_leave": Endpoint(), "room_ready": Endpoint({"ready": ANY}), "room_fill_bots": Endpoint({"policy": ANY}),
     "room_autoplay": Endpoint({"on": ANY}), "room_close": Endpoint(),
+    # notifications (#25); alice's one notice is read already, she is subscribed to every kind
+    "notices": PAGE, "notices_sw": PAGE,
+    "notices_read": Endpoint(),  # marks every notice read: a no-op in the world (see above)
+    "notices_email": Endpoint({"kind": bad_choice(Kind.values)}, gate="kind"),
+    "notice_unsubscribe": Endpoint({"List-Unsubscribe": ANY}),  # the token never a real one
+    "notices_push_subscribe": Endpoint(body=bad_push_subscription()),  # push is on in the world
+    # scheduled events, calendars, score cards, print pages (#25): the schedule's
+    # forms go to an event that has not started (alice's running one refuses any schedule)
+    "event_schedule": Endpoint({"starts_at": bad_datetime(), "registration_closes": bad_datetime(),
+                                "auto_rounds": ANY, "gap_minutes": ANY,
+                                "no_checkin": bad_choice(["withdraw", "bot"])},
+                               gate="starts_at", ids={"event_id": "draft_event_id"}),
+    "event_session": Endpoint({"first_round": ANY, "starts_at": bad_datetime()}, gate="starts_at",
+                              ids={"event_id": "draft_event_id"}),
+    "entry_checkin": Endpoint(),
+    "club_calendar": PAGE, "member_calendar": PAGE, "standings_print": PAGE, "round_slips": PAGE, "scorecard": PAGE,
 }
 
 
@@ -262,8 +324,16 @@ def world(make_user, multipliers, settings):
     events.add_bot_entries(alice, event, 2)
     round_ = events.start_round(alice, events.pair_round(alice, event))
     table = EventTable.objects.get(round=round_)
+    # #25: an event not started yet, with a schedule (its forms would change it);
+    # push on; alice's notice read and every kind's e-mail on
+    settings.WEBPUSH_VAPID_PRIVATE_KEY = settings.WEBPUSH_VAPID_PUBLIC_KEY = "fuzz"
+    draft = events.create_event(alice, club, name="下周赛", game="shengji", rounds=3)
+    schedule.schedule_event(alice, draft, starts_at=timezone.now() + timedelta(days=7), announce_now=False)
+    Notification.objects.create(user=alice, kind=Kind.RESULTS, key="fuzz", subject="周赛", read=timezone.now())
+    assert not Unsubscribe.objects.filter(user=alice).exists()
     ids = {"room_id": room.pk, "club_id": club.pk, "user_id": bob.pk, "event_id": event.pk, "number": 1,
-           "entry_id": table.entries[0], "table_id": table.pk, "hand_id": Hand.objects.filter(match__room=room).first().pk}
+           "entry_id": table.entries[0], "table_id": table.pk, "hand_id": Hand.objects.filter(match__room=room).first().pk,
+           "draft_event_id": draft.pk}
     return {"alice": alice, "room": room, "ids": ids, "usernames": {"username": b"bob", "what": b"standings"}}
 
 
@@ -299,7 +369,7 @@ def test_no_post_gets_a_5xx_or_changes_anything(world, request):
         def kwargs_strategy(force_bad: bool):
             parts = {}
             for arg, conv in converters.items():
-                good = world["ids"].get(arg) if conv.regex == "[0-9]+" else None
+                good = world["ids"].get(spec.ids.get(arg, arg)) if conv.regex == "[0-9]+" else None
                 if arg == "game":
                     good_values = st.sampled_from([g.encode() for g in GAMES])
                 elif good is not None:
@@ -312,11 +382,14 @@ def test_no_post_gets_a_5xx_or_changes_anything(world, request):
                 parts[arg] = bad if good_values is None else st.one_of(good_values, bad)
             drawn = st.fixed_dictionaries(parts)
             if force_bad and converters:
-                good_tuple = {a: str(world["ids"][a]).encode() for a in converters if a in world["ids"]}
+                good_tuple = {a: str(world["ids"][spec.ids.get(a, a)]).encode() for a in converters
+                              if spec.ids.get(a, a) in world["ids"]}
                 drawn = drawn.filter(lambda kw: any(kw[a] != g for a, g in good_tuple.items()) or not good_tuple)
             return drawn
 
         def params_strategy():
+            if spec.body is not None:
+                return spec.body
             return st.fixed_dictionaries({
                 k: st.one_of(v, st.lists(v, min_size=2, max_size=3)) if k != spec.gate else v
                 for k, v in spec.params.items()
@@ -338,7 +411,10 @@ def _fuzz_post(client, who, route, name, kwargs, params, before, counts, world, 
     @given(kw=kwargs, params=params)
     def post(kw, params):
         url = _url(route, kw)
-        response = client.post(url, data=encode(params), content_type="application/x-www-form-urlencoded")
+        if isinstance(params, bytes):  # a JSON endpoint's body
+            response = client.post(url, data=params, content_type="application/json")
+        else:
+            response = client.post(url, data=encode(params), content_type="application/x-www-form-urlencoded")
         counts["HTTP requests"] += 1
         assert response.status_code < 500, (name, who, url, params, response.status_code)
         assert response.status_code in (200, 301, 302, 303) or 400 <= response.status_code < 500
@@ -374,10 +450,17 @@ TABLE_MESSAGES = st.one_of(
 ).map(json.dumps) | _SOCKET_TEXT
 QUEUE_MESSAGES = st.one_of(
     st.fixed_dictionaries({"join": st.one_of(st.sampled_from(GAMES), _BAD_QUICK, _BAD_ID), "bots": st.one_of(
-        _BAD_ID, _BAD_QUICK.filter(lambda s: s not in ("10", "30", "never")))}),
+        _BAD_ID.filter(lambda v: v not in (None, "")),  # absent or blank: the default wait, a valid join
+        _BAD_QUICK.filter(lambda s: s not in ("10", "30", "never")))}),
     st.fixed_dictionaries({"join": st.one_of(_BAD_QUICK.filter(lambda s: s not in GAMES), _BAD_ID, _BAD_CHAT)}),
     st.fixed_dictionaries({"leave": st.one_of(st.booleans(), _BAD_ID)}),
 ).map(json.dumps) | _SOCKET_TEXT
+
+
+#: ``ws/notices/`` accepts no message type (it only pushes the unread count): anything.
+NOTICE_MESSAGES = st.one_of(
+    st.fixed_dictionaries({"read": _BAD_ID}), st.fixed_dictionaries({"type": st.sampled_from(["notices.changed", "read"])}),
+).map(json.dumps) | TABLE_MESSAGES
 
 
 async def _session(path: str, user, frames: list, probe=None) -> str:
@@ -386,11 +469,13 @@ async def _session(path: str, user, frames: list, probe=None) -> str:
     comm = WebsocketCommunicator(SOCKETS, path)
     comm.scope["user"] = user
     comm.scope["cookies"] = {}
-    connected, _ = await comm.connect(timeout=10)
-    assert connected
+    connected, code = await comm.connect(timeout=10)
+    if not connected:  # the handshake refused (ws/notices/ for a visitor): cleanly, never 1011
+        assert code in (4401, 4403, 4404), code
+        return "refused"
     first = await comm.receive_output(timeout=10)
     if first["type"] == "websocket.close":
-        assert first.get("code") in (4401, 4404), first  # refused cleanly, never 1011
+        assert first.get("code") in (4401, 4403, 4404), first  # refused cleanly, never 1011
         await comm.disconnect()
         return "closed"
     for frame in frames:
@@ -424,6 +509,7 @@ def test_no_socket_message_closes_with_1011_or_changes_anything(world, request):
         ("/ws/quickplay/", QUEUE_MESSAGES, ("ping", "queue-status")),
         (f"/ws/rooms/{10**9}/", TABLE_MESSAGES, None),
         ("/ws/lobby/nosuchgame/", _SOCKET_TEXT, None),
+        ("/ws/notices/", NOTICE_MESSAGES, None),  # receives nothing: every frame is ignored
     ]
     for path, messages, probe in sockets:
         for user in (alice, AnonymousUser()):
