@@ -12,8 +12,8 @@ exists and reports None only when none does.
 
 The graphs are tiny (a handful of card classes, at most six sinks, at most 108
 cards), so a plain Ford–Fulkerson with breadth-first augmenting paths is
-enough.  Each path carries one card and the edges are explored in an order
-shuffled with ``rng`` before every search, so the amounts vary from call to
+enough.  Each path carries a random part of its bottleneck and the edges are
+explored in an order shuffled with ``rng`` before every search, so the amounts vary from call to
 call among the feasible ones (the worlds stay varied; not uniformly: this is a
 fallback for what the randomized greedy could not deal); the same ``rng``
 state gives the same answer.
@@ -84,7 +84,12 @@ def transport(supply: Mapping[Hashable, int], allowed: Mapping[Hashable, Sequenc
                     queue.append(b)
         if dst not in prev:
             return None
-        push, b = 1, dst  # one card per path: the amounts mix rather than saturate
+        push, b = total - flow, dst
+        while prev[b] is not None:
+            push = min(push, cap[(prev[b], b)])
+            b = prev[b]
+        push = 1 + rng.randrange(push)  # part of the bottleneck: the amounts mix
+        b = dst
         while prev[b] is not None:
             cap[(prev[b], b)] -= push
             cap[(b, prev[b])] += push

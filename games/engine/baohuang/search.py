@@ -206,7 +206,7 @@ def _allowed(kind: int, s: int, forbid, cap) -> bool:
     return True
 
 
-def sample_hands(info: InfoSet, rng: random.Random, tries: int = 20) -> list[list[int]] | None:
+def sample_hands(info: InfoSet, rng: random.Random, tries: int = 5) -> list[list[int]] | None:
     """56-count hands of all five seats, the seat's own as known and the others
     drawn at random consistent with ``info`` (``hands[s][kind]``: counts per
     card kind).  Every constraint of :func:`_constraints` holds in every world:
@@ -314,14 +314,24 @@ def sample_hands(info: InfoSet, rng: random.Random, tries: int = 20) -> list[lis
     sinks["pile"] = sum(pool) - sum(room.values())
     if sinks["pile"] < 0:
         return None
-    supply = {k: pool[k] for k in range(NKINDS) if pool[k] > 0}
-    allowed = {k: [s for s in others if _allowed(k, s, forbid, cap)] + ["pile"] for k in supply}
-    amounts = transport(supply, allowed, sinks, rng)
+    # one class per set of seats allowed: kinds alike for the constraints
+    by_class: dict[tuple, list[int]] = {}
+    for k in range(NKINDS):
+        if pool[k] > 0:
+            seats = tuple(s for s in others if _allowed(k, s, forbid, cap)) + ("pile",)
+            by_class.setdefault(seats, []).extend([k] * pool[k])
+    amounts = transport({c: len(ks) for c, ks in by_class.items()},
+                        {c: list(c) for c in by_class}, sinks, rng)
     if amounts is None:
         return None
-    for (k, dest), n in amounts.items():
-        if dest != "pile":
-            hands[dest][k] += n
+    for c, ks in by_class.items():
+        rng.shuffle(ks)
+        for dest in c:
+            n = amounts.get((c, dest), 0)
+            if dest != "pile":
+                for k in ks[:n]:
+                    hands[dest][k] += 1
+            del ks[:n]
     return hands
 
 

@@ -95,7 +95,7 @@ def _constraints(v: SeatView) -> tuple[list[Counter], list[frozenset]]:
     return must, voids
 
 
-def sample_hands(v: SeatView, rng: random.Random, tries: int = 30):
+def sample_hands(v: SeatView, rng: random.Random, tries: int = 5):
     """``(hands, kitty)`` consistent with the view ``v``: ``hands`` a list of
     four card tuples (the seat's own as it holds it), ``kitty`` a tuple (empty
     when the seat knows the kitty or it is buried).  Every other seat gets its
