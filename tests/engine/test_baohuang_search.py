@@ -170,3 +170,44 @@ def test_fast_rollout_plays_exactly_like_the_engine():
             slow = rollout(st_, random.Random(steps))
             fast = fast_rollout(st_, random.Random(steps))
             assert fast == (slow.finished, slow.emperor, slow.guard, slow.solo, slow.guard_declared)
+
+
+def test_the_exact_fallback_keeps_the_tribute_cap_and_the_threes():
+    """With no greedy attempt at all (``tries=0``) the kind × seat flow alone
+    deals, and keeps what the seat knows: a payer this seat received tribute
+    from holds nothing above the lowest card he paid but BJ*/4H* (B13), every
+    seat with cards one 3 (B6), every count right, the same unseen cards."""
+    from games.engine.baohuang.order import KIND_OF, KIND_RANK
+    from games.engine.baohuang.search import sample_hands
+
+    capped = 0
+    for seed in range(6):
+        match = RULES.new_match(None, {"previous": {
+            "emperor": seed % 5, "guard": (seed + 2) % 5, "solo": None,
+            "guard_declared": "open", "finish_order": [(seed + i) % 5 for i in range(5)]}})
+        for steps in range(0, 120, 6):
+            state = advance(seed, steps, match)
+            if RULES.is_complete(state):
+                break
+            seat = RULES.to_act(state)
+            info = infoset(state, seat)
+            low = {}
+            for frm, to, card in state.tribute:
+                if to == seat and frm != seat:
+                    low[frm] = min(low.get(frm, 99), KIND_RANK[KIND_OF[card]])
+            for world_seed in range(2):
+                hands = sample_hands(info, random.Random(world_seed), tries=0)
+                assert hands is not None
+                assert list(hands[seat]) == list(state.hands[seat])
+                for s in range(5):
+                    assert sum(hands[s]) == state.sizes[s]
+                    if state.sizes[s]:
+                        assert sum(hands[s][k] for k in RANK_KINDS[THREE]) == 1
+                for s in range(NKINDS):
+                    assert sum(h[s] for h in hands) == sum(h[s] for h in state.hands)
+                for frm, r in low.items():
+                    capped += 1
+                    assert not [k for k in range(NKINDS) if hands[frm][k] and KIND_RANK[k] > r
+                                and k not in (KIND_BJ_MARKED, KIND_H4_MARKED)
+                                and k not in RANK_KINDS[THREE]]
+    assert capped  # some payer was capped

@@ -42,6 +42,7 @@ import time
 from dataclasses import dataclass
 
 from ..base import Action
+from ..flow import transport
 from ..search import SearchConfig, SearchStats, check_time, flat_monte_carlo
 from . import bots
 from .crown import apply_crown, apply_declaration
@@ -205,10 +206,17 @@ def _allowed(kind: int, s: int, forbid, cap) -> bool:
     return True
 
 
-def sample_hands(info: InfoSet, rng: random.Random, tries: int = 20) -> list[list[int]] | None:
+def sample_hands(info: InfoSet, rng: random.Random, tries: int = 5) -> list[list[int]] | None:
     """56-count hands of all five seats, the seat's own as known and the others
-    drawn at random consistent with ``info``; None if the counts do not add up
-    (a hand built by hand in a test, not from a deal)."""
+    drawn at random consistent with ``info`` (``hands[s][kind]``: counts per
+    card kind).  Every constraint of :func:`_constraints` holds in every world:
+    one 3 each (B6), the cards a seat must hold, no 2 for a later crown passer
+    who added none (B8), nothing above his lowest tribute card for a payer
+    (B13).  Up to ``tries`` randomized greedy deals first; if they all fail,
+    :func:`~games.engine.flow.transport` solves the kind × seat amounts exactly
+    (the hidden crown pile taking any card), so a consistent world is found
+    whenever one exists.  None when none exists: counts that do not add up (a
+    hand built by hand in a test, not from a deal) or contradicting constraints."""
     me = info.seat
     full = _full_counts()
     unseen = list(full)
@@ -232,25 +240,24 @@ def sample_hands(info: InfoSet, rng: random.Random, tries: int = 20) -> list[lis
     if extra < 0 or (extra > 0 and not pile_hidden):
         return None
     must_kind, must_rank, forbid, cap = _constraints(info)
-    for _ in range(tries):
+
+    def prepare():
+        """The hands with one 3 each (B6) and the cards each seat must hold;
+        ``(hands, pool, room)``, or None when the 3s run short."""
         hands = [[0] * NKINDS for _ in range(5)]
         hands[me] = list(info.hand)
         pool = list(unseen)
         room = dict(need)
-        ok = True
         # exactly one 3 for every seat with cards
         threes = [k for k in RANK_KINDS[THREE] for _ in range(pool[k])]
         rng.shuffle(threes)
         for s in others:
             if not threes:
-                ok = False
-                break
+                return None
             k = threes.pop()
             hands[s][k] += 1
             pool[k] -= 1
             room[s] -= 1
-        if not ok:
-            break
         for k in RANK_KINDS[THREE]:
             pool[k] = 0  # spare 3s (extra > 0 only during a hidden crown pile) unused
         for s in others:
@@ -266,6 +273,14 @@ def sample_hands(info: InfoSet, rng: random.Random, tries: int = 20) -> list[lis
                     hands[s][k] += 1
                     pool[k] -= 1
                     room[s] -= 1
+        return hands, pool, room
+
+    for _ in range(tries):
+        got = prepare()
+        if got is None:
+            return None
+        hands, pool, room = got
+        ok = True
         cards = [k for k in range(NKINDS) for _ in range(pool[k])]
         rng.shuffle(cards)
         # the most constrained (highest) cards first
@@ -289,10 +304,35 @@ def sample_hands(info: InfoSet, rng: random.Random, tries: int = 20) -> list[lis
             room[s] -= 1
         if ok and not any(room.values()):
             return hands
-        # relax the soft constraints (caps, forbidden ranks) and retry
-        forbid = [set() for _ in range(5)]
-        cap = [None] * 5
-    return None
+    # the greedy failed: solve the kind × seat amounts exactly (B8, B13 kept);
+    # the hidden crown pile takes any card
+    got = prepare()
+    if got is None:
+        return None
+    hands, pool, room = got
+    sinks = dict(room)
+    sinks["pile"] = sum(pool) - sum(room.values())
+    if sinks["pile"] < 0:
+        return None
+    # one class per set of seats allowed: kinds alike for the constraints
+    by_class: dict[tuple, list[int]] = {}
+    for k in range(NKINDS):
+        if pool[k] > 0:
+            seats = tuple(s for s in others if _allowed(k, s, forbid, cap)) + ("pile",)
+            by_class.setdefault(seats, []).extend([k] * pool[k])
+    amounts = transport({c: len(ks) for c, ks in by_class.items()},
+                        {c: list(c) for c in by_class}, sinks, rng)
+    if amounts is None:
+        return None
+    for c, ks in by_class.items():
+        rng.shuffle(ks)
+        for dest in c:
+            n = amounts.get((c, dest), 0)
+            if dest != "pile":
+                for k in ks[:n]:
+                    hands[dest][k] += 1
+            del ks[:n]
+    return hands
 
 
 def sample_world(info: InfoSet, rng: random.Random) -> HandState | None:

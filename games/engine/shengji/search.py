@@ -30,6 +30,7 @@ import time
 from collections import Counter
 
 from ..base import Action
+from ..flow import transport
 from ..search import SearchConfig, SearchStats, check_time, flat_monte_carlo
 from . import bots, fast
 from . import state as state_mod
@@ -94,8 +95,17 @@ def _constraints(v: SeatView) -> tuple[list[Counter], list[frozenset]]:
     return must, voids
 
 
-def sample_hands(v: SeatView, rng: random.Random, tries: int = 30):
-    """``(hands, kitty)`` consistent with the view ``v``; None if impossible."""
+def sample_hands(v: SeatView, rng: random.Random, tries: int = 5):
+    """``(hands, kitty)`` consistent with the view ``v``: ``hands`` a list of
+    four card tuples (the seat's own as it holds it), ``kitty`` a tuple (empty
+    when the seat knows the kitty or it is buried).  Every other seat gets its
+    public count, holds the cards it must (:func:`_constraints`: S13 比牌,
+    S14 還牌, S11/S12 failed throws, the shown card) and none of a suit of play
+    it showed void in.  Up to ``tries`` randomized greedy deals first; if they
+    all fail, :func:`~games.engine.flow.transport` solves the suit × seat
+    amounts exactly, so a consistent world is found whenever one exists.  None
+    only when none exists (counts that do not add up, constraints that
+    contradict each other)."""
     me = v.seat
     unseen = Counter(FULL_COUNTS)
     _minus(unseen, v.hand)
@@ -122,34 +132,42 @@ def sample_hands(v: SeatView, rng: random.Random, tries: int = 30):
         return None
     must, voids = _constraints(v)
     info = v.ctx._t.info if v.ctx is not None else None
-    for attempt in range(tries):
-        pool = Counter(unseen)
-        hands = {s: [] for s in room}
-        left = dict(room)
-        ok = True
+    # the cards each seat must hold: placed first, the same in every attempt
+    pool0 = Counter(unseen)
+    hands0 = {s: [] for s in room}
+    left0 = dict(room)
+    for s in room:
+        for c, n in must[s].items():
+            take = min(n, pool0[c], left0[s])
+            if take > 0:
+                hands0[s] += [c] * take
+                pool0[c] -= take
+                left0[s] -= take
+    pool0 = +pool0
+
+    def suit(c):
+        return info[c][0] if info is not None else None
+
+    def done(hands, kitty):
+        out = [None] * 4
+        out[me] = tuple(v.hand)
         for s in room:
-            for c, n in must[s].items():
-                take = min(n, pool[c], left[s])
-                if take > 0:
-                    hands[s] += [c] * take
-                    pool[c] -= take
-                    left[s] -= take
-        cards = list(pool.elements())
+            out[s] = tuple(hands[s])
+        return out, tuple(kitty)
+
+    for _attempt in range(tries):
+        hands = {s: list(h) for s, h in hands0.items()}
+        left = dict(left0)
+        ok = True
+        cards = list(pool0.elements())
         rng.shuffle(cards)
-        use_voids = info is not None and attempt < tries - 5
-        if use_voids:
-            def allowed(c):
-                suit = info[c][0]
-                return [s for s in room if left[s] and suit not in voids[s]]
+        if info is not None:
             # the most constrained suits first
-            cards.sort(key=lambda c: sum(1 for s in room if info[c][0] in voids[s]),
-                       reverse=True)
+            cards.sort(key=lambda c: sum(1 for s in room if suit(c) in voids[s]), reverse=True)
         kitty: list = []
         for c in cards:
-            if use_voids:
-                seats = allowed(c)
-            else:
-                seats = [s for s in room if left[s]]
+            su = suit(c)
+            seats = [s for s in room if left[s] and su not in voids[s]]
             total = sum(left[s] for s in seats) + (kitty_room - len(kitty))
             if total <= 0:
                 ok = False
@@ -167,12 +185,27 @@ def sample_hands(v: SeatView, rng: random.Random, tries: int = 30):
                 hands[dest].append(c)
                 left[dest] -= 1
         if ok and not any(left.values()) and len(kitty) == kitty_room:
-            out = [None] * 4
-            out[me] = tuple(v.hand)
-            for s in room:
-                out[s] = tuple(hands[s])
-            return out, tuple(kitty)
-    return None
+            return done(hands, kitty)
+    # the greedy failed: solve the suit-of-play × seat amounts exactly
+    by_suit: dict = {}
+    for c in pool0.elements():
+        by_suit.setdefault(suit(c), []).append(c)
+    sinks = dict(left0)
+    sinks["kitty"] = kitty_room
+    allowed = {su: [s for s in room if su not in voids[s]] + ["kitty"] for su in by_suit}
+    amounts = transport({su: len(cs) for su, cs in by_suit.items()}, allowed, sinks, rng)
+    if amounts is None:
+        return None
+    hands = {s: list(h) for s, h in hands0.items()}
+    kitty = []
+    for su, cs in by_suit.items():
+        rng.shuffle(cs)
+        for dest in list(room) + ["kitty"]:
+            n = amounts.get((su, dest), 0)
+            if n:
+                (kitty if dest == "kitty" else hands[dest]).extend(cs[:n])
+                del cs[:n]
+    return done(hands, kitty)
 
 
 def sample_world(v: SeatView, match: Match, rng: random.Random) -> HandState | None:
