@@ -6,10 +6,11 @@ static files after ``collectstatic``) in the embedded topology: one daphne on
 a free loopback port, a temporary SQLite database (tests.integration.stack).
 The table is a 升级 room of one human and three bots, opened as that human
 (session cookie sent by Lighthouse) while the bots play the 比牌 auction up to
-the human's turn (a player looking at the table; with the human on 托管 the
-bots push a new table every 1.5 s during the audit, every push a new largest
-paint: performance 86 at a5a8d99, see docs/performance.md); the event is a
-club event of four bot entries whose round 1 is playing.
+the human's turn (a player looking at the table; ``AUDIT_AUTOPLAY=1`` puts the
+human on 托管, and the bots then push a new table every 1.5 s during the audit:
+each push was a new largest paint, performance 86 at a5a8d99, until pushes
+were morphed into the page instead of replacing it, see docs/performance.md);
+the event is a club event of four bot entries whose round 1 is playing.
 
 Lighthouse is npm's ``lighthouse`` (pinned in tools/lighthouse/package.json,
 installed there with ``npm ci``), driving Debian's Chromium through

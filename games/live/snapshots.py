@@ -55,6 +55,12 @@ _SEATS = Prepared(
     ).order_by("index"),
 )
 
+#: How htmx applies a pushed table (the root's ``hx-swap-oob``): idiomorph's
+#: htmx extension (static/vendor/idiomorph-ext.min.js, loaded by the room page)
+#: morphs the page's ``#table`` into the pushed one, so its elements stay (the
+#: selected cards, a played card's animation, no new largest paint per push).
+PUSH_SWAP = "morph"
+
 _latest: OrderedDict[int, TableSnapshot] = OrderedDict()
 _inflight: dict[tuple[int, int | None], asyncio.Future] = {}
 #: Reads done by this process (tests and the benchmark's curiosity).
@@ -160,7 +166,8 @@ def render_seat(snap: TableSnapshot, user, version: int | None, committed_at: in
     """The ``#table`` fragment of ``snap`` for ``user``'s own seat (no query).
     ``committed_at`` (the event's commit time) is shown only when the
     snapshot is at the event's ``version``; otherwise the room's own
-    ``changed`` time of the newer commit is."""
+    ``changed`` time of the newer commit is.  The root carries
+    ``hx-swap-oob="morph"`` (:data:`PUSH_SWAP`)."""
     if version is None or snap.version != version:
         committed_at = None
-    return render_table(snap.room, user, committed_at, snapshot=snap)
+    return render_table(snap.room, user, committed_at, snapshot=snap, swap_oob=PUSH_SWAP)

@@ -479,11 +479,15 @@ def table_context(
 
 def render_table(
     room: Room, user, committed_at: int | None = None, request=None,
-    snapshot: TableSnapshot | None = None,
+    snapshot: TableSnapshot | None = None, swap_oob: str | None = None,
 ) -> str:
     """The ``#table`` fragment for ``user`` (HTML string); ``snapshot`` as
-    for :func:`table_context` (then no query is made)."""
+    for :func:`table_context` (then no query is made).  ``swap_oob``, when
+    given, is the root's ``hx-swap-oob`` (how htmx applies a pushed table:
+    ``"morph"``, idiomorph keeping the page's elements, see
+    :data:`games.live.snapshots.PUSH_SWAP`); a page or a POST answer has none."""
     ctx = table_context(room, user, committed_at, snapshot)
+    ctx["swap_oob"] = swap_oob
     # a Jinja2 template (games/render/jinja.py), taken from its engine at once (no
     # Django-template lookup first); its output is escaped already
     html = engines["jinja2"].get_template("games/_table.html").render(ctx, request)

@@ -5,6 +5,28 @@
  * another player does not lose the selection.  #cards-input (outside the
  * table) carries the space-separated codes POSTed with "play".
  */
+/* Pushed tables are morphed, not replaced (issue #24's largest-paint fix):
+ * the pushed #table says hx-swap-oob="morph" and the table's buttons
+ * hx-swap="morph", and idiomorph (static/vendor/idiomorph-ext.min.js, htmx's
+ * "morph" extension, enabled on #table itself: on #table-ws it would take the
+ * chat's beforeend swaps for its own) turns the page's table into the new
+ * one keeping its elements, which take the new attributes and text.  What the
+ * page itself added or chose is kept through a morph: an element marked
+ * data-morph-keep (table_ui.js's hand tools bar) and whether a <details> is
+ * open (the viewer's choice; the server never opens one).
+ */
+(function () {
+  "use strict";
+  if (!window.Idiomorph) return;
+  var callbacks = window.Idiomorph.defaults.callbacks;
+  callbacks.beforeNodeRemoved = function (node) {
+    return !(node.hasAttribute && node.hasAttribute("data-morph-keep"));
+  };
+  callbacks.beforeAttributeUpdated = function (name, element) {
+    return !(name === "open" && element.tagName === "DETAILS");
+  };
+})();
+
 (function () {
   "use strict";
   var selected = [];  // [{code, nth}]
@@ -158,17 +180,23 @@
     reapply();
   });
 
-  // A POST answer older than the table shown (the websocket was faster) is not swapped in.
+  // A POST answer no newer than the table shown (the websocket was faster) is not swapped in.
+  // A newer one whose button a push took off the page meanwhile replaces the
+  // table: htmx finds the swap's extensions (the morph) from that button, and a
+  // button out of the page has none.
   document.addEventListener("htmx:beforeSwap", function (ev) {
     var xhr = ev.detail.xhr, target = ev.detail.target;
     if (!xhr || !target || target.id !== "table") return;
     var m = /data-version="(\d+)"/.exec(xhr.responseText || "");
-    if (m && parseInt(m[1], 10) < tableVersion()) {
+    if (m && parseInt(m[1], 10) <= tableVersion()) {
       ev.detail.shouldSwap = false;
       // the request succeeded: clear an earlier refusal as the answer's oob part would
       var msg = document.getElementById("act-msg");
       if (msg && xhr.status < 300) { msg.textContent = ""; msg.classList.remove("error"); }
+      return;
     }
+    var elt = ev.detail.requestConfig && ev.detail.requestConfig.elt;
+    if (elt && !elt.isConnected) ev.detail.swapOverride = "outerHTML";
   });
 
   function tick() {

@@ -90,7 +90,11 @@
   function tools() {
     var hand = document.getElementById("my-hand");
     var tpl = document.getElementById("hand-tools-tpl");
-    if (!hand || !tpl || document.getElementById("hand-tools")) return;
+    var bar = document.getElementById("hand-tools");
+    // (the bar is kept through a morph, table.js: it goes with the hand, stands before it)
+    if (bar && !hand) bar.remove();
+    if (bar && hand && bar.nextElementSibling !== hand) hand.parentNode.insertBefore(bar, hand);
+    if (!hand || !tpl || bar) return;
     var node = tpl.content.firstElementChild.cloneNode(true);
     hand.parentNode.insertBefore(node, hand);
     var sel = node.querySelector("[data-hand-sort]");
@@ -216,9 +220,23 @@
       var p = a.play(); if (p && p.catch) p.catch(function () {});
     } catch (e) { /* autoplay refused */ }
   }
+  // A morph (table.js) keeps a play's element from one push to the next (a
+  // seat's place; a new trick's first play in the last trick's first): it
+  // loses .arrive to the server's class and, for a new play, gets it back in
+  // the same task, which would not start its cards' animation again; so an
+  // element that had .arrive before the swap has its animations replayed.
+  var hadMotion = [];
+  function beforeSwap() { hadMotion = Array.prototype.slice.call(document.querySelectorAll("#table .arrive, #my-hand.deal")); }
+  function replay(el) {
+    if (hadMotion.indexOf(el) < 0 || !el.getAnimations) return;
+    el.getAnimations({subtree: true}).forEach(function (a) { a.play(); });  // (a finished one starts over)
+  }
+  document.addEventListener("htmx:wsBeforeMessage", beforeSwap);
+  document.addEventListener("htmx:beforeSwap", beforeSwap);
+
   function arrive() {
     var now = plays(), added = 0;
-    if (seenPlays) { for (var k in now) { if (!(k in seenPlays)) { now[k].classList.add("arrive"); added++; } } }
+    if (seenPlays) { for (var k in now) { if (!(k in seenPlays)) { now[k].classList.add("arrive"); replay(now[k]); added++; } } }
     if (seenPlays && added) sound("play");
     else if (seenPlays && Object.keys(seenPlays).length && !Object.keys(now).length) sound("trick");
     seenPlays = now;
@@ -253,6 +271,7 @@
       var cards = hand.querySelectorAll("[data-card]");
       for (var i = 0; i < cards.length; i++) cards[i].style.setProperty("--i", i);
       hand.classList.add("deal");
+      replay(hand);
     }
     if (id) seenHand = id;
   }

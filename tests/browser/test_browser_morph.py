@@ -1,0 +1,177 @@
+"""Issue #24's largest paint, in headless Chromium against the embedded site:
+a new table is morphed into the page (idiomorph's htmx extension), not
+swapped in as new elements.
+
+* across websocket pushes and a POST answer the table keeps its elements:
+  ``#table``, the hand, a card, a seat and the hand tools bar (inserted by the
+  page, marked ``data-morph-keep``) are the very same nodes afterwards, and a
+  selected card stays selected;
+* a POST answer whose button a push removed meanwhile replaces the table
+  (htmx would find no morph for it and nest the answer in the table);
+* the plays still arrive: after every push that brings a new play, each play
+  marked ``.arrive`` that shows cards has their ``card-arrive`` animation running, also
+  when a morph kept the play's element from the push before (printed: how
+  many pushes, how many such kept elements);
+* a new deal still deals: when the table's hand changes, the hand is marked
+  ``.deal`` and its cards run ``card-deal``.
+
+Reduced motion and the rest of the look: test_browser_look.py.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from .test_browser_look import DESKTOP, PHONE, open_page, selected, version
+
+pytestmark = pytest.mark.browser
+
+MARK = """() => {
+    const q = s => document.querySelector(s);
+    window.__kept = {table: q('#table'), hand: q('#my-hand'), card: q('#my-hand [data-card]'),
+                     seat: q('.seat[data-seat="1"]'), tools: q('#hand-tools')};
+    return Object.values(window.__kept).every(Boolean);
+}"""
+SAME = """() => {
+    const q = s => document.querySelector(s), k = window.__kept;
+    return {table: q('#table') === k.table, hand: q('#my-hand') === k.hand,
+            card: q('#my-hand [data-card]') === k.card, seat: q('.seat[data-seat="1"]') === k.seat,
+            tools: q('#hand-tools') === k.tools, connected: k.table.isConnected};
+}"""
+ALL_SAME = {"table": True, "hand": True, "card": True, "seat": True, "tools": True, "connected": True}
+
+
+def newer_than(page, v: int, timeout_ms: int = 60_000) -> None:
+    page.wait_for_function("v => parseInt(document.querySelector('#table').dataset.version, 10) > v",
+                           arg=v, timeout=timeout_ms)
+
+
+#: Until the next POST answer has settled, the page drops websocket frames (as
+#: if the answer overtook them), so that the answer is what changes the table.
+HOLD_PUSHES = """() => {
+    window.__hold = true;
+    if (!window.__holding) {
+        window.__holding = true;
+        document.addEventListener('htmx:wsBeforeMessage', ev => { if (window.__hold) ev.preventDefault(); });
+    }
+    document.addEventListener('htmx:afterSettle', () => { window.__hold = false; }, {once: true});
+}"""
+
+
+def test_pushes_and_a_post_answer_keep_the_tables_elements(site_server, browser):
+    base = site_server.web_url
+    room = site_server.ops("bot_room", game="shengji", humans=1, autoplay=False, ready=True,
+                           bot_delay_ms=600, turn_seconds=600, prefix="morph")
+    ctx, page = open_page(browser, base, room["users"][0]["cookie"], PHONE)
+    try:
+        page.goto(f"{base}/rooms/{room['room_id']}/")
+        page.wait_for_function("() => document.querySelectorAll('#my-hand [data-card]').length === 52")
+        page.wait_for_selector("#hand-tools")
+        assert page.evaluate(MARK)
+        # my turn of the auction (the bots wait): select a card, then pass (a POST
+        # whose answer changes the table)
+        page.wait_for_selector("#table[data-my-turn='1']", timeout=60_000)
+        card = page.locator("#my-hand [data-card]").nth(7)
+        card.tap()
+        want = selected(page)
+        assert len(want) == 1
+        v = version(page)
+        page.evaluate(HOLD_PUSHES)
+        page.click('#actions [data-action="pass"]')
+        newer_than(page, v)
+        assert page.evaluate(SAME) == ALL_SAME
+        assert page.locator("#table").count() == 1
+        assert selected(page) == want  # (a pass is no card play: the selection stays)
+        page.wait_for_function("() => !window.__hold")
+        # then the bots' moves arrive over the websocket, one table each
+        for _ in range(2):
+            v = version(page)
+            newer_than(page, v)
+            assert page.evaluate(SAME) == ALL_SAME
+            assert selected(page) == want
+            assert page.input_value("#cards-input") == want[0]
+        assert page.locator("#hand-tools").count() == 1
+    finally:
+        ctx.close()
+
+
+def test_an_answer_whose_button_left_the_page_still_lands_whole(site_server, browser):
+    """A push can take the clicked button off the page before its POST answer
+    comes (the next seat's move); htmx then knows no morph for the answer and
+    would put it inside the table: the page replaces the table instead."""
+    base = site_server.web_url
+    room = site_server.ops("bot_room", game="shengji", humans=1, autoplay=False, ready=True,
+                           bot_delay_ms=600, turn_seconds=600, prefix="gone")
+    ctx, page = open_page(browser, base, room["users"][0]["cookie"], DESKTOP)
+    try:
+        page.goto(f"{base}/rooms/{room['room_id']}/")
+        page.wait_for_selector("#table[data-my-turn='1']", timeout=60_000)
+        v = version(page)
+        page.evaluate(HOLD_PUSHES)
+        page.evaluate("""() => document.addEventListener('htmx:beforeRequest', ev => {
+            const button = ev.detail.elt; setTimeout(() => button.remove(), 0); }, {once: true})""")
+        page.click('#actions [data-action="pass"]')
+        newer_than(page, v)
+        page.wait_for_function("() => !window.__hold")
+        assert page.locator("#table").count() == 1
+        assert page.locator("#my-hand").count() == 1
+        v = version(page)
+        newer_than(page, v)  # and the next push morphs it as usual
+        assert page.locator("#table").count() == 1
+    finally:
+        ctx.close()
+
+
+RECORD = """() => {
+    window.__pushes = [];
+    let before = [];
+    document.addEventListener('htmx:wsBeforeMessage', () => {
+        before = [...document.querySelectorAll('#table .arrive')];
+    });
+    const record = () => {
+        const hand = document.querySelector('#my-hand');
+        const running = (el, name) => el.getAnimations({subtree: true}).some(
+            a => a.animationName === name && a.playState === 'running');
+        window.__pushes.push({
+            version: document.querySelector('#table').dataset.version,
+            hand: document.querySelector('#table').dataset.hand || '',
+            arrive: [...document.querySelectorAll('#table .arrive')].map(el => ({
+                kept: before.includes(el),  // (a pass shows no card: nothing to animate)
+                running: el.querySelector('.mini') ? running(el, 'card-arrive') : null})),
+            deal: !!(hand && hand.classList.contains('deal')),
+            dealRunning: !!(hand && hand.classList.contains('deal') && running(hand, 'card-deal')),
+        });
+    };
+    document.addEventListener('htmx:wsAfterMessage', record);
+    document.addEventListener('htmx:afterSwap', record);
+}"""
+
+
+def test_plays_arrive_and_a_new_deal_deals_through_morphs(site_server, browser):
+    base = site_server.web_url
+    room = site_server.ops("bot_room", game="baohuang", humans=1, autoplay=True, ready=True,
+                           bot_delay_ms=150, turn_seconds=60, prefix="mmot")
+    ctx, page = open_page(browser, base, room["users"][0]["cookie"], DESKTOP)
+    try:
+        page.goto(f"{base}/rooms/{room['room_id']}/")
+        page.wait_for_selector("#my-hand [data-card]")
+        page.evaluate(RECORD)
+        first_hand = page.locator("#table").get_attribute("data-hand")
+        # on until the hand is over (everyone on 托管: the table then waits
+        # for the player's 准备), then the next hand is dealt
+        page.wait_for_selector('#table [data-action="ready"]', timeout=150_000)
+        page.click('#table [data-action="ready"]')
+        page.wait_for_function(
+            "h => (window.__pushes || []).some(p => p.hand && p.hand !== h)", arg=first_hand, timeout=60_000)
+        pushes = page.evaluate("() => window.__pushes")
+        with_plays = [p for p in pushes if p["arrive"]]
+        kept = sum(1 for p in with_plays for a in p["arrive"] if a["kept"])
+        print(f"\n{len(pushes)} pushes, {len(with_plays)} with a new play, {kept} plays in a kept .arrive element")
+        assert len(with_plays) >= 5
+        stopped = [p for p in with_plays if any(a["running"] is False for a in p["arrive"])]
+        assert any(a["running"] for p in with_plays for a in p["arrive"])
+        assert not stopped, stopped
+        deals = [p for p in pushes if p["hand"] and p["hand"] != first_hand]
+        assert deals[0]["deal"] and deals[0]["dealRunning"], deals[0]
+    finally:
+        ctx.close()
