@@ -64,5 +64,5 @@ def test_reviews_wait_on_their_queue_for_the_review_worker(tmp_path):
             stack.ops("review_status", hand_id=hand_id)), "the review done", stack)
         assert status["decisions"] > 20 and status["cpu_ms"] > 0
         log = (tmp_path / "reviewer.log").read_text(errors="replace")
-        assert "Task games.runtime.tasks.review_hand[" in log
+        assert "Task games.tasks.review_hand[" in log
         assert "Task games.runtime.tasks.run_turn[" not in log  # the review worker plays no turns
