@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import logging
 
+from celery import shared_task
 from django.conf import settings
 from django.core import signing
 from django.core.mail import EmailMessage
@@ -50,8 +51,6 @@ def notify(user, kind: str, key: str, subject: str, body: str = "", url: str = "
 
     def after():
         game_notify.send([user_group(user.pk)], {"type": "notices.changed"}, what=f"notices {user.pk}")
-        from .tasks import send_email, send_push
-
         send_email.delay(row.pk)
         if push_enabled():
             send_push.delay(row.pk)
@@ -215,3 +214,15 @@ def _vapid_key():
     if "BEGIN" in value:
         return Vapid02.from_pem(value.encode())
     return Vapid02.from_string(private_key=value)
+
+
+@shared_task(name="notifications.tasks.send_email", ignore_result=True)
+def send_email(notification_id: int) -> bool:
+    """Celery task: send one notification's e-mail, once (:func:`deliver_email`)."""
+    return deliver_email(notification_id)
+
+
+@shared_task(name="notifications.tasks.send_push", ignore_result=True)
+def send_push(notification_id: int) -> int:
+    """Celery task: push one notification to its user's browsers, once (:func:`deliver_push`)."""
+    return deliver_push(notification_id)

@@ -1,22 +1,10 @@
-"""Celery task of the notifications app (idempotent: the row says whether the
-e-mail went out)."""
+"""Celery tasks of the notifications app (idempotent: the row says whether the
+e-mail went out).  They are defined beside what they run, in
+:mod:`notifications.services` (which queues them after a commit); this module,
+the one Celery's autodiscovery imports, names them."""
 
 from __future__ import annotations
 
-from celery import shared_task
+from .services import send_email, send_push
 
-
-@shared_task(name="notifications.tasks.send_email", ignore_result=True)
-def send_email(notification_id: int) -> bool:
-    """Send one notification's e-mail, once (:func:`notifications.services.deliver_email`)."""
-    from .services import deliver_email
-
-    return deliver_email(notification_id)
-
-
-@shared_task(name="notifications.tasks.send_push", ignore_result=True)
-def send_push(notification_id: int) -> int:
-    """Push one notification to its user's browsers, once (:func:`notifications.services.deliver_push`)."""
-    from .services import deliver_push
-
-    return deliver_push(notification_id)
+__all__ = ["send_email", "send_push"]
