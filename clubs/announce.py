@@ -21,7 +21,7 @@ from .models import EntryPlayer, Event, EventTable, Round
 
 
 def _local(event: Event, when) -> str:
-    from .schedule import local_time
+    from .schedule_models import local_time
 
     return local_time(event, when).strftime("%Y-%m-%d %H:%M %Z")
 

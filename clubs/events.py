@@ -113,7 +113,7 @@ def register(user, event: Event, partner: str | None = None) -> Entry:
     require(user, "clubs.enter_event", event, _("只有本俱乐部的会员可以报名"))
     if event.status in (Event.Status.FINISHED, Event.Status.CANCELLED):
         raise Conflict(_("比赛已经结束"))
-    from .schedule import registration_open
+    from .schedule_models import registration_open
 
     if not registration_open(event):
         raise Conflict(_("报名已经截止"))

@@ -250,10 +250,24 @@ def sweep_rounds() -> int:
             advance_round(rid)
         except Exception:
             log.exception("round sweep: round %s failed", rid)
-    from .schedule import sweep_schedules  # scheduled starts and automatic rounds (#25)
-
-    sweep_schedules()
+    for hook in _after_sweep:  # clubs.schedule's scheduled starts and automatic rounds (#25)
+        try:
+            hook()
+        except Exception:
+            log.exception("round sweep: %s failed", getattr(hook, "__name__", hook))
     return len(ids)
+
+
+#: Functions run at the end of every :func:`sweep_rounds` (registered by
+#: ``ClubsConfig.ready``: ``clubs.schedule.sweep_schedules``), so this module
+#: does not import the scheduler that drives it.
+_after_sweep: list = []
+
+
+def after_sweep(hook) -> None:
+    """Run ``hook()`` at the end of every :func:`sweep_rounds` (once per hook)."""
+    if hook not in _after_sweep:
+        _after_sweep.append(hook)
 
 
 # --------------------------------------------------------------------------- embedded sweeper

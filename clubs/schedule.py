@@ -22,7 +22,6 @@ in for (``bot``).
 from __future__ import annotations
 
 import logging
-import zoneinfo
 from datetime import datetime, timedelta
 
 from django.db import transaction
@@ -34,7 +33,9 @@ from games import services as game_services
 
 from . import announce, events, notify
 from .models import Club, Entry, EntryPlayer, Event, Round
-from .schedule_models import CheckIn, EventSchedule, EventSession
+from .schedule_models import (  # noqa: F401 (read-only helpers, re-exported)
+    CheckIn, EventSchedule, EventSession, club_zone, local_time, registration_open, schedule_of,
+)
 from .services import ClubError, Conflict, Forbidden, require
 
 log = logging.getLogger(__name__)
@@ -43,21 +44,6 @@ log = logging.getLogger(__name__)
 REMINDER = timedelta(minutes=15)
 #: Check-in opens this long before the start.
 CHECKIN_OPENS = timedelta(minutes=60)
-
-
-def club_zone(club: Club) -> zoneinfo.ZoneInfo:
-    """The club's time zone (the site's if the name is unknown)."""
-    from django.conf import settings
-
-    try:
-        return zoneinfo.ZoneInfo(club.time_zone or settings.TIME_ZONE)
-    except (zoneinfo.ZoneInfoNotFoundError, ValueError):
-        return zoneinfo.ZoneInfo(settings.TIME_ZONE)
-
-
-def local_time(event: Event, when: datetime) -> datetime:
-    """``when`` (aware) in the event's club's time zone."""
-    return when.astimezone(club_zone(event.club))
 
 
 def in_club_zone(club: Club, when: datetime) -> datetime:
@@ -159,25 +145,6 @@ def next_start(sched: EventSchedule, now: datetime | None = None) -> tuple[int, 
     now = now or timezone.now()
     parts = sessions(sched)
     return next(((k, at) for k, _f, at in parts if at >= now), (parts[-1][0], parts[-1][2]))
-
-
-def schedule_of(event: Event) -> EventSchedule | None:
-    try:
-        return event.schedule
-    except EventSchedule.DoesNotExist:
-        return None
-
-
-def registration_open(event: Event, now: datetime | None = None) -> bool:
-    """False once a scheduled event's registration closed (its close time, or
-    its start); True for an unscheduled event that has not finished."""
-    if event.status == Event.Status.FINISHED:
-        return False
-    sched = schedule_of(event)
-    if sched is None:
-        return True
-    now = now or timezone.now()
-    return now < (sched.registration_closes or sched.starts_at)
 
 
 def check_in(user, entry: Entry, now: datetime | None = None) -> CheckIn:

@@ -8,8 +8,12 @@ Django registers the models under the ``clubs`` app).  The behaviour is in
 
 from __future__ import annotations
 
+import zoneinfo
+from datetime import datetime
+
 from django.conf import settings
 from django.db import models
+from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
 
@@ -82,3 +86,41 @@ class EventSession(models.Model):
         verbose_name = _("场次")
         verbose_name_plural = _("场次")
         constraints = [models.UniqueConstraint(fields=["schedule", "first_round"], name="session_first_round")]
+
+
+# ------------------------------------------------------------------ read-only helpers
+# (here rather than in clubs.schedule so that announce/events can read them without
+# importing the module that drives them)
+
+
+def club_zone(club) -> zoneinfo.ZoneInfo:
+    """The club's time zone (the site's if the name is unknown)."""
+    try:
+        return zoneinfo.ZoneInfo(club.time_zone or settings.TIME_ZONE)
+    except (zoneinfo.ZoneInfoNotFoundError, ValueError):
+        return zoneinfo.ZoneInfo(settings.TIME_ZONE)
+
+
+def local_time(event, when: datetime) -> datetime:
+    """``when`` (aware) in the event's club's time zone."""
+    return when.astimezone(club_zone(event.club))
+
+
+def schedule_of(event) -> EventSchedule | None:
+    """The event's schedule, or None for an event started by hand."""
+    try:
+        return event.schedule
+    except EventSchedule.DoesNotExist:
+        return None
+
+
+def registration_open(event, now: datetime | None = None) -> bool:
+    """False once a scheduled event's registration closed (its close time, or
+    its start); True for an unscheduled event that has not finished."""
+    if event.status == type(event).Status.FINISHED:
+        return False
+    sched = schedule_of(event)
+    if sched is None:
+        return True
+    now = now or timezone.now()
+    return now < (sched.registration_closes or sched.starts_at)
