@@ -68,6 +68,12 @@ def main() -> int:
     parser.add_argument("--workers", type=int, nargs="+",
                         default=[int(w) for w in os.environ.get("BENCH_WORKERS", "1").split()],
                         help="worker process counts to run every N with, ascending (e.g. 1 2)")
+    parser.add_argument("--reviews", action="store_true",
+                        help="#26: run every N twice, without and then with the review worker "
+                             "busy (deploy/supervisord.conf's reviewer: -Q reviews, one process, "
+                             "nice 19), and print the p95 ratio")
+    parser.add_argument("--review-hands", type=int, default=16,
+                        help="finished hands whose reviews keep the review worker busy")
     parser.add_argument("--redis-url", default=os.environ.get("BENCH_REDIS_URL"),
                         help="default: redis://127.0.0.1:6379/<index + 8 of REDIS_URL, or 9>")
     args = parser.parse_args()
@@ -96,7 +102,12 @@ def main() -> int:
             urls = f"http://127.0.0.1:{port}"
         print(f"daphne: {urls}; worker {args.worker_pool}×{args.concurrency}; beat; "
               f"db {stack.created_db}; redis {stack.redis_url}", flush=True)
-        for workers, n in [(w, n) for w in sorted(set(args.workers)) for n in args.tables]:
+        reviews = ReviewLoad(stack, args) if args.reviews else None
+        phases = (False, True) if reviews else (False,)
+        for workers, n, busy in [(w, n, b) for w in sorted(set(args.workers))
+                                 for n in args.tables for b in phases]:
+            if reviews:
+                reviews.set_busy(busy)
             while sum(1 for name in stack.procs if name.startswith("worker")) < workers:
                 print(f"started {stack.add_worker()}", flush=True)
             pids = {"web": [stack.procs[p].popen.pid for p in stack.procs if p.startswith("web")],
@@ -104,6 +115,8 @@ def main() -> int:
                     "beat": [stack.procs["beat"].popen.pid]}
             if proxy_pids:
                 pids["proxy"] = proxy_pids
+            if reviews and busy:
+                pids["rev"] = [reviews.pid]
             cmd = [sys.executable, "manage.py", "bench_live", "--game", args.game, "--tables", str(n),
                    "--hands", str(args.hands), "--seconds", str(args.seconds),
                    "--bot-delay-ms", str(args.bot_delay_ms), "--url", urls, "--json",
@@ -123,17 +136,122 @@ def main() -> int:
                 print(f"bench_live N={n} failed ({result.returncode})", file=sys.stderr)
                 status = 1
                 continue
-            rows.append({**json.loads(lines[-1]), "workers": workers})
+            row = {**json.loads(lines[-1]), "workers": workers}
+            if reviews:
+                row["reviews"] = reviews.summary(row) if busy else "off"
+            rows.append(row)
     except BaseException:
         print(stack.logs(40), file=sys.stderr)
         raise
     finally:
-        stack.close()
+        try:
+            if reviews:
+                reviews.close()
+        finally:
+            stack.close()
     if rows:
         print(table(rows))
+    if reviews:
+        print(review_ratios(rows))
     if args.sample:
         print(thread_cpu(Path(args.sample)))
     return status
+
+
+class ReviewLoad:
+    """The review worker of ``--reviews`` (#26), as deploy/supervisord.conf runs it:
+    ``nice -n 19 celery worker -Q reviews --concurrency 1`` with
+    ``CARDROOM_WORKER_ROLE=reviews``, on the bench's stack, kept busy.
+
+    Work: ``--review-hands`` finished hands with a human seat (the ``finished_hands``
+    op plays them out in-process before any window), whose reviews are asked for
+    again (``manage.py request_reviews --again``) every ``REFILL_S`` seconds while
+    the worker is busy, so that its queue never runs dry in a window (a review
+    spends up to ``GAMES_REVIEW_BUDGET_MS`` of CPU, 4 s by default)."""
+
+    REFILL_S = 15
+
+    def __init__(self, stack, args) -> None:
+        import threading
+
+        from tests.integration.stack import Proc
+
+        self.stack, self.args = stack, args
+        print(f"playing out {args.review_hands} {args.game} hands for the reviewer ...", flush=True)
+        self.hands = stack.ops("finished_hands", count=args.review_hands, game=args.game,
+                               timeout=900)["hands"]
+        env = dict(stack.env, CARDROOM_WORKER_ROLE="reviews")
+        self.proc = Proc("reviewer", ["nice", "-n", "19", sys.executable, "-m", "celery", "-A",
+                                      "config", "worker", "-Q", "reviews", "--concurrency", "1",
+                                      "--pool=solo", "--loglevel=INFO", "--without-gossip",
+                                      "--without-mingle", "-n", "bench-reviewer@%h"],
+                         env, stack.workdir / "reviewer.log")
+        self.busy = False
+        self.stopping = threading.Event()
+        self.thread = None
+        self.log_mark = 0
+
+    @property
+    def pid(self) -> int:
+        return self.proc.popen.pid
+
+    def _refill(self) -> None:
+        while not self.stopping.wait(self.REFILL_S):
+            self.stack.manage("request_reviews", "--last", str(len(self.hands)), "--again",
+                              timeout=120)
+
+    def set_busy(self, busy: bool) -> None:
+        """Start (True) or stop (False) the review worker and its refills."""
+        import threading
+
+        if busy == self.busy:
+            return
+        self.busy = busy
+        if busy:
+            self.stack.manage("request_reviews", "--last", str(len(self.hands)), "--again",
+                              timeout=120)
+            self.proc.start()
+            self.stopping.clear()
+            self.thread = threading.Thread(target=self._refill, daemon=True)
+            self.thread.start()
+            text = self.proc.log_text()
+            self.log_mark = len(text)
+            print(f"review worker started (pid {self.pid}, nice 19)", flush=True)
+        else:
+            self.close()
+
+    def summary(self, row: dict) -> str:
+        """``N done, CPU S s``: reviews finished since the worker started (or the last
+        summary) and the reviewer's CPU seconds in the measured window."""
+        text = self.proc.log_text()
+        done = text[self.log_mark:].count("succeeded in")
+        self.log_mark = len(text)
+        cpu = (row.get("cpu_s") or {}).get("rev")
+        return f"{done} done, CPU {cpu if cpu is not None else '?'} s"
+
+    def close(self) -> None:
+        self.stopping.set()
+        if self.thread:
+            self.thread.join(timeout=130)
+            self.thread = None
+        if self.proc.alive:
+            self.proc.stop()
+
+
+def review_ratios(rows: list[dict]) -> str:
+    """p95 with the review worker busy over p95 without it, per (workers, N) (#26)."""
+    out = ["\n#26 reviews: p95 with the review worker busy / without"]
+    base = {(r["workers"], r["tables"]): r for r in rows if r.get("reviews") == "off"}
+    for r in rows:
+        off = base.get((r["workers"], r["tables"]))
+        if r.get("reviews") in (None, "off") or off is None:
+            continue
+        ratio = r["p95_ms"] / off["p95_ms"] if off["p95_ms"] else float("nan")
+        out.append(f"  workers {r['workers']} N {r['tables']}: p95 {off['p95_ms']} ms → "
+                   f"{r['p95_ms']} ms ({ratio:.2f}×, {100 * (ratio - 1):+.0f} %); "
+                   f"p50 {off['p50_ms']} → {r['p50_ms']} ms; served {off.get('served_pct')} → "
+                   f"{r.get('served_pct')} %; reviewer {r['reviews']}")
+    return "\n".join(out)
 
 
 def thread_cpu(directory: Path) -> str:

@@ -23,6 +23,8 @@ Operations:
 * ``close``: ``{room_id}`` → ``{version}``: the owner closes the room.
 * ``players``: ``{n, prefix, ratings}`` → ``{users: [{username, id, cookie}]}``:
   ``n`` new accounts, logged in, optionally with a displayed rating each.
+* ``finished_hands``: ``{count, game}`` → ``{hands}``: completed hands with a human
+  seat, played out in-process (their reviews are asked for, #26).
 * ``review_status``: ``{hand_id}`` → ``{status, decisions, cpu_ms}`` of its review (#26).
 * ``tables``: ``{usernames}`` → per user his queue entries (status, game,
   room) and, per room they name, its seats (user or bot level) and status.
@@ -229,6 +231,29 @@ def review_status(hand_id) -> dict:
             "cpu_ms": r.cpu_ms}
 
 
+def finished_hands(count=10, game="baohuang", prefix="fh") -> dict:
+    """``count`` completed hands, each in its own room with one human seat, played
+    out in this process by the heuristic bot at every seat through the real
+    services (``tests/site/ratings_fixtures.play_out``); the room is then
+    closed.  A hand with a human asks for its review as the site does (#26), so
+    this gives the review worker work (``scripts/bench.py --reviews``).
+    → ``{hands: [id, ...]}``."""
+    from games import services
+    from games.models import Room
+    from tests.site.ratings_fixtures import play_out
+
+    hands = []
+    for _ in range(int(count)):
+        # long delays: the stack's worker must not move these tables meanwhile
+        made = bot_room(game=game, humans=1, bot_delay_ms=10_000, turn_seconds=600,
+                        autoplay=False, ready=True, prefix=prefix)
+        room = Room.objects.get(pk=made["room_id"])
+        hands.append(play_out(room).pk)
+        room.refresh_from_db()
+        services.close_room(room, room.owner)
+    return {"hands": hands}
+
+
 def event_round(game="shengji", bots=4, bot_delay_ms=800, prefix="ev") -> dict:
     """A club event of ``bots`` bot entries with round 1 paired and started
     (its tables playing), for looking at the event page mid-round (#24)."""
@@ -250,7 +275,7 @@ def event_round(game="shengji", bots=4, bot_delay_ms=800, prefix="ev") -> dict:
             "cookie": login_cookie(user)}}
 
 
-OPS = {"review_status": review_status, "event_round": event_round, "bot_room": bot_room, "bot_rooms": bot_rooms, "new_user": new_user, "players": players, "tables": tables, "ready": ready,
+OPS = {"review_status": review_status, "finished_hands": finished_hands, "event_round": event_round, "bot_room": bot_room, "bot_rooms": bot_rooms, "new_user": new_user, "players": players, "tables": tables, "ready": ready,
        "cookie": cookie, "hand_log": hand_log,
        "legal": legal, "close": close}
 
