@@ -101,7 +101,8 @@ test-embedded: $(DEV_DEPS)
 
 # The same suite against PostgreSQL + Redis, plus the `production` tests, which
 # start their own daphne, Celery worker and beat processes.  The browser test
-# already ran in the embedded half and is not repeated.  The servers: TEST_SERVERS.
+# already ran in the embedded half and is not repeated, nor are tests/engine/ (pure
+# Python rules engines: no database, channel layer or worker to differ).  The servers: TEST_SERVERS.
 test-production: $(DEV_DEPS)
 	@mkdir -p tmp
 	$(PY) scripts/throwaway_servers.py --mode $(TEST_SERVERS) --dir tmp/throwaway \
@@ -118,7 +119,7 @@ production-suite: $(DEV_DEPS)
 	@rc=0; env -u CELERY_BROKER_URL \
 	  DATABASE_URL=$(PG_URL)/cardroom_ci_$(RUN_ID) REDIS_URL=$(REDIS_BASE)/$(REDIS_DB) \
 	  CACHE_KEY_PREFIX=ci$(RUN_ID) PG_BASE_URL=$(PG_URL) PG_ADMIN_URL=$(PG_URL)/postgres \
-	  $(PY) -m pytest -m "not browser" --durations=15 --junitxml=$(JUNIT_PRODUCTION) \
+	  $(PY) -m pytest -m "not browser" --ignore=tests/engine --durations=15 --junitxml=$(JUNIT_PRODUCTION) \
 	  $(PYTEST_ARGS) || rc=$$?; \
 	$(DROP_DB) test_cardroom_ci_$(RUN_ID); \
 	exit $$rc
