@@ -150,13 +150,22 @@ OUTAGE_RETRY_AFTER_S = int(os.environ.get("OUTAGE_RETRY_AFTER_S", "5"))
 DB_HEALTH_TIMEOUT = float(os.environ.get("DB_HEALTH_TIMEOUT", "2"))
 #: A Celery worker takes no pool: Celery's Django fix-up closes a prefork
 #: child's whole pool after every task, under the feet of the threads that
-#: run local turns (games.local_turns).  Its threads open a connection per
-#: task or turn and close it at the end (CONN_MAX_AGE=0), so a worker holds at
-#: most (concurrency + 1) x (1 + GAMES_WORKER_LOCAL_TURNS) connections.
+#: run local turns (games.local_turns).  A task thread's connection is closed by
+#: the fix-up after each task; a local-turn thread keeps its own between turns
+#: (DB_WORKER_CONN_MAX_AGE, below), so a worker holds at most (concurrency + 1) x (1 + GAMES_WORKER_LOCAL_TURNS) connections.
 IN_CELERY_WORKER = "worker" in sys.argv[1:] and any(
     Path(arg).name == "celery" or arg.endswith(f"celery{os.sep}__main__.py") for arg in sys.argv[:1]
 )
 _argv0 = Path(sys.argv[0]).name if sys.argv else ""
+#: Seconds a worker thread keeps its PostgreSQL connection between turns.  The
+#: worker's local-turn threads (games.runtime.local_turns) commit most moves; with
+#: a connection per turn (CONN_MAX_AGE 0) each move paid for a new backend:
+#: PostgreSQL's fork and authentication plus Django's connection set-up, about
+#: 30 ms of CPU per move across the worker and the cluster, which cut N = 100 of
+#: ``make bench`` to 28 % served (docs/performance.md, "Connections per move").
+#: Celery's Django fix-up still closes a task thread's connection after each task;
+#: the bound (concurrency + 1) x (1 + GAMES_WORKER_LOCAL_TURNS) is unchanged.
+DB_WORKER_CONN_MAX_AGE = int(os.environ.get("DB_WORKER_CONN_MAX_AGE", "300"))
 #: What this process is called in PostgreSQL's pg_stat_activity (application_name):
 #: cardroom-web (daphne), cardroom-worker, cardroom-beat, cardroom-manage, cardroom.
 DB_APPLICATION_NAME = os.environ.get("DB_APPLICATION_NAME") or (
@@ -167,7 +176,10 @@ DB_APPLICATION_NAME = os.environ.get("DB_APPLICATION_NAME") or (
     else "cardroom"
 )
 if DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql":
-    DATABASES["default"]["CONN_MAX_AGE"] = 0
+    # A pooled process hands its connection back to the pool at the end of each
+    # request (CONN_MAX_AGE 0).  A worker has no pool (below): its threads keep
+    # their connection for DB_WORKER_CONN_MAX_AGE seconds, checked before reuse.
+    DATABASES["default"]["CONN_MAX_AGE"] = DB_WORKER_CONN_MAX_AGE if IN_CELERY_WORKER else 0
     DATABASES["default"]["CONN_HEALTH_CHECKS"] = True
     _pg_options = DATABASES["default"].setdefault("OPTIONS", {})
     _pg_options.setdefault("connect_timeout", DB_CONNECT_TIMEOUT)
