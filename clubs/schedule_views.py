@@ -34,26 +34,38 @@ class ScheduleForm(forms.Form):
     no_checkin = forms.ChoiceField(label=gettext_lazy("未签到处理"), choices=EventSchedule.NoCheckIn.choices)
 
 
-@require_POST
-def event_schedule(request, event_id: int):
-    """The organiser's schedule form (POST): :func:`clubs.schedule.schedule_event`."""
+def _organiser_post(request, event_id: int, form_class, apply):
+    """The organiser's schedule forms (POST): validate ``form_class``, then
+    ``apply(user, event, cleaned_data)`` (a :mod:`clubs.schedule` service);
+    back to the event with a message, or the refusal page (not signed in, an
+    invalid form, or the service's :class:`ClubError`)."""
     event = get_object_or_404(Event, pk=event_id)
-    form = ScheduleForm(request.POST)
+    form = form_class(request.POST)
     try:
         if not request.user.is_authenticated:
             raise Forbidden(_("请先登录"))
         if not form.is_valid():
             raise ClubError("; ".join(f"{k}: {' '.join(v)}" for k, v in form.errors.items()))
-        d = form.cleaned_data
-        # the form's times are wall-clock times of the club's zone
-        starts = d["starts_at"].replace(tzinfo=None)
-        closes = d["registration_closes"].replace(tzinfo=None) if d["registration_closes"] else None
-        schedule.schedule_event(request.user, event, starts_at=starts, registration_closes=closes,
-                                auto_rounds=d["auto_rounds"], gap_minutes=d["gap_minutes"], no_checkin=d["no_checkin"])
+        apply(request.user, event, form.cleaned_data)
     except ClubError as exc:
         return refused(request, exc, event.club)
     messages.success(request, _("日程已保存"))
     return redirect(event)
+
+
+def _wall_clock(value):
+    """A form's time as the club zone's wall-clock time (naive): the services
+    place it in the club's zone."""
+    return value.replace(tzinfo=None) if value else None
+
+
+@require_POST
+def event_schedule(request, event_id: int):
+    """The organiser's schedule form (POST): :func:`clubs.schedule.schedule_event`."""
+    return _organiser_post(request, event_id, ScheduleForm, lambda user, event, d: schedule.schedule_event(
+        user, event, starts_at=_wall_clock(d["starts_at"]),
+        registration_closes=_wall_clock(d["registration_closes"]), auto_rounds=d["auto_rounds"],
+        gap_minutes=d["gap_minutes"], no_checkin=d["no_checkin"]))
 
 
 class SessionForm(forms.Form):
@@ -66,20 +78,8 @@ class SessionForm(forms.Form):
 @require_POST
 def event_session(request, event_id: int):
     """The organiser adds a later session (POST): :func:`clubs.schedule.add_session`."""
-    event = get_object_or_404(Event, pk=event_id)
-    form = SessionForm(request.POST)
-    try:
-        if not request.user.is_authenticated:
-            raise Forbidden(_("请先登录"))
-        if not form.is_valid():
-            raise ClubError("; ".join(f"{k}: {' '.join(v)}" for k, v in form.errors.items()))
-        d = form.cleaned_data
-        schedule.add_session(request.user, event, starts_at=d["starts_at"].replace(tzinfo=None),
-                             first_round=d["first_round"])
-    except ClubError as exc:
-        return refused(request, exc, event.club)
-    messages.success(request, _("日程已保存"))
-    return redirect(event)
+    return _organiser_post(request, event_id, SessionForm, lambda user, event, d: schedule.add_session(
+        user, event, starts_at=_wall_clock(d["starts_at"]), first_round=d["first_round"]))
 
 
 @require_POST
