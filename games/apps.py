@@ -38,7 +38,7 @@ class GamesConfig(AppConfig):
         profiles.hide_hands_with(embargo.hidden_hands)  # no links to embargoed hands (#21)
         from games import private_rooms
 
-        embargo.register(private_rooms.GUARD)  # private rooms: their players only (#26)
+        embargo.register(private_rooms.WATCH_RULE)  # private rooms: their players only (#26)
         catalog.provide(
             lambda: [
                 catalog.GameEntry(s.code, s.profile_label, s.ladder, s.ledger_reasons)

@@ -5,7 +5,7 @@ A room with ``Room.private`` set
 * is never listed to anyone: the lobby's room list and its live push
   (:func:`games.render.tables.lobby_rooms`), the home page's room counts and
   the "playing now" list of a profile leave it out;
-* is opened and watched only by the users seated at it: :data:`GUARD` is a
+* is opened and watched only by the users seated at it: :data:`WATCH_RULE` is a
   watch rule of :mod:`games.embargo` (registered by ``GamesConfig.ready``),
   so the room page and its table fragment answer 403 and the table socket
   closes with 4403 for a signed-in user who is not seated (4401 for a
@@ -67,7 +67,7 @@ def seat_refusal(room, user, invite) -> str | None:
     return _("这是私人房间，只能通过邀请链接入座")
 
 
-class PrivateRoomGuard:
+class PrivateRoomRule:
     """The :mod:`games.embargo` watch rule of private rooms (module docstring).
 
     It hides no hand (:meth:`hand_embargo` is always None) and answers only
@@ -95,4 +95,4 @@ class PrivateRoomGuard:
         return False if room.private else None
 
 
-GUARD = PrivateRoomGuard()
+WATCH_RULE = PrivateRoomRule()
