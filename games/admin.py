@@ -68,8 +68,8 @@ class SeatInline(admin.TabularInline):
 
 @admin.register(Room)
 class RoomAdmin(admin.ModelAdmin):
-    list_display = ("id", "name", "game", "owner", "multiplier", "status", "version", "deadline", "created")
-    list_filter = ("game", "status")
+    list_display = ("id", "name", "game", "owner", "multiplier", "status", "private", "version", "deadline", "created")
+    list_filter = ("game", "status", "private")
     search_fields = ("name", "owner__username")
     readonly_fields = ("version", "deadline", "changed", "created")
     raw_id_fields = ("owner",)

@@ -36,6 +36,9 @@ class GamesConfig(AppConfig):
                                             dispatch_uid="games.review_after_hand")
         profile_context.connect(profile.seats_for_profile, dispatch_uid="games.current_seats")
         profiles.hide_hands_with(embargo.hidden_hands)  # no links to embargoed hands (#21)
+        from games import private_rooms
+
+        embargo.register(private_rooms.WATCH_RULE)  # private rooms: their players only (#26)
         catalog.provide(
             lambda: [
                 catalog.GameEntry(s.code, s.profile_label, s.ladder, s.ledger_reasons)

@@ -102,6 +102,14 @@ class Room(models.Model):
     #: A hidden decision made before its window closed, applied at the deadline
     #: (issue #8; games.runtime.hidden): ``{"hand", "count", "seat", "action", "user"}``.
     pending = models.JSONField(_("待公布的决定"), null=True, blank=True, editable=False)
+    #: A private room (#26): never listed (lobby, its push, profiles); only
+    #: its seated players open or watch it; a free seat is taken with its
+    #: invite link (:mod:`games.private_rooms`).  "Play this deal again"
+    #: rooms are always private.
+    private = models.BooleanField(
+        _("私人房间"), default=False,
+        help_text=_("不在大厅列出；只有入座的玩家能打开或观看；凭邀请链接入座"),
+    )
     changed = models.DateTimeField(_("最后变更"), auto_now_add=True)
     created = models.DateTimeField(_("创建时间"), auto_now_add=True)
 

@@ -12,12 +12,61 @@ is not valid at all (raised as :class:`RecordError`).
 
 from __future__ import annotations
 
+import json
+import sys
 from typing import Any
 
 from . import get_rules, known_games
 from .base import Action, IllegalAction, RecordError
 
 FORMAT = "hand-record/1"
+
+
+def load_record(path: str, stdin=None) -> tuple[Any, str | None]:
+    """Read and parse the hand-record file at ``path`` (``"-"``: ``stdin``,
+    default ``sys.stdin``; a binary or a text stream) as the ``replay`` and
+    ``review`` commands do, without checking it against the spec.
+
+    Returns ``(record, None)`` with the parsed JSON value (any JSON value:
+    :func:`replay_record` and :func:`games.engine.review.review_record`
+    refuse what is not a record), or ``(None, sentence)``, one line in
+    English, when the file is unusable; the commands print the sentence on
+    stderr and exit 2 (the exit status of "not a valid hand record",
+    ``shared/spec/hand-record.md``).  The sentences:
+
+    * ``cannot read PATH: …`` (``OSError``: missing file, a directory, no permission);
+    * ``not valid UTF-8: byte N cannot be decoded; …`` (a record is UTF-8 JSON);
+    * ``not valid JSON: …`` (a syntax error, or a number Python refuses to
+      parse, e.g. an integer of more than 4300 digits);
+    * ``not a valid hand record: the JSON is nested too deeply`` (#22).
+
+    Never raises for bad input; no database is touched.
+    """
+    try:
+        if path == "-":
+            stream = stdin if stdin is not None else sys.stdin
+            data = getattr(stream, "buffer", stream).read()
+        else:
+            with open(path, "rb") as fh:
+                data = fh.read()
+    except OSError as exc:
+        return None, f"cannot read {path}: {exc}"
+    if isinstance(data, str):
+        text = data
+    else:
+        try:
+            text = data.decode("utf-8")
+        except UnicodeDecodeError as exc:
+            return None, (f"not valid UTF-8: byte {exc.start} cannot be decoded; "
+                          "a hand record is UTF-8 JSON")
+    try:
+        return json.loads(text), None
+    except json.JSONDecodeError as exc:
+        return None, f"not valid JSON: {exc}"
+    except RecursionError:
+        return None, "not a valid hand record: the JSON is nested too deeply"
+    except ValueError as exc:  # e.g. an integer of more than 4300 digits
+        return None, f"not valid JSON: {exc}"
 
 
 def replay_record(record: Any) -> tuple[dict, int]:

@@ -12,8 +12,9 @@ from games.models import RoomMultiplier
 
 class CreateRoomForm(forms.Form):
     """Create a room: game, name, multiplier (from the admin-managed list,
-    default preselected; C4), time limit per decision (C5), bot delay, and
-    engine options as JSON (checked by the engine's ``new_match``)."""
+    default preselected; C4), time limit per decision (C5), bot delay,
+    engine options as JSON (checked by the engine's ``new_match``), and
+    whether the room is private (#26: unlisted, joined by its link)."""
 
     game = forms.ChoiceField(label=_("游戏"), choices=registry.choices, initial=registry.default_code)
     name = forms.CharField(label=_("房间名"), max_length=60, required=False)
@@ -26,6 +27,7 @@ class CreateRoomForm(forms.Form):
         label=_("其他选项（JSON）"), required=False, initial="{}",
         widget=forms.TextInput(attrs={"placeholder": "{}"}),
     )
+    private = forms.BooleanField(label=_("私人房间（不在大厅列出，凭链接入座）"), required=False)
 
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)

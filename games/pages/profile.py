@@ -7,10 +7,11 @@ from games.models import Room, Seat
 
 
 def current_seats(user) -> list[Seat]:
-    """Seats the user holds now in rooms that are not closed, newest room
-    first (at most 10), rooms joined."""
+    """Seats the user holds now in rooms that are not closed and not private
+    (a profile is public; a private room is listed nowhere, #26), newest
+    room first (at most 10), rooms joined."""
     return list(
-        Seat.objects.filter(user=user)
+        Seat.objects.filter(user=user, room__private=False)
         .exclude(room__status=Room.Status.CLOSED)
         .select_related("room")
         .order_by("-room__created")[:10]

@@ -11,11 +11,12 @@ from django.contrib.auth.decorators import login_required
 from django.http import Http404, HttpResponse, HttpResponseForbidden, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.template.loader import render_to_string
+from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
 from games.pages import chat, rulings, throttle
-from games import embargo, registry, services
+from games import embargo, private_rooms, registry, services
 from games.render import tables
 from games.services import records
 from games.pages.forms import CreateRoomForm
@@ -43,7 +44,16 @@ def refuse(request, message: str, status: int, rule_url: str = "") -> HttpRespon
 
 
 def table_response(request, room: Room) -> HttpResponse:
-    """After a change: the fresh ``#table`` (htmx) or a redirect to the room."""
+    """After a change: the fresh ``#table`` (htmx) or a redirect to the room;
+    to the game's lobby instead when the user may no longer see the room (a
+    player who left a private room's seat, #26)."""
+    if room.private and watch_refusal(request, room) is not None:  # no query for other rooms
+        lobby = reverse("game_lobby", args=[room.game])
+        if getattr(request, "htmx", False):
+            response = HttpResponse("")
+            response["HX-Redirect"] = lobby
+            return response
+        return redirect(lobby)
     if getattr(request, "htmx", False):
         room.refresh_from_db()
         html = tables.render_table(room, request.user, request=request)
@@ -73,7 +83,8 @@ def lobby(request):
             "code": spec.code,
             "name": spec.label,
             "blurb": spec.blurb,
-            "rooms": Room.objects.filter(game=spec.code).exclude(status=Room.Status.CLOSED).count(),
+            "rooms": Room.objects.filter(game=spec.code, private=False)
+            .exclude(status=Room.Status.CLOSED).count(),  # private rooms are not counted (#26)
         }
         for spec in registry.specs()
     ]
@@ -112,6 +123,7 @@ def room_create(request):
                     bot_delay_ms=data["bot_delay_ms"],
                     options=data["options"],
                     max_open_rooms=settings.GAMES_MAX_OPEN_ROOMS,
+                    private=data["private"],
                 )
             except services.ServiceError as exc:
                 form.add_error(None, exc.message)
@@ -158,7 +170,52 @@ def room(request, room_id: int):
     ctx["table_html"] = tables.render_table(room, request.user, request=request)
     ctx["quick_phrases"] = list(chat.QUICK_PHRASES.items())
     ctx["chat_max"] = chat.MAX_LENGTH
+    if room.private:  # the players may pass the invite link on (#26)
+        ctx["invite_url"] = private_rooms.invite_url(room, request)
     return render(request, "games/room.html", ctx)
+
+
+def room_invite(request, room_id: int, token: str):
+    """The invite link of a private room (#26, :mod:`games.private_rooms`).
+    GET: the room's name and seats, a button per free seat; POST ``index``:
+    take that seat (:func:`games.services.take_seat` with the token), then
+    the room page.  404 for a wrong token or a room that is not private;
+    sign in first; a user seated there already goes to the room."""
+    room = get_object_or_404(Room, pk=room_id, private=True)
+    if not private_rooms.valid_invite(room, token):
+        raise Http404
+    if not request.user.is_authenticated:
+        from django.contrib.auth.views import redirect_to_login
+
+        return redirect_to_login(request.get_full_path())
+    if room.seats.filter(user=request.user).exists():
+        return redirect("room", room.pk)
+    message, status = "", 200
+    if request.method == "POST":
+        try:
+            index = int(request.POST.get("index", ""))
+        except ValueError:
+            message, status = _("没有这个座位"), 400
+        else:
+            try:
+                outcome = services.take_seat(room, request.user, index, invite=token)
+            except services.ServiceError as exc:
+                message, status = exc.message, exc.status
+            else:
+                if outcome.applied:
+                    return redirect("room", room.pk)
+                message, status = _("牌桌已经变化，请再选一次"), 409
+        room.refresh_from_db()
+    seats = list(room.seats.select_related("user").order_by("index"))
+    hand = services.current_hand(room) if room.status == Room.Status.PLAYING else None
+    rejoin = services.rejoin_seat(room, seats, hand, request.user)
+    rows = [{
+        "index": s.index, "name": s.display_name(),
+        "free": room.status != Room.Status.CLOSED and (
+            s.is_empty or (s.is_bot and (room.status == Room.Status.WAITING or s.index == rejoin))),
+    } for s in seats]
+    return render(request, "games/room_invite.html",
+                  {"room": room, "rows": rows, "message": message}, status=status)
 
 
 def table_fragment(request, room_id: int):

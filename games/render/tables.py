@@ -495,9 +495,10 @@ def render_table(
 
 
 def lobby_rooms(game: str):
-    """Rooms shown in a game's lobby: waiting and playing, newest first."""
+    """Rooms shown in a game's lobby: waiting and playing, newest first;
+    never a private room (#26, :mod:`games.private_rooms`)."""
     return (
-        Room.objects.filter(game=game)
+        Room.objects.filter(game=game, private=False)
         .exclude(status=Room.Status.CLOSED)
         .select_related("owner")
         .prefetch_related("seats")

@@ -1,5 +1,9 @@
 """"Play this deal again" (#26): a private room with a finished hand's deal.
 
+The room is always private (:mod:`games.private_rooms`): unlisted, opened
+only by its players; the player may invite friends to the bots' seats while
+it waits, with its invite link.
+
 :func:`start` makes a room of the same game, multiplier and options, seats
 the player at the seat they chose, fills the other seats with ``search``
 bots and deals the *same* hand: the planner below gives the room the source
@@ -74,7 +78,7 @@ def start(hand: Hand, user, seat: int) -> Room:
             user, src_room.game, _("重打：第 %(n)d 局") % {"n": hand.number},
             multiplier=src_room.multiplier, turn_seconds=src_room.turn_seconds,
             bot_delay_ms=src_room.bot_delay_ms, options=src_room.options, take_seat=False,
-            max_open_rooms=getattr(settings, "GAMES_MAX_OPEN_ROOMS", None))
+            max_open_rooms=getattr(settings, "GAMES_MAX_OPEN_ROOMS", None), private=True)
         DealReplay.objects.create(room=room, source=hand, user=user, seat=seat)
         room_services.take_seat(room, user, seat)
         room_services.fill_bots(room, user, BOT_POLICY)

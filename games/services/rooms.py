@@ -13,7 +13,7 @@ from django.utils.translation import gettext as _
 from accounts.validators import text_problem
 
 from games.runtime import hidden
-from games import seating
+from games import private_rooms, seating
 from ..engine import get_rules
 from ..engine.base import RecordError
 from ..models import Room, RoomMultiplier, Seat
@@ -49,9 +49,12 @@ def create_room(
     options: dict | None = None,
     take_seat: bool = True,
     max_open_rooms: int | None = None,
+    private: bool = False,
 ) -> Room:
     """Create a room with its empty seats; the owner sits at seat 0 unless
-    ``take_seat`` is false.
+    ``take_seat`` is false.  ``private`` (#26, :mod:`games.private_rooms`):
+    the room is not listed, only its seated players open it, others sit
+    down through its invite link.
 
     ``multiplier`` must be one of the admin-managed :class:`RoomMultiplier`
     values (None: the default, C4); ``options`` are checked against the
@@ -109,6 +112,7 @@ def create_room(
             bot_delay_ms=bot_delay_ms,
             options=options,
             version=1,
+            private=bool(private),
         )
         Seat.objects.bulk_create(
             [
@@ -116,18 +120,23 @@ def create_room(
                 for i in range(rules.seats)
             ]
         )
-        after_commit(room, lobby=True)
+        after_commit(room, lobby=not room.private)  # a private room is in no lobby
     return room
 
 
 @versioned
-def take_seat(room: Room | int, user, index: int, expected_version: int | None = None) -> Outcome:
+def take_seat(
+    room: Room | int, user, index: int, expected_version: int | None = None, invite: str | None = None
+) -> Outcome:
     """Seat ``user`` at seat ``index`` (an empty seat, or a bot's while the
     room is waiting: the human replaces the bot; or, during the match, the
     bot's seat the user was dealt into before leaving: the user takes it
     back, issue #11).  Raises :class:`Conflict`
     when the seat is taken, the user already sits at this table, or the room
-    is closed; :class:`InvalidRequest` for a seat number out of range."""
+    is closed; :class:`InvalidRequest` for a seat number out of range;
+    :class:`Forbidden` when a seat rule refuses (:mod:`games.seating`) or the
+    room is private and ``invite`` is not its invite token (its owner needs
+    none; :func:`games.private_rooms.seat_refusal`, #26)."""
     rid = room_id(room)
     with locked_room(rid, expected_version, lobby=True) as room:
         if room.status == Room.Status.CLOSED:
@@ -137,7 +146,7 @@ def take_seat(room: Room | int, user, index: int, expected_version: int | None =
             raise InvalidRequest(_("没有这个座位"))
         if any(s.user_id == user.pk for s in seats):
             raise Conflict(_("你已经坐在这张桌上"))
-        refusal = seating.seat_refusal(room, user, index)
+        refusal = private_rooms.seat_refusal(room, user, invite) or seating.seat_refusal(room, user, index)
         if refusal:
             raise Forbidden(refusal)
         seat = seats[index]

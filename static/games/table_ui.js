@@ -276,6 +276,21 @@
     if (id) seenHand = id;
   }
 
+  // ---- a private room's invite link (#26): copy it to the clipboard (or
+  // select it where the clipboard is not available, e.g. plain http)
+  document.addEventListener("click", function (e) {
+    var btn = e.target.closest && e.target.closest("[data-action=copy-invite]");
+    var input = btn && document.getElementById("invite-link");
+    if (!input) return;
+    input.select();
+    var done = function () { btn.textContent = btn.getAttribute("data-copied") || btn.textContent; };
+    if (navigator.clipboard && navigator.clipboard.writeText) {
+      navigator.clipboard.writeText(input.value).then(done, function () {});
+    } else {
+      try { if (document.execCommand("copy")) done(); } catch (err) { /* selected: the user copies */ }
+    }
+  });
+
   function afterSwap() { tools(); sortHand(); fan(); deal(); arrive(); rings(); turnAlert(); names(); }
   document.addEventListener("htmx:wsAfterMessage", afterSwap);
   document.addEventListener("htmx:afterSwap", afterSwap);

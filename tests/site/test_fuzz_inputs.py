@@ -242,7 +242,8 @@ ENDPOINTS: dict[str, Endpoint] = {
     "quickplay_join": Endpoint({"bots": bad_choice(["10", "30", "never"]), "pair": ANY}, gate="bots"),
     "lobby": PAGE, "game_lobby": PAGE, "help": PAGE, "help_game": PAGE,
     "room_create": Endpoint({"game": bad_choice(GAMES), "name": ANY, "multiplier": ANY, "turn_seconds": ANY,
-                             "bot_delay_ms": ANY, "options": ANY}, gate="game"),
+                             "bot_delay_ms": ANY, "options": ANY, "private": ANY}, gate="game"),
+    "room_invite": Endpoint({"index": bad_int()}, gate="index"),  # the token never a real one (#26)
     "room": PAGE, "room_table": PAGE, "hand_record": PAGE, "hand_replay": PAGE,
     "hand_review": Endpoint(), "hand_again": Endpoint({"seat": bad_int()}, gate="seat"),
     "room_act": Endpoint({"verb": ANY, "cards": ANY, "version": bad_int(), "seat": ANY}, gate="version"),

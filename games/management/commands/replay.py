@@ -4,7 +4,8 @@ Runs the real rules engine without touching the database and prints one JSON
 object (``shared/spec/hand-record.md``).  Exit 0: every action legal; 1: an
 action was illegal (``error`` member, replay stopped); 2: not a valid hand
 record (one sentence on stderr, no traceback: unreadable file, invalid UTF-8,
-invalid or too deeply nested JSON, a record the engine refuses — #22).
+invalid or too deeply nested JSON, a record the engine refuses — #22); the
+file is read by :func:`games.engine.records.load_record`, as ``review`` reads it.
 """
 
 import json
@@ -13,7 +14,7 @@ import sys
 from django.core.management.base import BaseCommand
 
 from games.engine.base import RecordError
-from games.engine.records import replay_record
+from games.engine.records import load_record, replay_record
 
 
 class Command(BaseCommand):
@@ -25,31 +26,9 @@ class Command(BaseCommand):
         parser.add_argument("file", help="path of a hand-record JSON file, or - for stdin")
 
     def handle(self, *args, **options):
-        path = options["file"]
-        try:
-            if path == "-":
-                data = sys.stdin.buffer.read()
-            else:
-                with open(path, "rb") as fh:
-                    data = fh.read()
-        except OSError as exc:
-            self.stderr.write(f"cannot read {path}: {exc}")
-            sys.exit(2)
-        try:
-            text = data.decode("utf-8")
-        except UnicodeDecodeError as exc:
-            self.stderr.write(f"not valid UTF-8: byte {exc.start} cannot be decoded; a hand record is UTF-8 JSON")
-            sys.exit(2)
-        try:
-            record = json.loads(text)
-        except json.JSONDecodeError as exc:
-            self.stderr.write(f"not valid JSON: {exc}")
-            sys.exit(2)
-        except RecursionError:
-            self.stderr.write("not a valid hand record: the JSON is nested too deeply")
-            sys.exit(2)
-        except ValueError as exc:  # e.g. an integer of more than 4300 digits
-            self.stderr.write(f"not valid JSON: {exc}")
+        record, problem = load_record(options["file"])
+        if problem:
+            self.stderr.write(problem)
             sys.exit(2)
         try:
             output, status = replay_record(record)

@@ -6,8 +6,9 @@ seat's decision count, mean loss per decision and accuracy, then the flagged
 decisions (the move played and the better one).  ``--budget-ms``: the CPU
 budget for the whole hand (default
 :data:`~games.engine.review.DEFAULT_HAND_BUDGET_MS`).  Exit 0; 2 with a
-sentence on stderr when the file is not a valid record, or its hand is
-illegal or not finished.
+sentence on stderr when the file is not a valid record (read by
+:func:`games.engine.records.load_record`, as ``replay`` reads it), or its
+hand is illegal or not finished.
 """
 
 import json
@@ -16,6 +17,7 @@ import sys
 from django.core.management.base import BaseCommand
 
 from games.engine.base import RecordError
+from games.engine.records import load_record
 from games.engine.review import DEFAULT_HAND_BUDGET_MS, format_review, review_record
 
 
@@ -36,20 +38,9 @@ class Command(BaseCommand):
         parser.add_argument("--json", action="store_true", help="print the review as JSON")
 
     def handle(self, *args, **opts):
-        path = opts["record"]
-        try:
-            if path == "-":
-                text = sys.stdin.read()
-            else:
-                with open(path, encoding="utf-8") as fh:
-                    text = fh.read()
-        except OSError as exc:
-            self.stderr.write(f"cannot read {path}: {exc}")
-            sys.exit(2)
-        try:
-            record = json.loads(text)
-        except json.JSONDecodeError as exc:
-            self.stderr.write(f"not valid JSON: {exc}")
+        record, problem = load_record(opts["record"])
+        if problem:  # the same sentences as ``manage.py replay``
+            self.stderr.write(problem)
             sys.exit(2)
         try:
             review = review_record(record, opts["hand"], budget_ms=opts["budget_ms"],
