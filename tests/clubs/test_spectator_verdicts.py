@@ -20,6 +20,7 @@ the version that refuses him."""
 from __future__ import annotations
 
 import re
+from types import SimpleNamespace
 
 import pytest
 from channels.db import database_sync_to_async
@@ -104,6 +105,22 @@ def test_the_verdict_of_a_version_costs_the_same_for_one_or_five_spectators(club
     with CaptureQueriesContext(connection) as ctx:
         assert live.decide_watchers(seated, [mike, pam, staff]) == [True] * 3
     assert ctx.captured_queries == []
+
+
+@pytest.mark.django_db
+def test_the_verdict_is_that_of_the_snapshots_version(club_setup, multipliers, make_user):
+    """Mike (board 1 done at his table) may be sent the other table's
+    version that shows board 1, even once the table has dealt board 2 in the
+    database meanwhile; not the version that shows board 2."""
+    club, olga, mike, *_ = club_setup
+    mine, other, pam, members = setup_round(club_setup, make_user)
+    drive(mine.room, lambda rm: complete(rm) >= 1)
+    board1 = live.load_snapshot(other.room_id)
+    assert live.decide_watchers(board1, [mike, members[0]]) == [True, True]
+    drive(other.room, lambda rm: dealt(rm) >= 2)
+    board2 = live.load_snapshot(other.room_id)
+    assert live.decide_watchers(board1, [mike, members[0]]) == [True, True]
+    assert live.decide_watchers(board2, [mike, members[0]]) == [False, True]
 
 
 def fragments_and_close(outputs) -> tuple[list[str], int | None]:
@@ -195,3 +212,37 @@ async def test_a_spectator_is_refused_the_version_dealing_a_board_he_has_not_pla
     assert hub.stats["verdicts"] - before["verdicts"] == len(jobs) >= max(pushes, 1)
     assert max(n for _, n in jobs) <= 2, jobs
     assert max(k for k, _ in jobs) == len(watchers), jobs  # all five decided together
+
+
+class OneByOne:
+    """A guard with only the single-user methods: visitors may watch room
+    ``open_room``; ``bad`` may not watch it."""
+
+    def __init__(self, open_room, bad):
+        self.open_room, self.bad, self.asked = open_room, bad, []
+
+    def anonymous_watch(self, room):
+        return True if room.pk == self.open_room else None
+
+    def room_watch(self, room, user):
+        self.asked.append(user.pk)
+        return "不行" if room.pk == self.open_room and user.pk == self.bad.pk else None
+
+
+@pytest.mark.django_db
+def test_guards_without_the_batch_are_asked_one_by_one(bot_room, make_user, monkeypatch):
+    """games.embargo.watch_reasons asks a guard without ``room_watches`` user by
+    user; visitors are refused ("sign in first") unless some guard knows the
+    room; staff are never asked."""
+    from games import embargo
+
+    bad, good = make_user("bad"), make_user("good")
+    staff = make_user("root")
+    staff.is_staff = True
+    guard = OneByOne(bot_room.pk, bad)
+    monkeypatch.setattr(embargo, "_guards", [guard])
+    reasons = embargo.watch_reasons(bot_room, [bad, good, staff, AnonymousUser(), good])
+    assert reasons == {bad.pk: "不行", good.pk: None, staff.pk: None, None: None}
+    assert guard.asked == [bad.pk, good.pk, None]  # each once, the visitor too; staff not asked
+    other = embargo.watch_reasons(SimpleNamespace(pk=bot_room.pk + 1), [good, AnonymousUser()])
+    assert other[good.pk] is None and other[None] == "请先登录"
