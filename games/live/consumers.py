@@ -179,7 +179,6 @@ class TableConsumer(AsyncWebsocketConsumer):
         if self.refused:
             return
         self.refused = True
-        self.guarded = False
         await self.close(code=FORBIDDEN)
 
     async def push(self, version, committed_at):

@@ -119,7 +119,8 @@ class Hub:
     :func:`games.live.snapshots.watch_verdicts` allows it, decided once per
     room version for all such members of the room together; a refused one
     is not rendered for, and its async ``refuse()`` is awaited instead (the
-    socket closes with 4403)."""
+    socket closes with 4403; a member whose ``refused`` is true is skipped
+    until it leaves)."""
 
     def __init__(self, layer):
         self.layer = layer
@@ -248,7 +249,7 @@ class Hub:
             room.busy = False
 
     async def _render_and_send(self, room_id: int, room: _Room, version: int, committed_at) -> None:
-        targets = [m for m in room.members if m.sent_version < version]
+        targets = [m for m in room.members if m.sent_version < version and not getattr(m, "refused", False)]
         if not targets:
             return
         snap = await live.snapshot(room_id, version)
