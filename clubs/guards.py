@@ -14,7 +14,8 @@ only (None for every other room):
   (:meth:`EventGuard.room_watch`): while a duplicate round runs, a player of
   an entry seated at another table of the round, whose table has not
   finished, may not watch a table that has dealt more boards than the
-  player's own table has completed.
+  player's own table has completed.  :meth:`EventGuard.room_watches` decides
+  for all the spectators of a table version at once (two queries).
 * **Anonymous visitors** (:meth:`EventGuard.anonymous_watch`) may watch an
   event table when the club's ``public_tables`` setting is on (the default).
 * **Event tables seat only their entrants** (:meth:`EventGuard.seat_refusal`):
@@ -33,10 +34,12 @@ asked once per table snapshot) and the event's standings and exports
 
 from __future__ import annotations
 
-from django.db.models import Count, Exists, Q
+from django.db.models import Count, Exists, IntegerField, OuterRef, Q, Subquery, Value
+from django.db.models.functions import Coalesce
 from django.utils.translation import gettext as _
 
-from games.models import Hand
+from games import embargo
+from games.models import Hand, Seat
 
 from . import formats
 from .models import EntryPlayer, Event, EventTable, Round
@@ -55,10 +58,25 @@ def _board_index(hand) -> int:
     return Hand.objects.filter(match__room_id=hand.match.room_id).filter(before).count()
 
 
-def _completed_at(table: EventTable) -> int:
-    if table.room_id is None:
-        return 0
-    return Hand.objects.filter(match__room_id=table.room_id, complete=True).count()
+def _hand_count(**where):
+    """SQL: the number of hands matching ``where`` (may hold ``OuterRef``), 0 for none."""
+    counted = (
+        Hand.objects.filter(**where).order_by().values("match__room_id")
+        .annotate(n=Count("id")).values("n")[:1]
+    )
+    return Coalesce(Subquery(counted, output_field=IntegerField()), Value(0))
+
+
+def _dealt(room_id: int, hand):
+    """SQL: the boards room ``room_id`` has dealt, up to ``hand`` (its latest
+    hand in the version to be shown; hands are created in order, so those
+    with an id up to its id), none when ``hand`` is None, every one when it
+    is ``embargo.NOW``."""
+    if hand is None:
+        return Value(0, output_field=IntegerField())
+    if hand is embargo.NOW:
+        return _hand_count(match__room_id=room_id)
+    return _hand_count(match__room_id=room_id, pk__lte=hand.pk)
 
 
 def embargoed_boards(round_: Round) -> range:
@@ -150,32 +168,66 @@ class EventGuard:
         """A sentence when ``user`` may not watch ``room`` now (an anonymous
         visitor when the club does not allow it; an entrant of the running
         duplicate round at another table, while ``room`` has dealt boards the
-        entrant's table has not completed), else None."""
-        table = _table_of_room(room.pk)
+        entrant's table has not completed), else None: :meth:`room_watches`
+        for one user, from the database as it is now."""
+        return self.room_watches(room, [user]).get(embargo.watcher_key(user))
+
+    def room_watches(self, room, users, hand=embargo.NOW) -> dict[int | None, str | None]:
+        """:meth:`room_watch` for many users at once (:func:`games.embargo.watch_reasons`):
+        ``{user id (None: visitors): sentence or None}``, empty when ``room``
+        is not an event table.  ``hand``: the latest hand of the version of
+        ``room`` to be shown (None: none yet; ``embargo.NOW``: the database
+        now): the boards ``room`` has dealt are counted up to it, so the
+        verdict is that of the version sent.  The entrants' own tables'
+        completed boards are read now (a board completed since is one the
+        entrant has played).  One query (the round's tables with their
+        completed and dealt counts, the event and the club), and a second
+        only for signed-in users at a running duplicate round (their entries
+        and seats), whatever the number of users."""
+        tables = list(
+            EventTable.objects.filter(round__tables__room_id=room.pk)
+            .select_related("round__event__club")
+            .annotate(completed=_hand_count(match__room_id=OuterRef("room_id"), complete=True))
+            .annotate(dealt=_dealt(room.pk, hand))
+            .order_by("number")
+        )
+        table = next((t for t in tables if t.room_id == room.pk), None)
         if table is None:
-            return None
+            return {}
         r = table.round
         event = r.event
-        if user is None or not user.is_authenticated:
-            if not event.club.public_tables:
-                return _("俱乐部“%(club)s”的比赛桌只对登录的用户开放观看") % {"club": event.club.name}
-            return None
-        if event.format != Event.Format.DUPLICATE or r.status != Round.Status.RUNNING:
-            return None
-        if room.seats.filter(user=user).exists():
-            return None
-        mine = set(
-            EntryPlayer.objects.filter(user=user, entry__event=event).values_list("entry_id", flat=True)
+        answer: dict[int | None, str | None] = {}
+        signed_in = set()
+        for user in users:
+            key = embargo.watcher_key(user)
+            if key is None:
+                answer[None] = None if event.club.public_tables else _(
+                    "俱乐部“%(club)s”的比赛桌只对登录的用户开放观看") % {"club": event.club.name}
+            else:
+                answer[key] = None
+                signed_in.add(key)
+        if not signed_in or event.format != Event.Format.DUPLICATE or r.status != Round.Status.RUNNING:
+            return answer
+        mine: dict[int, set] = {}
+        seated = set()
+        rows = (
+            EntryPlayer.objects.filter(user_id__in=signed_in, entry__event=event)
+            .annotate(seated=Exists(Seat.objects.filter(room_id=room.pk, user_id=OuterRef("user_id"))))
+            .values_list("user_id", "entry_id", "seated")
         )
-        if not mine:
-            return None
-        own = next((t for t in r.tables.all() if mine & set(i for i in t.entries if i)), None)
-        if own is None or own.pk == table.pk or own.finished is not None:
-            return None
-        dealt = Hand.objects.filter(match__room_id=room.pk).count()
-        if dealt > _completed_at(own):
-            return _("你还没有打完这张牌桌正在打（或已打）的牌；打完你自己的这几副牌之后才能观看")
-        return None
+        for user_id, entry_id, at_room in rows:
+            mine.setdefault(user_id, set()).add(entry_id)
+            if at_room:
+                seated.add(user_id)
+        for user_id, entries in mine.items():
+            if user_id in seated:
+                continue
+            own = next((t for t in tables if entries & set(i for i in t.entries if i)), None)
+            if own is None or own.pk == table.pk or own.finished is not None:
+                continue
+            if table.dealt > own.completed:
+                answer[user_id] = _("你还没有打完这张牌桌正在打（或已打）的牌；打完你自己的这几副牌之后才能观看")
+        return answer
 
     def anonymous_watch(self, room) -> bool | None:
         """The club's ``public_tables`` for an event table's room, else None."""

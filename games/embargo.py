@@ -64,6 +64,10 @@ def is_embargoed(hand, user) -> bool:
 #     True: visitors who are not signed in may watch ``room``; False: they may
 #     not (then ``room_watch(room, AnonymousUser)`` gives the sentence); None:
 #     not this guard's room (the site's usual rule applies: sign in first).
+# ``room_watches(room, users, hand) -> dict``
+#     the batch form (:func:`watch_reasons`): every user's sentence or None in
+#     a few queries, whatever the number of users, decided from the room
+#     version whose latest hand is ``hand``.
 
 
 def watch_reason(room, user) -> str | None:
@@ -78,6 +82,92 @@ def watch_reason(room, user) -> str | None:
         if reason:
             return reason
     return None
+
+
+#: :func:`watch_reasons`' default ``hand``: decide from the database as it is now.
+NOW = object()
+
+
+def watcher_key(user) -> int | None:
+    """The key of ``user`` in :func:`watch_reasons`' answer: the user's id,
+    None for a visitor who is not signed in (``AnonymousUser`` or None)."""
+    if user is None or not user.is_authenticated:
+        return None
+    return user.pk
+
+
+def watch_reasons(room, users, hand=NOW) -> dict[int | None, str | None]:
+    """Why each of ``users`` may not watch ``room`` (a ``games.models.Room``),
+    decided for all of them at once: ``{watcher_key(user): sentence or None}``
+    with a key for every user (visitors who are not signed in share the key
+    None).  The batch form of :func:`watch_reason` for the live table's
+    spectators (:func:`games.live.snapshots.watch_verdicts`: once per room
+    version, whatever the number of spectators).
+
+    ``hand``: the room's latest hand in the version the caller is about to
+    show (a ``games.models.Hand``; None when that version has no hand yet), so
+    that a rule about the boards a table has dealt decides from exactly that
+    version; :data:`NOW` (the default): from the database as it is now.
+
+    Staff users get None; users seated at the room are not asked about
+    (callers check the seat first).  A visitor is refused unless some guard
+    knows the room and lets visitors watch it (:func:`anonymous_watch`; then
+    the sentence "sign in first" when no guard says more).
+
+    A guard answers with the optional method
+    ``room_watches(room, users, hand) -> dict`` (signed-in users without a
+    key: None; the key None present exactly when the guard knows the room as
+    far as visitors go, with its sentence or None), otherwise user by user
+    with ``room_watch`` and ``anonymous_watch`` (then ``hand`` is not used:
+    those decide from the database now)."""
+    from django.utils.translation import gettext as _
+
+    out: dict[int | None, str | None] = {}
+    asked = []
+    for user in users:
+        key = watcher_key(user)
+        if key in out:
+            continue
+        out[key] = None
+        if not getattr(user, "is_staff", False):
+            asked.append(user)
+    if not asked:
+        return out
+    visitors_known = False
+    for guard in _guards:
+        batch = getattr(guard, "room_watches", None)
+        answer = batch(room, asked, hand) if batch is not None else _one_by_one(guard, room, asked)
+        if None in answer:
+            visitors_known = True
+        for key, reason in answer.items():
+            if reason and key in out and not out[key]:
+                out[key] = reason
+    if None in out and not visitors_known and not out[None]:
+        out[None] = _("请先登录")
+    return out
+
+
+def _one_by_one(guard, room, users) -> dict:
+    """A guard's ``room_watches`` answer for a guard without it: each
+    signed-in user through ``room_watch``; visitors through
+    ``anonymous_watch`` (absent when it does not know the room) and then
+    ``room_watch`` (a visitor it refuses without a sentence: "sign in first")."""
+    from django.utils.translation import gettext as _
+
+    ask = getattr(guard, "room_watch", None)
+    answer: dict = {}
+    for user in users:
+        key = watcher_key(user)
+        if key is None:
+            visitors = getattr(guard, "anonymous_watch", None)
+            verdict = visitors(room) if visitors is not None else None
+            if verdict is None:
+                continue
+            reason = ask(room, user) if ask is not None else None
+            answer[None] = reason or (None if verdict else _("请先登录"))
+        else:
+            answer[key] = ask(room, user) if ask is not None else None
+    return answer
 
 
 def anonymous_watch(room) -> bool | None:

@@ -3,7 +3,9 @@
 Anonymous users are refused (accepted, then closed with code 4401 so the
 browser can tell why) unless an app lets visitors watch the room (a club's
 public event tables, :mod:`games.embargo`); a spectator an app's watch rule
-refuses is closed with 4403, at connect or before a later push; the origin is checked by ``AllowedHostsOriginValidator``
+refuses is closed with 4403, at connect or instead of a later push (decided
+once per room version for all the room's guarded sockets of the process, by
+the hub, :mod:`games.live.fanout`); the origin is checked by ``AllowedHostsOriginValidator``
 in ``config/asgi.py``.  The channel layer only says ``table.changed`` with a
 version and the commit time; each connection renders *its own* seat's view
 (:func:`games.render.tables.render_table`) and sends the HTML, which the htmx ws
@@ -46,9 +48,10 @@ def watch_verdict(room_id: int, user) -> tuple[bool, bool]:
     socket of ``room_id`` as a spectator: seated users are always allowed;
     otherwise the apps' watch rules (:mod:`games.embargo`) decide, and an
     anonymous visitor is allowed only when an app says visitors may watch
-    this room.  ``guarded``: an app has a say about this room, so the socket
-    asks again before each push (a table moves on to boards the watcher has
-    not played, #21)."""
+    this room.  ``guarded``: an app has a say about this room, so each push
+    is decided again, from the version pushed, for all the room's guarded
+    sockets at once (a table moves on to boards the watcher has not played,
+    #21; :func:`games.live.snapshots.watch_verdicts`)."""
     room = Room.objects.filter(pk=room_id).first()
     if room is None:
         return False, False
@@ -75,6 +78,8 @@ class TableConsumer(AsyncWebsocketConsumer):
         self.room_id = int(self.scope["url_route"]["kwargs"]["room_id"])
         self.group = notify.room_group(self.room_id)
         self.sent_version = -1
+        self.guarded = False
+        self.refused = False
         if not await database_sync_to_async(Room.objects.filter(pk=self.room_id).exists)():
             await self.close(code=NOT_FOUND)
             return
@@ -156,28 +161,37 @@ class TableConsumer(AsyncWebsocketConsumer):
 
     async def deliver(self, version: int, html: str) -> None:
         """Send ``html``, the fragment of ``version``, unless a newer one was
-        sent already (called by the hub, and by :meth:`push`)."""
-        if version <= self.sent_version:
+        sent already or the socket was refused (called by the hub, and by
+        :meth:`push`; a guarded socket's verdict for ``version`` was decided
+        before its render, :func:`games.live.snapshots.watch_verdicts`)."""
+        if version <= self.sent_version or self.refused:
             return
-        if getattr(self, "guarded", False):
-            allowed, _guarded = await database_sync_to_async(watch_verdict)(self.room_id, self.user)
-            if not allowed:
-                self.guarded = False
-                await self.close(code=FORBIDDEN)
-                return
-            if version <= self.sent_version:  # a newer one went out meanwhile
-                return
         self.sent_version = version
         try:
             await self.send(text_data=html)
         except Exception:  # closed meanwhile: disconnect() takes it off the hub
             pass
 
+    async def refuse(self) -> None:
+        """An app's watch rule no longer lets this spectator see the table
+        (#21): close with 4403, and send nothing more (called by the hub, and
+        by :meth:`push`)."""
+        if self.refused:
+            return
+        self.refused = True
+        await self.close(code=FORBIDDEN)
+
     async def push(self, version, committed_at):
-        """Render and send this socket's own fragment (on connect)."""
+        """Render and send this socket's own fragment (on connect); a guarded
+        socket first asks whether it may see that snapshot's version."""
         snap = await live.snapshot(self.room_id, version)
         if snap is None or snap.version <= self.sent_version:
             return
+        if self.guarded:
+            (allowed,) = await live.watch_verdicts(snap, [self.user])
+            if not allowed:
+                await self.refuse()
+                return
         html = await sync_to_async(render_in, thread_sensitive=False)(
             self.language, live.render_seat, snap, self.user, version, committed_at
         )

@@ -16,6 +16,10 @@ and the hub
   same room are kept as one pending version, pushed when the render finishes
   (a socket never gets an older version than it already has, and a busy
   process renders the newest state once instead of every state in between);
+* decides, for the sockets an app's watch rule guards (a club's event
+  tables, #21), whether each may see that version, from the same snapshot
+  and in one read-pool job for all of them (:func:`games.live.snapshots.watch_verdicts`):
+  a refused socket closes with 4403 before the version is rendered for it;
 * passes the room's chat lines (``chat.posted``) to each local socket.
 
 Membership changes are serialised by one lock per hub: the hub joins a room's
@@ -109,7 +113,14 @@ class Hub:
 
     A member is any object with ``room_id``, ``language``, ``user``,
     ``sent_version`` (int), an async ``deliver(version, html)`` and an async
-    ``chat_posted(event)``: :class:`games.live.consumers.TableConsumer`."""
+    ``chat_posted(event)``: :class:`games.live.consumers.TableConsumer`.  A
+    member whose ``guarded`` is true (an app's watch rule has a say about the
+    room, #21) is sent a version only if
+    :func:`games.live.snapshots.watch_verdicts` allows it, decided once per
+    room version for all such members of the room together; a refused one
+    is not rendered for, and its async ``refuse()`` is awaited instead (the
+    socket closes with 4403; a member whose ``refused`` is true is skipped
+    until it leaves)."""
 
     def __init__(self, layer):
         self.layer = layer
@@ -119,7 +130,8 @@ class Hub:
         self.lock = asyncio.Lock()
         self.task: asyncio.Task | None = None
         #: pushes rendered, and announcements folded into a pending one (tests, bench)
-        self.stats = {"pushes": 0, "coalesced": 0, "renders": 0}
+        #: and watch-verdict jobs (one per room version with guarded sockets)
+        self.stats = {"pushes": 0, "coalesced": 0, "renders": 0, "verdicts": 0}
 
     # membership --------------------------------------------------------
     async def join(self, room_id: int, member) -> None:
@@ -237,13 +249,22 @@ class Hub:
             room.busy = False
 
     async def _render_and_send(self, room_id: int, room: _Room, version: int, committed_at) -> None:
-        targets = [m for m in room.members if m.sent_version < version]
+        targets = [m for m in room.members if m.sent_version < version and not getattr(m, "refused", False)]
         if not targets:
             return
         snap = await live.snapshot(room_id, version)
         if snap is None:
             return
         targets = [m for m in targets if m.sent_version < snap.version]
+        guarded = [m for m in targets if getattr(m, "guarded", False)]
+        if guarded:  # an app's watch rule: decided from this snapshot, for all of them at once
+            verdicts = await live.watch_verdicts(snap, [m.user for m in guarded])
+            self.stats["verdicts"] += 1
+            refused = {m for m, allowed in zip(guarded, verdicts) if not allowed}
+            if refused:
+                targets = [m for m in targets if m not in refused]
+                for member in refused:
+                    await member.refuse()
         if not targets:
             return
         viewers = [(m.language, m.user) for m in targets]

@@ -63,8 +63,8 @@ PUSH_SWAP = "morph"
 
 _latest: OrderedDict[int, TableSnapshot] = OrderedDict()
 _inflight: dict[tuple[int, int | None], asyncio.Future] = {}
-#: Reads done by this process (tests and the benchmark's curiosity).
-stats = {"reads": 0, "shared": 0}
+#: Reads done by this process, and watch-verdict jobs (tests and the benchmark's curiosity).
+stats = {"reads": 0, "shared": 0, "verdicts": 0}
 
 
 def _read(room_id: int) -> TableSnapshot | None:
@@ -152,6 +152,49 @@ async def snapshot(room_id: int, version: int | None) -> TableSnapshot | None:
     if snap is not None:
         _remember(snap, fresh=version is None)
     return snap
+
+
+def decide_watchers(snap: TableSnapshot, users) -> list[bool]:
+    """Whether each of ``users`` (signed in, ``AnonymousUser`` or None) may be
+    sent ``snap``, for the sockets whose room an app's watch rule guards
+    (synchronous; issue #21: a table moves on to boards a spectator has not
+    played).  Users seated at the room in ``snap`` and staff are allowed
+    without a query; the others are decided together by
+    :func:`games.embargo.watch_reasons` from the version of ``snap`` (its
+    latest hand): a few queries, the same for one spectator or many."""
+    seated = {s.user_id for s in (snap.seats or ()) if s.user_id is not None}
+    out: list[bool | None] = []
+    ask = []
+    for user in users:
+        key = embargo.watcher_key(user)
+        if key is not None and (key in seated or getattr(user, "is_staff", False)):
+            out.append(True)
+        else:
+            out.append(None)
+            ask.append(user)
+    if ask:
+        reasons = embargo.watch_reasons(snap.room, ask, hand=snap.hand)
+        out = [ok if ok is not None else reasons.get(embargo.watcher_key(user)) is None
+               for ok, user in zip(out, users)]
+    return out
+
+
+def _decide(snap: TableSnapshot, users) -> list[bool]:
+    """:func:`decide_watchers` in a pool thread (the connection hygiene of :func:`_read`)."""
+    close_old_connections()
+    try:
+        return decide_watchers(snap, users)
+    finally:
+        close_old_connections()
+
+
+async def watch_verdicts(snap: TableSnapshot, users) -> list[bool]:
+    """:func:`decide_watchers` in one job of the read pool (the fan-out asks
+    once per room version for all its guarded sockets; a socket's first push
+    for itself)."""
+    stats["verdicts"] += 1
+    context = contextvars.copy_context()
+    return await asyncio.get_running_loop().run_in_executor(_db_pool, context.run, _decide, snap, list(users))
 
 
 def forget(room_id: int | None = None) -> None:
