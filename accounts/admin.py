@@ -1,4 +1,5 @@
-"""Admin: the title ladder is editable per game (C4); standings and entries are read-only.
+"""Admin: the title ladder is editable per game (C4); standings and entries are read-only;
+each user's language preference is editable.
 
 Points change only through ``accounts.ledger.credit``; the admin never writes them.
 """
@@ -6,7 +7,7 @@ Points change only through ``accounts.ledger.credit``; the admin never writes th
 from django.contrib import admin
 from django.utils.translation import gettext_lazy as _
 
-from .models import LevelTitle, PlayerStanding, PointsEntry
+from .models import LevelTitle, PlayerStanding, PointsEntry, Preference
 
 
 @admin.register(LevelTitle)
@@ -58,3 +59,14 @@ class PointsEntryAdmin(ReadOnlyAdmin):
     date_hierarchy = "created"
     list_select_related = ("user", "hand")
     raw_id_fields = ("user", "hand")
+
+
+@admin.register(Preference)
+class PreferenceAdmin(admin.ModelAdmin):
+    """Each user's stored language (blank: the site default), editable."""
+
+    list_display = ("user", "language", "updated")
+    list_filter = ("language",)
+    search_fields = ("user__username",)
+    list_select_related = ("user",)
+    raw_id_fields = ("user",)

@@ -154,3 +154,25 @@ class PointsEntry(models.Model):
 #: Reason codes every game may write; a game's own codes (and their words)
 #: come from :func:`accounts.catalog.reason_label`.
 REASON_LABELS = catalog.COMMON_REASONS
+
+
+class Preference(models.Model):
+    """A user's settings that outlive a browser (one row per user, made on
+    first need).  ``language``: one of ``settings.LANGUAGES``' codes, the
+    language notices and their e-mails are written in for this user; blank =
+    the site's default (``settings.LANGUAGE_CODE``).  Written only by
+    :mod:`accounts.preferences` (on ``set_language`` and on log-in)."""
+
+    user = models.OneToOneField(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, primary_key=True,
+        related_name="preference", verbose_name=_("用户"),
+    )
+    language = models.CharField(_("语言"), max_length=16, blank=True, choices=settings.LANGUAGES)
+    updated = models.DateTimeField(_("更新时间"), auto_now=True)
+
+    class Meta:
+        verbose_name = _("偏好设置")
+        verbose_name_plural = _("偏好设置")
+
+    def __str__(self) -> str:
+        return f"{self.user} · {self.language or '-'}"

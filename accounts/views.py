@@ -1,4 +1,5 @@
-"""Thin views: sign-up and profiles.  Log-in/out are Django's auth views (accounts/urls.py)."""
+"""Thin views: sign-up, profiles and the language switch.  Log-in/out are
+Django's auth views (accounts/urls.py)."""
 
 from django.conf import settings
 from django.contrib.auth import get_user_model, login
@@ -8,8 +9,9 @@ from django.shortcuts import get_object_or_404, render, resolve_url
 from django.utils.http import url_has_allowed_host_and_scheme
 from django.views.decorators.debug import sensitive_post_parameters
 from django.views.generic import CreateView
+from django.views.i18n import set_language as django_set_language
 
-from . import profiles
+from . import preferences, profiles
 from .forms import SignUpForm
 
 #: The backend recorded in the session for a user logged in right after sign-up
@@ -76,3 +78,16 @@ def _render_profile(request, user):
         {"row": row, "rungs": ladders[row.game], "history": history[row.game]} for row in context["game_rows"]
     ]
     return render(request, "accounts/profile.html", context)
+
+
+def set_language(request):
+    """``/i18n/setlang/`` (name ``set_language``): Django's ``set_language``
+    view (POST ``language``, ``next``; sets the language cookie and
+    redirects), and for a signed-in user the language it set is stored
+    (:func:`accounts.preferences.remember_language`), so notices and e-mails
+    are written in it.  A refused code sets no cookie and stores nothing."""
+    response = django_set_language(request)
+    cookie = response.cookies.get(settings.LANGUAGE_COOKIE_NAME)
+    if request.method == "POST" and cookie is not None and cookie.value:
+        preferences.remember_language(request.user, cookie.value)
+    return response

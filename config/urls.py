@@ -3,6 +3,8 @@
 from django.contrib import admin
 from django.urls import include, path
 
+from accounts.views import set_language
+
 from .health_view import healthz
 
 #: A database outage raised in a middleware is the 503 page, not a 500 (issue #22).
@@ -11,7 +13,9 @@ handler500 = "games.pages.outage.server_error"
 urlpatterns = [
     path("healthz", healthz, name="healthz"),
     path("admin/", admin.site.urls),
-    path("i18n/", include("django.conf.urls.i18n")),
+    # Django's set_language (all of django.conf.urls.i18n), also storing a
+    # signed-in user's choice for their notices (accounts/preferences.py)
+    path("i18n/setlang/", set_language, name="set_language"),
     path("accounts/", include("accounts.urls")),
     path("clubs/", include("clubs.urls")),
     path("notices/", include("notifications.urls")),

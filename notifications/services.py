@@ -18,9 +18,10 @@ from django.core import signing
 from django.core.mail import EmailMessage
 from django.db import IntegrityError, transaction
 from django.urls import reverse
-from django.utils import timezone
+from django.utils import timezone, translation
 from django.utils.translation import gettext as _
 
+from accounts.preferences import language_of
 from games.live import notify as game_notify
 
 from .models import Kind, Notification, Unsubscribe
@@ -106,12 +107,14 @@ def unsubscribe_url(user_id: int, kind: str) -> str:
 
 def deliver_email(notification_id: int) -> bool:
     """Send the notification's e-mail once: True if this call sent it.  Not
-    sent when the user has no address or unsubscribed from the kind."""
+    sent when the user has no address or unsubscribed from the kind.  The
+    unsubscribe footer is in the user's language
+    (:func:`accounts.preferences.language_of`), as the notice's text is."""
     now = timezone.now()
     claimed = Notification.objects.filter(pk=notification_id, emailed__isnull=True).update(emailed=now)
     if not claimed:
         return False
-    row = Notification.objects.select_related("user").get(pk=notification_id)
+    row = Notification.objects.select_related("user", "user__preference").get(pk=notification_id)
     address = (row.user.email or "").strip()
     if not address or Unsubscribe.objects.filter(user_id=row.user_id, kind=row.kind).exists():
         Notification.objects.filter(pk=row.pk).update(emailed=None)
@@ -121,7 +124,8 @@ def deliver_email(notification_id: int) -> bool:
     text = row.body
     if row.url:
         text += f"\n\n{site}{row.url}"
-    text += "\n\n" + _("不想再收到这类邮件？点此退订：%(url)s") % {"url": stop}
+    with translation.override(language_of(row.user)):  # the subject and body were written in it too
+        text += "\n\n" + _("不想再收到这类邮件？点此退订：%(url)s") % {"url": stop}
     message = EmailMessage(
         subject=row.subject, body=text, to=[address],
         headers={"List-Unsubscribe": f"<{stop}>", "List-Unsubscribe-Post": "List-Unsubscribe=One-Click"},

@@ -209,7 +209,8 @@ EVENT_FORM = {
 }
 ENDPOINTS: dict[str, Endpoint] = {
     "healthz": PAGE,
-    "set_language": Endpoint({"language": bad_choice(["zh-hans", "zh-hant", "en"]), "next": ANY}, changes=False),
+    # signed in, a valid language is stored (accounts.preferences): gated on it
+    "set_language": Endpoint({"language": bad_choice(["zh-hans", "zh-hant", "en"]), "next": ANY}, gate="language"),
     "login": Endpoint({"username": bad_text(150), "password": ANY}, gate="username"),
     "signup": Endpoint({"username": bad_text(150), "password1": ANY, "password2": ANY}, gate="username"),
     "profile": PAGE, "profile_user": PAGE,
