@@ -10,7 +10,8 @@ Where it is set — the only two places, so an ordinary page view costs no query
 * **logging in** (also right after sign-up): the ``user_logged_in`` receiver
   :func:`remember_on_login` stores the language of the log-in request (the one
   ``LocaleMiddleware`` activated: cookie, else ``Accept-Language``, else the
-  site default).
+  site default) when the browser's language cookie says it was chosen, or
+  when nothing is stored yet.
 
 Readers: :func:`language_of` (one user) and :func:`languages_of` (many, one
 query).  A code is one of ``settings.LANGUAGES``' codes; blank = site default.
@@ -88,5 +89,16 @@ def request_language(request) -> str | None:
 
 
 def remember_on_login(sender, request, user, **kwargs):
-    """``user_logged_in`` receiver: store the log-in request's language."""
+    """``user_logged_in`` receiver: store the log-in request's language when it
+    is a choice (this browser's language cookie, set by the switch), or when
+    nothing is stored yet.  A browser's ``Accept-Language`` alone never
+    overwrites a stored choice: a member who chose English and logs in from
+    a Chinese browser keeps English notices."""
+    from .models import Preference
+
+    if request is None:
+        return
+    chosen = request.COOKIES.get(settings.LANGUAGE_COOKIE_NAME)
+    if chosen is None and Preference.objects.filter(user=user).exclude(language="").exists():
+        return
     remember_language(user, request_language(request))

@@ -142,10 +142,21 @@ def test_logging_in_stores_the_active_language(make_user):
     client.cookies[settings.LANGUAGE_COOKIE_NAME] = "zh-hant"
     assert client.post("/accounts/login/", {"username": "hana", "password": "pw-hana-123"}).status_code == 302
     assert Preference.objects.get(user__username="hana").language == "zh-hant"
-    # later, from a browser that asks for English
+    # later, from a browser that only asks for English (no choice made there):
+    # the stored choice stays
     client = Client(HTTP_ACCEPT_LANGUAGE="en")
     client.post("/accounts/login/", {"username": "hana", "password": "pw-hana-123"})
+    assert Preference.objects.get(user__username="hana").language == "zh-hant"
+    # a browser where English was chosen (its language cookie): stored
+    client = Client()
+    client.cookies[settings.LANGUAGE_COOKIE_NAME] = "en"
+    client.post("/accounts/login/", {"username": "hana", "password": "pw-hana-123"})
     assert Preference.objects.get(user__username="hana").language == "en"
+    # a member with nothing stored who logs in from an English browser: stored
+    make_user("ivan")
+    Client(HTTP_ACCEPT_LANGUAGE="en").post("/accounts/login/", {"username": "ivan", "password": "pw-ivan-123"})
+    assert Preference.objects.get(user__username="ivan").language == "en"
+    Preference.objects.filter(user__username="ivan").delete()
     # a member who logs in in the site's default language and never chose: no row
     make_user("olga")
     Client().post("/accounts/login/", {"username": "olga", "password": "pw-olga-123"})
