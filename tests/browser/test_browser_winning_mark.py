@@ -2,7 +2,8 @@
 (two or three plays on the felt) exactly one play is marked as winning, in
 front of the seat that the engine's S10 comparison (``current_winner``) names
 for the plays on the table, with its words for screen readers; the page
-reads everything from one snapshot of the table (pushes come meanwhile)."""
+reads everything from one snapshot of the table (pushes come meanwhile).
+Screenshot: tmp/look-winning-play-1366x768.png."""
 
 from __future__ import annotations
 
@@ -12,6 +13,7 @@ from games.engine.cards import parse_cards
 from games.engine.shengji.tricks import current_winner
 from games.engine.shengji.trumps import TrumpContext
 
+from .conftest import SHOTS
 from .helpers import DESKTOP, open_page
 
 pytestmark = pytest.mark.browser
@@ -52,6 +54,9 @@ def test_the_engines_winner_is_marked_mid_trick(site_server, browser):
             assert snap["marked"] == [str(want)], snap
             assert snap["badge"] == ["目前最大"], snap
             assert [s for s, style in snap["outline"] if style != "none"] == [str(want)], snap
+            if not seen:
+                SHOTS.mkdir(exist_ok=True)
+                page.screenshot(path=str(SHOTS / "look-winning-play-1366x768.png"))
             seen += 1
             page.wait_for_function("n => document.querySelectorAll('#table .seat .played:not(.won)').length !== n",
                                    arg=len(plays), timeout=60_000)
