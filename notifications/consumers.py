@@ -19,6 +19,10 @@ class NoticeConsumer(AsyncWebsocketConsumer):
     async def connect(self):
         user = self.scope.get("user")
         if user is None or not user.is_authenticated:
+            # accepted, then closed with 4403: a refused handshake is an HTTP
+            # 403 that the browser logs as a console error, and badge.js
+            # never sees the 4403 that stops its reconnecting (#24's audit)
+            await self.accept()
             await self.close(code=4403)
             return
         game_notify.register_loop(asyncio.get_running_loop())

@@ -44,17 +44,42 @@ def seat_place(data: Mapping | None, seat: int):
     return PLACE_NAMES[place] if place < len(PLACE_NAMES) else None
 
 
-def seat_plays(view: Mapping | None) -> dict:
-    """What each seat did in the round on the table (B5), from the view's
-    ``trick_log``: its latest set, or 让 / 过 (#11)."""
+def _round_plays(log, top_seat, won_by) -> dict:
     out: dict = {}
-    for entry in (view or {}).get("trick_log") or []:
+    for entry in log:
         verb = entry.get("verb")
         if verb == "play":
-            out[entry["seat"]] = {"cards": list(entry.get("cards") or []), "verb": None}
+            out[entry["seat"]] = {"cards": list(entry.get("cards") or []), "verb": None,
+                                  "winning": entry["seat"] == top_seat, "won_by": won_by}
         else:
-            out[entry["seat"]] = {"cards": [], "verb": {"yield": _("让"), "pass": _("过")}.get(verb, verb)}
+            out[entry["seat"]] = {"cards": [], "verb": {"yield": _("让"), "pass": _("过")}.get(verb, verb),
+                                  "winning": False, "won_by": won_by}
     return out
+
+
+def seat_plays(view: Mapping | None) -> dict:
+    """What each seat did in the round on the table (B5), from the view's
+    ``trick_log``: its latest set, or 让 / 过 (#11); the set that stands (the
+    engine's ``top``, the set to beat, B4) marked ``winning`` (#24).
+
+    When a round has just ended (nothing played in the new one yet), its
+    last actions stay on the table for that one state with ``won_by``: the
+    seat whose set stood (B5), so that the page slides them to it (#24);
+    ``won_by`` is None during a round.  Public actions only (B10: the guard
+    is not in them)."""
+    view = view or {}
+    log = view.get("trick_log") or []
+    if log:
+        top = view.get("top") or {}
+        return _round_plays(log, top.get("seat"), None)
+    if view.get("phase") != "play":
+        return {}
+    last = view.get("last_round") or []
+    sets = [e for e in last if e.get("verb") == "play"]
+    if not sets:
+        return {}
+    winner = sets[-1]["seat"]
+    return _round_plays(last, winner, winner)
 
 
 def result_extras(result: dict) -> dict:

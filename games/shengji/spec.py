@@ -32,9 +32,27 @@ def seat_tags(data: Mapping | None, seat: int) -> list[Tag]:
 
 
 def seat_plays(view: Mapping | None) -> dict:
-    """The cards each seat played in the trick on the table (#11)."""
-    trick = (view or {}).get("trick") or {}
-    return {p["seat"]: {"cards": list(p["cards"]), "verb": None} for p in trick.get("plays") or []}
+    """The cards each seat played in the trick on the table (#11), the play
+    winning it so far marked ``winning`` (the engine's S10 comparison, the
+    view's ``trick.winning``: public cards only, #24).
+
+    Between a completed trick and the next lead the completed trick stays
+    on the table for that one state, each play with ``won_by``: the winner's
+    seat (the view's ``last_trick``), so that the page slides it to the
+    winner (#24); ``won_by`` is None on the plays of a trick in progress."""
+    view = view or {}
+    trick = view.get("trick") or {}
+    plays = trick.get("plays") or []
+    if plays:
+        winning = trick.get("winning")
+        return {p["seat"]: {"cards": list(p["cards"]), "verb": None, "winning": p["seat"] == winning,
+                            "won_by": None} for p in plays}
+    last = view.get("last_trick")
+    if not trick or not last:
+        return {}
+    winner = last["winner"]
+    return {p["seat"]: {"cards": list(p["cards"]), "verb": None, "winning": p["seat"] == winner,
+                        "won_by": winner} for p in last["plays"]}
 
 
 def parse_give(verb: str, post) -> dict | None:

@@ -183,6 +183,8 @@ def shengji_context(ctx: dict) -> dict:
         trick = {
             "leader": view["trick"]["leader"],
             "plays": plays_of(plays, view["trick"]["leader"]),
+            # the seat winning so far (the engine's S10 comparison; public plays only)
+            "winning": view["trick"].get("winning"),
             # the suit of play led (T for trumps): public once the lead is on the table
             "led_suit": aids["led_suit"] if plays else "",
             "led_count": len(plays[0]["cards"]) if plays else 0,

@@ -201,7 +201,7 @@
   // prefers-reduced-motion); the others stay still.
   var seenPlays = null;
   function plays() {
-    var out = {}, els = document.querySelectorAll("#table [data-played-seat], #table [data-play-seat]");
+    var out = {}, els = document.querySelectorAll("#table [data-played-seat]:not(.won), #table [data-play-seat]");
     for (var i = 0; i < els.length; i++) {
       var e = els[i];
       out[(e.getAttribute("data-played-seat") || "p" + e.getAttribute("data-play-seat")) + ":" + e.textContent] = e;
@@ -210,7 +210,7 @@
   }
   // Optional sounds (the menu's "sounds", off by default): a short click for
   // a new play, two notes when the plays leave the table (a trick or round
-  // taken); static/games/sounds/, next to turn.wav.
+  // taken: its plays are gone or marked .won); static/games/sounds/, next to turn.wav.
   function sound(name) {
     if (store.getItem("cardroom.sounds") !== "1") return;
     var turn = document.getElementById("turn-sound");
@@ -240,6 +240,21 @@
     if (seenPlays && added) sound("play");
     else if (seenPlays && Object.keys(seenPlays).length && !Object.keys(now).length) sound("trick");
     seenPlays = now;
+  }
+
+  // ---- a won trick slides to its winner (issue #24): the plays of a trick
+  // just won (.won, data-won-by: the winner's seat) get --dx/--dy, the way
+  // from each play to the winner's seat, which design.css's trick-won
+  // animation follows (none under reduced motion: design.css hides them).
+  function wonSlide() {
+    var els = document.querySelectorAll("#table .played.won[data-won-by]");
+    for (var i = 0; i < els.length; i++) {
+      var seat = document.querySelector('#table .seat[data-seat="' + els[i].getAttribute("data-won-by") + '"]');
+      if (!seat) continue;
+      var a = els[i].getBoundingClientRect(), b = seat.getBoundingClientRect();
+      els[i].style.setProperty("--dx", Math.round(b.left + b.width / 2 - (a.left + a.width / 2)) + "px");
+      els[i].style.setProperty("--dy", Math.round(b.top + b.height / 2 - (a.top + a.height / 2)) + "px");
+    }
   }
 
   // ---- the countdown ring of the seat to act (design.css draws it from
@@ -291,7 +306,7 @@
     }
   });
 
-  function afterSwap() { tools(); sortHand(); fan(); deal(); arrive(); rings(); turnAlert(); names(); }
+  function afterSwap() { tools(); sortHand(); fan(); deal(); arrive(); wonSlide(); rings(); turnAlert(); names(); }
   document.addEventListener("htmx:wsAfterMessage", afterSwap);
   document.addEventListener("htmx:afterSwap", afterSwap);
   document.addEventListener("DOMContentLoaded", afterSwap);

@@ -21,42 +21,10 @@ from __future__ import annotations
 import pytest
 
 from .conftest import SHOTS
+from .helpers import DESKTOP, PHONE, card_rows, open_page, selected, version
 from .test_browser_table import _mid_trick
 
 pytestmark = pytest.mark.browser
-
-PHONE = {"width": 375, "height": 812}
-DESKTOP = {"width": 1366, "height": 768}
-
-
-def open_page(browser, base, cookie, size, language="zh-hans", reduced_motion="no-preference",
-              color_scheme="light"):
-    """A logged-in page of ``size`` in ``language`` (django_language cookie)."""
-    phone = size["width"] < 500
-    context = browser.new_context(viewport=size, locale="en-US" if language == "en" else "zh-CN",
-                                  device_scale_factor=2,
-                                  is_mobile=phone, has_touch=phone, reduced_motion=reduced_motion,
-                                  color_scheme=color_scheme)
-    context.set_default_timeout(20_000)
-    context.add_cookies([{"name": "sessionid", "value": cookie, "url": base},
-                         {"name": "django_language", "value": language, "url": base}])
-    return context, context.new_page()
-
-
-def card_rows(page) -> int:
-    """How many rows the hand's cards stand in (distinct tops, selected cards
-    counted at their row)."""
-    tops = page.locator("#my-hand [data-card]").evaluate_all(
-        "els => els.map(e => Math.round(e.offsetTop))")
-    return len(set(tops))
-
-
-def selected(page) -> list[str]:
-    return page.locator("#my-hand [data-card].selected").evaluate_all("els => els.map(e => e.dataset.card)")
-
-
-def version(page) -> int:
-    return int(page.locator("#table").get_attribute("data-version") or -1)
 
 
 def test_fan_of_52_cards_tap_drag_and_selection_across_pushes(site_server, browser):

@@ -22,7 +22,7 @@ from __future__ import annotations
 
 import pytest
 
-from .test_browser_look import DESKTOP, PHONE, open_page, selected, version
+from .helpers import DESKTOP, PHONE, newer_than, open_page, selected, version
 
 pytestmark = pytest.mark.browser
 
@@ -39,11 +39,6 @@ SAME = """() => {
             tools: q('#hand-tools') === k.tools, connected: k.table.isConnected};
 }"""
 ALL_SAME = {"table": True, "hand": True, "card": True, "seat": True, "tools": True, "connected": True}
-
-
-def newer_than(page, v: int, timeout_ms: int = 60_000) -> None:
-    page.wait_for_function("v => parseInt(document.querySelector('#table').dataset.version, 10) > v",
-                           arg=v, timeout=timeout_ms)
 
 
 #: Until the next POST answer has settled, the page drops websocket frames (as

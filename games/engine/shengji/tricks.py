@@ -8,6 +8,7 @@ Public API used by the hand flow (names and signatures are stable)::
     check_follow(hand, lead_cards, cards, ctx, follow="format") -> None   # S9 (follow.py)
     follow_hint(hand, lead_cards, ctx, follow="format") -> str          # S9 (follow.py)
     trick_winner(plays, ctx) -> seat                          # S10
+    current_winner(plays, ctx) -> seat | None                 # S10, an unfinished trick
     candidate_leads(hand, ctx) / candidate_follows(hand, lead_cards, ctx, follow, limit)
     smallest_lead(hand, ctx) / smallest_follow(hand, lead_cards, ctx, follow)   # C5
     (move generation lives in movegen.py and is re-exported here)
@@ -77,7 +78,7 @@ from .shapes import Component, cards_text, decompose, largest, tractors_in
 from .trumps import SUIT_NAMES, TrumpContext
 
 __all__ = [
-    "Lead", "check_lead", "resolve_throw", "trick_winner", "check_follow", "follow_hint",
+    "Lead", "check_lead", "resolve_throw", "trick_winner", "current_winner", "check_follow", "follow_hint",
     "candidate_leads", "candidate_follows", "smallest_follow", "smallest_lead",
     "FOLLOW_MODES", "top_ranks",
 ]
@@ -262,6 +263,22 @@ def trick_winner(plays: Sequence[tuple[int, Sequence[Card]]], ctx: TrumpContext)
         if best_top is None or pl.top > best_top:
             winner, best_top = seat, pl.top
     return winner
+
+
+def current_winner(plays: Sequence[tuple[int, Sequence[Card]]], ctx: TrumpContext) -> int | None:
+    """The seat whose play wins the trick on the table so far (S10), or None
+    before the lead.
+
+    ``plays``: the ``(seat, cards)`` played so far, lead first (any number,
+    1 to 4).  S10 compares each play with the best one before it and ties go
+    to the earlier play, so the winner of the plays so far is the seat the
+    remaining plays must beat: a completed trick's answer is
+    :func:`trick_winner`'s.  Built only from cards on the table and the
+    public trump context: it reveals nothing hidden.
+    """
+    if not plays:
+        return None
+    return trick_winner(plays, ctx)
 
 
 def _suit(cards, info) -> str | None:

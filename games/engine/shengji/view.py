@@ -13,7 +13,8 @@ JSON shape (members may be added, never removed)::
      {"0": n, ...}, "levels": {"0", "1"}, "level", "dealer", "trump", "opener",
      "shown_card", "piles": {"0": [codes], ...}, "pile_points": {...}, "highest",
      "passed": [seats], "auction_winner", "owed": {"1": n, ...}, "given": {...},
-     "kitty": [codes] | null, "trick": {"leader", "plays": [{"seat", "cards"}]},
+     "kitty": [codes] | null, "trick": {"leader", "plays": [{"seat", "cards"}],
+     "winning": seat | null (the play winning so far, S10)},
      "last_trick": {...} | null, "tricks_played", "points_won": {"0": n, ...},
      "attackers_points", "failed_throw": {"seat", "played", "attempted"} | null,
      "legal": [verbs], "hint": str | null, "result": null | {...}}
@@ -29,6 +30,7 @@ from typing import Any
 from ..cards import Card, format_cards
 from .match import team_of
 from .state import PHASE_VERBS, HandState
+from .tricks import current_winner
 from .trumps import bid_points
 
 
@@ -214,7 +216,8 @@ def view(state: HandState, seat: int | None, hint: str | None = None,
         "owed": {str(s): n for s, n in v.owed},
         "given": {str(s): format_cards(c) for s, c in v.given},
         "kitty": _sorted_codes(v.kitty, ctx) if v.kitty is not None else None,
-        "trick": {"leader": state.leader, "plays": _plays_json(state.plays)}
+        "trick": {"leader": state.leader, "plays": _plays_json(state.plays),
+                  "winning": current_winner(state.plays, ctx)}
         if state.phase == "play"
         else None,
         "last_trick": {

@@ -1,0 +1,53 @@
+"""Helpers shared by the browser tests of issue #24 (the table's look): a
+logged-in page of a given size, language and motion preference, and a few
+readings of the table (hand rows, selection, version, waiting for a push)."""
+
+from __future__ import annotations
+
+PHONE = {"width": 375, "height": 812}
+DESKTOP = {"width": 1366, "height": 768}
+
+
+def open_page(browser, base, cookie, size, language="zh-hans", reduced_motion="no-preference",
+              color_scheme="light"):
+    """A logged-in page of ``size`` in ``language`` (django_language cookie)."""
+    phone = size["width"] < 500
+    context = browser.new_context(viewport=size, locale="en-US" if language == "en" else "zh-CN",
+                                  device_scale_factor=2,
+                                  is_mobile=phone, has_touch=phone, reduced_motion=reduced_motion,
+                                  color_scheme=color_scheme)
+    context.set_default_timeout(20_000)
+    context.add_cookies([{"name": "sessionid", "value": cookie, "url": base},
+                         {"name": "django_language", "value": language, "url": base}])
+    return context, context.new_page()
+
+
+def card_rows(page) -> int:
+    """How many rows the hand's cards stand in (distinct tops, selected cards
+    counted at their row)."""
+    tops = page.locator("#my-hand [data-card]").evaluate_all(
+        "els => els.map(e => Math.round(e.offsetTop))")
+    return len(set(tops))
+
+
+def selected(page) -> list[str]:
+    return page.locator("#my-hand [data-card].selected").evaluate_all("els => els.map(e => e.dataset.card)")
+
+
+def version(page) -> int:
+    return int(page.locator("#table").get_attribute("data-version") or -1)
+
+
+def newer_than(page, v: int, timeout_ms: int = 60_000) -> None:
+    """Wait for a table newer than version ``v`` (a push or a POST answer)."""
+    page.wait_for_function("v => parseInt(document.querySelector('#table').dataset.version, 10) > v",
+                           arg=v, timeout=timeout_ms)
+
+
+def set_pref(page, pref: str, on: bool) -> None:
+    """Tick (or untick) a display preference in the site menu (prefs.js)."""
+    page.click("#site-menu > summary")
+    box = page.locator(f'[data-pref="{pref}"]')
+    if box.is_checked() != on:
+        box.click()
+    page.click("#site-menu > summary")
