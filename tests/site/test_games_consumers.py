@@ -23,6 +23,7 @@ from games.engine import get_rules
 from games.live.routing import websocket_urlpatterns
 from games.runtime.tasks import play_turn
 from tests.conftest import make_due
+from tests.table_pages import PagedCommunicator
 
 # close_thread_connections: tests/conftest.py
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.usefixtures("close_thread_connections")]
@@ -32,7 +33,7 @@ APP = URLRouter(websocket_urlpatterns)
 
 
 def communicator(path, user):
-    comm = WebsocketCommunicator(APP, path)
+    comm = PagedCommunicator(APP, path)
     comm.scope["user"] = user
     return comm
 
