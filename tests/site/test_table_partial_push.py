@@ -14,6 +14,7 @@ tests/browser/test_browser_partial_push.py.
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import re
 
@@ -141,3 +142,124 @@ def test_partial_sends_stubs_for_unchanged_regions_and_whole_when_most_changed()
     assert kept == 0 and "data-keep" not in html and set(record3) == {"a", "b"}
     with pytest.raises(ValueError):
         _fragment(("a", '<div id="other">1</div>'))
+
+
+# ---- the 保皇 guard (B10) is not inferable from what a push keeps or sends
+
+def _deal_swapping_the_guard(rules, swap: dict):
+    """``rules.deal`` that, while ``swap["on"]``, moves ♥4* (the guard's
+    mark) from seat 2 to seat 3 in exchange for a plain card of seat 3."""
+    from games.engine.baohuang.order import KIND_BJ_MARKED, KIND_H4_MARKED, KIND_OF
+
+    original = rules.deal
+
+    def deal(match, seed):
+        d = original(match, seed)
+        if not swap["on"]:
+            return d
+        hands = [list(h) for h in d.hands]
+        mark = next(c for c in hands[2] if KIND_OF[c] == KIND_H4_MARKED)
+        plain = next(c for c in hands[3] if KIND_OF[c] not in (KIND_H4_MARKED, KIND_BJ_MARKED)
+                     and "3" not in repr(c) and "J'" not in repr(c))
+        hands[2][hands[2].index(mark)] = plain
+        hands[3][hands[3].index(plain)] = mark
+        return dataclasses.replace(d, hands=tuple(tuple(h) for h in hands))
+
+    return deal
+
+
+def _guard_seed() -> int:
+    from games.engine.baohuang.order import KIND_BJ_MARKED, KIND_H4_MARKED, KIND_OF
+
+    for seed in range(1, 5000):
+        d = RULES.deal(RULES.new_match({"multiplier": 1}), seed)
+        kinds = [[KIND_OF[c] for c in hand] for hand in d.hands]
+        if KIND_BJ_MARKED in kinds[0] and KIND_H4_MARKED in kinds[2]:
+            return seed
+    raise AssertionError("no suitable seed")
+
+
+def _normalised(message: str) -> str:
+    message = re.sub(r' data-(?:server-now|committed-at|deadline)="\d+"', "", message)
+    message = re.sub(r'data-(h|keep)="[0-9a-f]+"', r'data-\1=""', message)
+    message = re.sub(r"/rooms/\d+/", "/rooms/<id>/", message)
+    message = re.sub(r"/hands/\d+/", "/hands/<id>/", message)
+    return re.sub(r'data-(room|hand)="\d+"', r'data-\1=""', message)
+
+
+@pytest.mark.django_db(transaction=False)
+def test_the_guards_seat_changes_no_push_of_a_seat_that_may_not_know_it(make_user, multipliers, monkeypatch):
+    """Two tables, one deal except that ♥4* (the guard, 暗保) is at seat 2 on
+    table A and at seat 3 on table B, the same moves (the emperor accepts, the
+    guard declares secretly, the emperor leads, the others pass): every push
+    to seat 1, seat 4, the emperor and a spectator (each with its own record
+    of what it was sent) keeps and sends the same regions, the same bytes
+    once room and hand ids, clocks and hashes are set aside, and the same
+    number of bytes."""
+    from games import registry
+    from games.services import hands as services_hands
+
+    rules = registry.get("baohuang").rules
+    swap = {"on": False}
+    monkeypatch.setattr(services_hands, "new_seed", lambda seed=_guard_seed(): seed)
+    monkeypatch.setattr(rules, "deal", _deal_swapping_the_guard(rules, swap))
+    users = [make_user(n) for n in ("alice", "carl", "gina", "gabe", "dora")]
+    watcher = make_user("watcher")
+
+    def table(guard_at_3: bool):
+        swap["on"] = guard_at_3
+        room = services.create_room(users[0], "baohuang", "同一副牌", turn_seconds=30, bot_delay_ms=800)
+        for i, u in enumerate(users[1:], 1):
+            services.take_seat(room, u, i)
+        for u in users:
+            services.set_ready(room, u, True)
+        room.refresh_from_db()
+        assert room.status == "playing"
+        return room
+
+    a, b = table(False), table(True)
+    swap["on"] = False
+    guards = []
+    for room in (a, b):
+        state = services.hand_state(services.current_hand(room))
+        guards.append([s for s in range(5) if "4H*" in RULES.view(state, s)["hand"]])
+    assert guards == [[2], [3]], guards
+    observers = {"seat 1": users[1], "seat 4": users[4], "emperor": users[0], "watcher": watcher}
+    control = {"seat 2": users[2]}  # the guard on table A: its pushes do differ
+    sent = {(room.pk, who): None for room in (a, b) for who in {**observers, **control}}
+    checked = kept_total = differ = 0
+    for step in range(24):
+        messages = {}
+        for room in (a, b):
+            live.forget(room.pk)
+            snap = live.load_snapshot(room.pk)
+            for who, user in {**observers, **control}.items():
+                fragment = live.render_seat(snap, user, snap.version, None)
+                messages[room.pk, who], sent[room.pk, who], kept = regions.partial(fragment, sent[room.pk, who])
+                kept_total += kept if who in observers else 0
+        differ += _normalised(messages[a.pk, "seat 2"]) != _normalised(messages[b.pk, "seat 2"])
+        for who in observers:
+            ma, mb = messages[a.pk, who], messages[b.pk, who]
+            assert [rid for rid, _h in stubs(ma)] == [rid for rid, _h in stubs(mb)], (step, who)
+            assert _normalised(ma) == _normalised(mb), (step, who)
+            assert len(ma.encode()) == len(mb.encode()), (step, who)
+            checked += 1
+        # the same move on both tables
+        for room in (a, b):
+            room.refresh_from_db()
+            state = services.hand_state(services.current_hand(room))
+            if RULES.is_complete(state):
+                break
+            seat = RULES.to_act(state)
+            actions = [x.to_record() for x in RULES.legal_actions(state, seat)]
+            phase = RULES.phase(state)
+            if phase == "crown":
+                record = {"crown": "accept"}
+            elif phase == "declare":
+                record = {"guard": "secret"}
+            else:
+                record = next((r for r in actions if r.get("pass")), actions[0])
+                record = {k: v for k, v in record.items() if k != "seat"}
+            assert services.do_action(room, seat, record, room.version, user=users[seat], hold_hidden=False).applied
+    assert checked == 24 * len(observers) and kept_total > 24 * len(observers)
+    assert differ  # (the control: the guard's own seat is sent its ♥4*)
