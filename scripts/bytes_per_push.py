@@ -97,6 +97,8 @@ def main() -> int:
     parser.add_argument("--pushes", type=int, default=150)
     parser.add_argument("--bot-delay-ms", type=int, default=150)
     parser.add_argument("--games", nargs="+", default=["baohuang", "shengji"])
+    parser.add_argument("--dump", type=Path, default=None,
+                        help="write each game's messages there (<game>-<n>.html)")
     args = parser.parse_args()
     (REPO / "tmp").mkdir(exist_ok=True)
     with tempfile.TemporaryDirectory(dir=REPO / "tmp") as work:
@@ -110,6 +112,10 @@ def main() -> int:
                 msgs, wire, agreed = asyncio.run(record(stack, room["room_id"], room["users"][0]["cookie"],
                                                         args.pushes))
                 raw = [len(m) for m in msgs]
+                if args.dump:
+                    args.dump.mkdir(parents=True, exist_ok=True)
+                    for n, m in enumerate(msgs):
+                        (args.dump / f"{game}-{n:03d}.html").write_bytes(m)
                 ctx = deflated_sizes(msgs, takeover=True)
                 small = deflated_sizes(msgs, takeover=True, window_bits=12)
                 alone = deflated_sizes(msgs, takeover=False)

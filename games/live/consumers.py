@@ -13,7 +13,7 @@ than it already sent.
 Only what changed (issue #24): a connection remembers the regions it sent
 last (:mod:`games.render.regions`, a hash per region, reset on connect) and
 sends each unchanged region as a stub the page keeps; the whole fragment on
-the first send, when most regions changed, and when the page asks for it
+the first send, when no region is unchanged, and when the page asks for it
 (``{"full": 1}``: its copy of a stubbed region differs, e.g. after a POST
 answer).
 

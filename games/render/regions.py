@@ -22,11 +22,12 @@ that element's ``data-h`` equals the stub's hash, and otherwise drops the push
 and asks the socket for the whole fragment (``{"full": 1}``), so a push after a
 POST answer, a dropped frame or a skipped version never leaves a stale region
 on the page.  The whole fragment goes out on the first send, after a
-reconnect (a new socket has no record) and when most regions changed.
+reconnect (a new socket has no record), when the page asks for it, and when
+no region is unchanged (:data:`KEEP_SHARE`).
 
 The split costs one hash per region and render (a blake2b of a few hundred
-bytes) and, per socket and push, one ``str.replace`` per unchanged region: no
-HTML is parsed.
+bytes) and, per socket and push, one pass over the fragment (a ``str.find``
+per unchanged region, each from where the last one ended): no HTML is parsed.
 """
 
 from __future__ import annotations
@@ -37,6 +38,14 @@ from markupsafe import Markup
 
 #: The hash's length in bytes (12 hex digits in ``data-h``).
 HASH_BYTES = 6
+#: A push keeps regions (sends stubs) when at least this share of the
+#: fragment's regions is unchanged, else it sends the whole fragment.  Any
+#: unchanged region is worth a stub on the wire: with the socket's deflate
+#: context kept (config/ws_deflate.py) a whole fragment after a run of
+#: partial pushes no longer finds the unchanged regions' text in the 32 kB
+#: window and costs about 1 kB where the partial push costs a few hundred
+#: bytes (docs/performance.md, "Bytes per push").
+KEEP_SHARE = 0.0
 
 
 def _hashed(rid: str, caller) -> tuple[str, str, str]:
@@ -104,17 +113,27 @@ def partial(fragment: TableHtml, sent: dict[str, str] | None) -> tuple[str, dict
     what it was sent last, None for nothing) and is to show ``fragment``:
     the fragment with every region whose hash is unchanged replaced by its
     :func:`stub` (``kept`` of them), or the whole fragment (``kept`` 0) when
-    ``sent`` is None or fewer than half of the regions are unchanged.
+    ``sent`` is None or no region (or fewer than :data:`KEEP_SHARE` of them)
+    is unchanged.
     ``record`` is what the socket has once the message is applied."""
     parts = fragment.parts
     new = {rid: part[0] for rid, part in parts.items()}
     if not sent or not parts:
         return str(fragment), new, 0
     keep = [rid for rid, digest in new.items() if sent.get(rid) == digest]
-    if len(keep) * 2 < len(parts):
+    if not keep or len(keep) < KEEP_SHARE * len(parts):
         return str(fragment), new, 0
     html = str(fragment)
-    for rid in keep:
-        digest, tag, element = parts[rid]
-        html = html.replace(element, stub(rid, tag, digest), 1)
-    return html, new, len(keep)
+    kept = set(keep)
+    out, pos = [], 0
+    for rid, (digest, tag, element) in parts.items():  # in document order: one pass
+        if rid not in kept:
+            continue
+        start = html.find(element, pos)
+        if start < 0:  # (never: a region is in the output once, in order)
+            return html, new, 0
+        out.append(html[pos:start])
+        out.append(stub(rid, tag, digest))
+        pos = start + len(element)
+    out.append(html[pos:])
+    return "".join(out), new, len(keep)

@@ -1,6 +1,7 @@
 """Websockets: refusal of anonymous users, per-seat rendering, hidden information.
 
-Uses channels' ``WebsocketCommunicator`` against ``games.live.routing`` with the
+Uses channels' ``WebsocketCommunicator`` (as ``tests.table_pages.PagedCommunicator``, which
+reads each push as the whole table it leaves on the page) against ``games.live.routing`` with the
 user put in the scope (what ``AuthMiddlewareStack`` does in ``config/asgi.py``).
 """
 

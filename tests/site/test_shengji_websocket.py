@@ -14,7 +14,6 @@ from collections import Counter
 import pytest
 from channels.db import database_sync_to_async
 from channels.routing import URLRouter
-from channels.testing import WebsocketCommunicator
 
 from games import services
 from games.live.routing import websocket_urlpatterns

@@ -18,7 +18,6 @@ from channels.db import database_sync_to_async
 from channels.layers import get_channel_layer
 from channels_redis.pubsub import RedisPubSubChannelLayer
 from channels.routing import URLRouter
-from channels.testing import WebsocketCommunicator
 
 from games.live import fanout, notify
 from games import services

@@ -8,7 +8,6 @@ from __future__ import annotations
 import pytest
 from channels.db import database_sync_to_async
 from channels.routing import URLRouter
-from channels.testing import WebsocketCommunicator
 
 from games import services
 from games.live.socket_scope import scope_language

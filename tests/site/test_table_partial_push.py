@@ -1,7 +1,7 @@
 """Issue #24, bytes per move: a table socket sends only the regions of its
 seat's fragment that changed since what *that* socket last received
 (:mod:`games.render.regions`), as stubs the page's morph keeps; the whole
-fragment on the first send, when most regions changed, and when the page asks
+fragment on the first send, when no region is unchanged, and when the page asks
 (``{"full": 1}``).
 
 Checked here: a push after a move carries stubs (the hand among them) and
@@ -126,7 +126,7 @@ def _fragment(*elements: tuple[str, str]) -> regions.TableHtml:
     return regions.TableHtml(f'<div id="table">{html}</div>', collector.parts)
 
 
-def test_partial_sends_stubs_for_unchanged_regions_and_whole_when_most_changed():
+def test_partial_sends_stubs_for_unchanged_regions_and_whole_when_none_is():
     a = '<div id="a">1</div>'
     one = _fragment(("a", a), ("b", '<p id="b">x</p>'), ("c", '<section id="c"><div>y</div></section>'))
     html, record, kept = regions.partial(one, None)
@@ -137,9 +137,12 @@ def test_partial_sends_stubs_for_unchanged_regions_and_whole_when_most_changed()
     assert f'<div id="a" data-keep="{record["a"]}"></div>' in html
     assert f'<section id="c" data-keep="{record["c"]}"></section>' in html
     assert '<p data-h="' in html and ">z</p>" in html
-    three = _fragment(("a", '<div id="a">2</div>'), ("b", '<p id="b">w</p>'))  # c gone, most changed
+    three = _fragment(("a", '<div id="a">2</div>'), ("b", '<p id="b">w</p>'))  # c gone, none unchanged
     html, record3, kept = regions.partial(three, record2)
     assert kept == 0 and "data-keep" not in html and set(record3) == {"a", "b"}
+    four = _fragment(("a", '<div id="a">3</div>'), ("b", '<p id="b">w</p>'))  # one of two kept
+    html, _record4, kept = regions.partial(four, record3)
+    assert kept == 1 and f'<p id="b" data-keep="{record3["b"]}"></p>' in html
     with pytest.raises(ValueError):
         _fragment(("a", '<div id="other">1</div>'))
 
