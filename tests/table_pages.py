@@ -22,8 +22,9 @@ def stubs(message: str) -> list[tuple[str, str]]:
 
 
 def element(html: str, tag: str, digest: str) -> str | None:
-    """The region element ``<tag data-h="digest" …>…</tag>`` of ``html``, or None."""
-    start = html.find(f'<{tag} data-h="{digest}"')
+    """The region element ``<tag … data-h="digest">…</tag>`` of ``html``, or None."""
+    at = html.find(f' data-h="{digest}">')
+    start = html.rfind(f"<{tag} ", 0, at) if at >= 0 else -1
     if start < 0:
         return None
     depth = 0

@@ -6,7 +6,8 @@ The ``#table`` fragment is split, in its templates, into a few stable
     {% call region("my-hand") %}<div id="my-hand" class="my-hand">…</div>{% endcall %}
 
 :class:`Regions` (the ``region`` of a table render's context) renders the
-block, adds ``data-h="<hash of the element>"`` to its opening tag and records
+block, adds ``data-h="<hash of the element>"`` at the end of its opening tag
+(the first ``>``: a region's attributes hold none unescaped) and records
 ``id -> (hash, tag, element html)``; a region's html is one element whose
 opening tag carries that ``id``.  Regions do not nest, and a region is never
 inside a ``memo`` block (a kept block is not rendered again, so its region
@@ -58,7 +59,7 @@ def _hashed(rid: str, caller) -> tuple[str, str, str]:
     if not html.startswith("<") or space < 0 or end < space or f'id="{rid}"' not in html[:end]:
         raise ValueError(f"region {rid!r} must be one element with id={rid!r}: {html[:80]!r}")
     digest = hashlib.blake2b(html.encode(), digest_size=HASH_BYTES).hexdigest()
-    return digest, html[1:space], f'{html[:space]} data-h="{digest}"{html[space:]}'
+    return digest, html[1:space], f'{html[:end]} data-h="{digest}"{html[end:]}'
 
 
 def region(rid: str, caller=None) -> Markup:
