@@ -14,6 +14,12 @@ takeover (each message compressed alone).  Prints p50 / p95 / max per game.
 Whether the server negotiates the extension is printed too (the response's
 ``Sec-WebSocket-Extensions``, the client offering permessage-deflate).
 
+Since the socket sends only the regions that changed (issue #24,
+:mod:`games.render.regions`), a message is smaller than the table it leaves
+on the page: ``page`` is that whole fragment (the stubs replaced by what the
+socket sent before, :class:`tests.table_pages.PageCopy`), ``partial`` how
+many messages carried stubs.
+
     python scripts/bytes_per_push.py [--pushes 150] [--games baohuang shengji]
 """
 
@@ -30,6 +36,7 @@ REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO))
 
 from tests.integration.stack import LiveStack, running  # noqa: E402
+from tests.table_pages import PageCopy  # noqa: E402
 
 
 def percentile(values: list[int], q: float) -> int:
@@ -90,27 +97,37 @@ def main() -> int:
     parser.add_argument("--pushes", type=int, default=150)
     parser.add_argument("--bot-delay-ms", type=int, default=150)
     parser.add_argument("--games", nargs="+", default=["baohuang", "shengji"])
+    parser.add_argument("--dump", type=Path, default=None,
+                        help="write each game's messages there (<game>-<n>.html)")
     args = parser.parse_args()
     (REPO / "tmp").mkdir(exist_ok=True)
     with tempfile.TemporaryDirectory(dir=REPO / "tmp") as work:
         with running(LiveStack.embedded(Path(work))) as stack:
             print(f"{'game':9} {'pushes':>6} | {'wire p50':>8} {'p95':>7} | {'raw p50':>8} {'p95':>7} {'max':>7} | "
                   f"{'deflate p50':>11} {'p95':>7} | {'window 2^12':>11} {'p95':>7} | "
-                  f"{'no-takeover p50':>15} {'p95':>7} | server agreed")
+                  f"{'no-takeover p50':>15} {'p95':>7} | {'page p50':>8} {'p95':>7} | partial | server agreed")
             for game in args.games:
                 room = stack.ops("bot_room", game=game, humans=1, autoplay=True, ready=True,
                                  bot_delay_ms=args.bot_delay_ms, turn_seconds=60, prefix="bytes")
                 msgs, wire, agreed = asyncio.run(record(stack, room["room_id"], room["users"][0]["cookie"],
                                                         args.pushes))
                 raw = [len(m) for m in msgs]
+                if args.dump:
+                    args.dump.mkdir(parents=True, exist_ok=True)
+                    for n, m in enumerate(msgs):
+                        (args.dump / f"{game}-{n:03d}.html").write_bytes(m)
                 ctx = deflated_sizes(msgs, takeover=True)
                 small = deflated_sizes(msgs, takeover=True, window_bits=12)
                 alone = deflated_sizes(msgs, takeover=False)
+                copy = PageCopy()
+                pages = [len(copy.apply(m.decode()).encode()) for m in msgs]
+                partial = sum(1 for m in msgs if b"data-keep=" in m)
                 print(f"{game:9} {len(raw):>6} | {percentile(wire, .5):>8} {percentile(wire, .95):>7} | "
                       f"{percentile(raw, .5):>8} {percentile(raw, .95):>7} "
                       f"{max(raw):>7} | {percentile(ctx, .5):>11} {percentile(ctx, .95):>7} | "
                       f"{percentile(small, .5):>11} {percentile(small, .95):>7} | "
-                      f"{percentile(alone, .5):>15} {percentile(alone, .95):>7} | {agreed}", flush=True)
+                      f"{percentile(alone, .5):>15} {percentile(alone, .95):>7} | "
+                      f"{percentile(pages, .5):>8} {percentile(pages, .95):>7} | {partial:>7} | {agreed}", flush=True)
     return 0
 
 

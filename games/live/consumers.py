@@ -12,6 +12,13 @@ version and the commit time; each connection renders *its own* seat's view
 extension swaps in by element id.  A connection never sends an older version
 than it already sent.
 
+Only what changed (issue #24): a connection remembers the regions it sent
+last (:mod:`games.render.regions`, a hash per region, reset on connect) and
+sends each unchanged region as a stub the page keeps; the whole fragment on
+the first send, when no region is unchanged, and when the page asks for it
+(``{"full": 1}``: its copy of a stubbed region differs, e.g. after a POST
+answer).
+
 A table socket does not join the room's channel group itself: the process's
 :class:`games.live.fanout.Hub` is the group's one member here and hands each
 commit to the room's local sockets, rendering all of them in one worker
@@ -36,6 +43,7 @@ from games.live import fanout, snapshots as live, notify
 from games import embargo, registry
 from games.models import Room
 from games.live.socket_scope import render_in, scope_language
+from games.render import regions
 from games.render.tables import render_room_list
 
 UNAUTHORIZED = 4401
@@ -80,6 +88,10 @@ class TableConsumer(AsyncWebsocketConsumer):
         self.sent_version = -1
         self.guarded = False
         self.refused = False
+        #: what this socket's page has: hash per region id (None: nothing yet)
+        self.sent_parts = None
+        #: the version of the last resend asked by the page (one per version)
+        self.resent_version = -1
         if not await database_sync_to_async(Room.objects.filter(pk=self.room_id).exists)():
             await self.close(code=NOT_FOUND)
             return
@@ -109,14 +121,24 @@ class TableConsumer(AsyncWebsocketConsumer):
     async def receive(self, text_data=None, bytes_data=None):
         """Only chat comes over the socket (moves are POSTed): ``{"chat":
         text}``, ``{"quick": key}``, ``{"mute": user id}``, ``{"unmute": …}``
-        (:mod:`games.pages.chat`).  Anything else, or anything malformed, is ignored."""
-        if not hasattr(self, "muted") or not text_data or len(text_data) > 4 * chat.MAX_LENGTH + 2000:
+        (:mod:`games.pages.chat`), and ``{"full": …}``: the page asks for the
+        whole table (a stub it could not apply, :mod:`games.render.regions`;
+        honoured once per version).  Anything else, or anything malformed, is ignored."""
+        if not hasattr(self, "hub") or not text_data or len(text_data) > 4 * chat.MAX_LENGTH + 2000:
             return
         try:
             data = json.loads(text_data)
         except (ValueError, RecursionError):  # RecursionError: nested too deep (#22)
             return
         if not isinstance(data, dict):
+            return
+        if "full" in data:
+            if self.resent_version < self.sent_version:
+                self.resent_version = self.sent_version
+                self.sent_parts = None
+                await self.push(self.sent_version, None, again=True)
+            return
+        if not hasattr(self, "muted"):  # a visitor: no chat
             return
         for verb in ("mute", "unmute"):
             if verb in data:
@@ -159,14 +181,20 @@ class TableConsumer(AsyncWebsocketConsumer):
         if html:
             await self.send(text_data=html)
 
-    async def deliver(self, version: int, html: str) -> None:
+    async def deliver(self, version: int, html: str, again: bool = False) -> None:
         """Send ``html``, the fragment of ``version``, unless a newer one was
-        sent already or the socket was refused (called by the hub, and by
-        :meth:`push`; a guarded socket's verdict for ``version`` was decided
-        before its render, :func:`games.live.snapshots.watch_verdicts`)."""
-        if version <= self.sent_version or self.refused:
+        sent already (``again``: or the same one) or the socket was refused
+        (called by the hub, and by :meth:`push`; a guarded socket's verdict for
+        ``version`` was decided before its render,
+        :func:`games.live.snapshots.watch_verdicts`).  A
+        :class:`~games.render.regions.TableHtml` goes out as only its regions
+        that changed since this socket's last send
+        (:func:`games.render.regions.partial`)."""
+        if self.refused or version < self.sent_version or (version == self.sent_version and not again):
             return
         self.sent_version = version
+        if getattr(html, "parts", None) is not None:
+            html, self.sent_parts, _kept = regions.partial(html, self.sent_parts)
         try:
             await self.send(text_data=html)
         except Exception:  # closed meanwhile: disconnect() takes it off the hub
@@ -181,11 +209,12 @@ class TableConsumer(AsyncWebsocketConsumer):
         self.refused = True
         await self.close(code=FORBIDDEN)
 
-    async def push(self, version, committed_at):
-        """Render and send this socket's own fragment (on connect); a guarded
-        socket first asks whether it may see that snapshot's version."""
+    async def push(self, version, committed_at, again: bool = False):
+        """Render and send this socket's own fragment (on connect; ``again``:
+        the version already sent, once more, when the page asks for it); a
+        guarded socket first asks whether it may see that snapshot's version."""
         snap = await live.snapshot(self.room_id, version)
-        if snap is None or snap.version <= self.sent_version:
+        if snap is None or snap.version < self.sent_version or (snap.version == self.sent_version and not again):
             return
         if self.guarded:
             (allowed,) = await live.watch_verdicts(snap, [self.user])
@@ -195,7 +224,7 @@ class TableConsumer(AsyncWebsocketConsumer):
         html = await sync_to_async(render_in, thread_sensitive=False)(
             self.language, live.render_seat, snap, self.user, version, committed_at
         )
-        await self.deliver(snap.version, html)  # unless a newer push went out meanwhile
+        await self.deliver(snap.version, html, again)  # unless a newer push went out meanwhile
 
 
 class LobbyConsumer(AsyncWebsocketConsumer):

@@ -36,7 +36,8 @@ from django.db import close_old_connections, connections
 from games import embargo
 from games.models import Room, Seat
 from games.live.prepared import Prepared
-from games.render.tables import TableSnapshot, render_table, table_snapshot
+from games.render.regions import TableHtml
+from games.render.tables import TableSnapshot, render_table_parts, table_snapshot
 
 #: Rooms whose newest snapshot this process keeps.
 KEEP_ROOMS = 256
@@ -205,12 +206,14 @@ def forget(room_id: int | None = None) -> None:
         _latest.pop(room_id, None)
 
 
-def render_seat(snap: TableSnapshot, user, version: int | None, committed_at: int | None) -> str:
+def render_seat(snap: TableSnapshot, user, version: int | None, committed_at: int | None) -> TableHtml:
     """The ``#table`` fragment of ``snap`` for ``user``'s own seat (no query).
     ``committed_at`` (the event's commit time) is shown only when the
     snapshot is at the event's ``version``; otherwise the room's own
     ``changed`` time of the newer commit is.  The root carries
-    ``hx-swap-oob="morph"`` (:data:`PUSH_SWAP`)."""
+    ``hx-swap-oob="morph"`` (:data:`PUSH_SWAP`).  The fragment comes with its
+    regions (:class:`games.render.regions.TableHtml`): the socket sends only
+    those that changed."""
     if version is None or snap.version != version:
         committed_at = None
-    return render_table(snap.room, user, committed_at, snapshot=snap, swap_oob=PUSH_SWAP)
+    return render_table_parts(snap.room, user, committed_at, snapshot=snap, swap_oob=PUSH_SWAP)

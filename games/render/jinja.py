@@ -26,6 +26,9 @@ replaced rendered:
   an undefined ``x`` (as in a Django ``{% if %}``), and attributes of an undefined
   value are undefined and render empty (:class:`jinja2.ChainableUndefined`), as
   Django's do;
+* ``{% call region("my-hand") %}<div id="my-hand" …>…</div>{% endcall %}`` is a
+  region of the table fragment (:mod:`games.render.regions`: the element gets
+  ``data-h``, and a push may send it as a stub when it did not change);
 * ``{{ memo(blocks.seat, s=row.shown) }}`` is a memo block of
   :mod:`games.render.memo`: the macro ``seat`` of a ``*_blocks.html`` template,
   imported without context (so it sees only its arguments and the globals:
@@ -45,6 +48,7 @@ from markupsafe import Markup
 
 from games.render import memo as memo_store
 from games.render.paths import path
+from games.render.regions import region
 from games.templatetags.cards import card_class, card_label, cards_html, get_item
 
 
@@ -84,7 +88,7 @@ def environment(**options) -> Environment:
     options.setdefault("undefined", ChainableUndefined)
     options.setdefault("keep_trailing_newline", True)
     env = Environment(**options)
-    env.globals.update({"_": translate, "url": path, "memo": memo, "static": static})
+    env.globals.update({"_": translate, "url": path, "memo": memo, "static": static, "region": region})
     env.filters.update({
         "fmt": fmt, "get_item": get_item, "cards_html": cards_html, "card_class": card_class,
         "card_label": card_label, "default_if_none": default_if_none,

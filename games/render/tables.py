@@ -25,6 +25,7 @@ from games.engine.base import CARD_VERBS, CHOICE_VERBS, FLAG_VERBS
 from games.models import Hand, Room, Seat
 from games.services.settlement import related_model
 from games.live.prepared import Prepared
+from games.render.regions import Regions, TableHtml
 
 #: Button labels of the verbs every game may use; a game adds its own
 #: (:attr:`GameSpec.action_labels <games.registry.GameSpec>`).
@@ -485,13 +486,25 @@ def render_table(
     for :func:`table_context` (then no query is made).  ``swap_oob``, when
     given, is the root's ``hx-swap-oob`` (how htmx applies a pushed table:
     ``"morph"``, idiomorph keeping the page's elements, see
-    :data:`games.live.snapshots.PUSH_SWAP`); a page or a POST answer has none."""
+    :data:`games.live.snapshots.PUSH_SWAP`); a page or a POST answer has none.
+    Its regions carry ``data-h`` (:mod:`games.render.regions`)."""
+    return mark_safe(render_table_parts(room, user, committed_at, request, snapshot, swap_oob))
+
+
+def render_table_parts(
+    room: Room, user, committed_at: int | None = None, request=None,
+    snapshot: TableSnapshot | None = None, swap_oob: str | None = None,
+) -> TableHtml:
+    """:func:`render_table` with its regions: a :class:`~games.render.regions.TableHtml`
+    (a ``str``) whose ``parts`` a socket diffs against what it sent
+    (:func:`games.render.regions.partial`)."""
     ctx = table_context(room, user, committed_at, snapshot)
     ctx["swap_oob"] = swap_oob
+    collector = ctx["region"] = Regions()
     # a Jinja2 template (games/render/jinja.py), taken from its engine at once (no
     # Django-template lookup first); its output is escaped already
     html = engines["jinja2"].get_template("games/_table.html").render(ctx, request)
-    return mark_safe(html)
+    return TableHtml(html, collector.parts)
 
 
 def lobby_rooms(game: str):

@@ -14,11 +14,22 @@
  * page itself added or chose is kept through a morph: an element marked
  * data-morph-keep (table_ui.js's hand tools bar) and whether a <details> is
  * open (the viewer's choice; the server never opens one).
+ *
+ * A push carries only the regions of the table that changed (issue #24,
+ * games/render/regions.py): an unchanged one comes as a stub,
+ * <tag id="…" data-keep="HASH"></tag>, and the morph keeps the page's element
+ * (every region says its own hash in data-h).  Before such a push is applied,
+ * each stub's element must be on the page with that hash; if one is not (a
+ * POST answer or a dropped push changed it), the push is dropped and the
+ * socket asked for the whole table (#table-full, {"full": "1"}).
  */
 (function () {
   "use strict";
   if (!window.Idiomorph) return;
   var callbacks = window.Idiomorph.defaults.callbacks;
+  callbacks.beforeNodeMorphed = function (oldNode, newNode) {
+    return !(newNode.nodeType === 1 && newNode.hasAttribute("data-keep"));
+  };
   callbacks.beforeNodeRemoved = function (node) {
     return !(node.hasAttribute && node.hasAttribute("data-morph-keep"));
   };
@@ -122,11 +133,11 @@
       var d = document.getElementById(id);
       if (d && keptOpen[id] && !d.open) d.open = true;
     });
-    var cd = document.getElementById("countdown");
-    if (cd) {
-      var serverNow = parseInt(cd.getAttribute("data-server-now") || "0", 10);
-      if (serverNow) clockOffset = serverNow - Date.now();
-    }
+    // the server's clock at the render (on the root: a region kept by a
+    // push would carry an old one)
+    var root = document.getElementById("table");
+    var serverNow = root ? parseInt(root.getAttribute("data-server-now") || "0", 10) : 0;
+    if (serverNow) clockOffset = serverNow - Date.now();
     reapply();
     tick();
   }
@@ -139,10 +150,26 @@
     var t = (root || document).querySelector ? (root || document).querySelector("#table") : null;
     return t ? (t.getAttribute("data-hand") || "") + ":" + (t.getAttribute("data-actions") || "") : "";
   }
+  // A stub stands for an element the page must have as it is (data-h).
+  var STUB = /<([a-z][a-z0-9]*) id="([^"]+)" data-keep="([0-9a-f]+)"><\/\1>/g;
+  function stubsHold(message) {
+    STUB.lastIndex = 0;
+    for (var m = STUB.exec(message); m; m = STUB.exec(message)) {
+      var el = document.getElementById(m[2]);
+      if (!el || el.getAttribute("data-h") !== m[3]) return false;
+    }
+    return true;
+  }
   document.addEventListener("htmx:wsBeforeMessage", function (ev) {
     var m = /data-version="(\d+)"/.exec(ev.detail.message || "");
     if (m && document.getElementById("table") && parseInt(m[1], 10) < tableVersion()) {
       ev.preventDefault();
+      return;
+    }
+    if (m && !stubsHold(ev.detail.message)) {
+      ev.preventDefault();
+      var full = document.getElementById("table-full");
+      if (full && window.htmx) window.htmx.trigger(full, "submit");
       return;
     }
     var msg = document.getElementById("act-msg");

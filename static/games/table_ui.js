@@ -234,9 +234,16 @@
   document.addEventListener("htmx:wsBeforeMessage", beforeSwap);
   document.addEventListener("htmx:beforeSwap", beforeSwap);
 
+  // A play already shown loses .arrive: a push that keeps its region
+  // (games/render/regions.py) no longer morphs the server's class back.
   function arrive() {
     var now = plays(), added = 0;
-    if (seenPlays) { for (var k in now) { if (!(k in seenPlays)) { now[k].classList.add("arrive"); replay(now[k]); added++; } } }
+    if (seenPlays) {
+      for (var k in now) {
+        if (!(k in seenPlays)) { now[k].classList.add("arrive"); replay(now[k]); added++; }
+        else if (seenPlays[k] === now[k]) now[k].classList.remove("arrive");
+      }
+    }
     if (seenPlays && added) sound("play");
     else if (seenPlays && Object.keys(seenPlays).length && !Object.keys(now).length) sound("trick");
     seenPlays = now;

@@ -32,22 +32,26 @@ def table_socket(stack: LiveStack, room_id: int, cookie: str | None, origin: str
     return connect(url, **ws_connect_kwargs(origin or base, cookie))
 
 
-async def next_fragment(ws, timeout: float = 15.0) -> tuple[int | None, int | None, str]:
-    """The next message as ``(data-version, data-committed-at, html)``."""
+async def next_fragment(ws, timeout: float = 15.0, page=None) -> tuple[int | None, int | None, str]:
+    """The next message as ``(data-version, data-committed-at, html)``; with
+    ``page`` (a :class:`tests.table_pages.PageCopy`) ``html`` is the whole
+    table the message leaves on the page (a push sends only the regions that
+    changed, games/render/regions.py)."""
     html = await asyncio.wait_for(ws.recv(), timeout)
     version, committed = fragment_stamp(html)
-    return version, committed, html
+    return version, committed, page.apply(html) if page is not None else html
 
 
-async def wait_for_version(ws, at_least: int, timeout: float = 30.0) -> tuple[int, str]:
+async def wait_for_version(ws, at_least: int, timeout: float = 30.0, page=None) -> tuple[int, str]:
     """Read fragments until one has ``data-version >= at_least``; returns
-    ``(version, html)``.  Raises ``TimeoutError`` after ``timeout`` seconds."""
+    ``(version, html)`` (``page`` as for :func:`next_fragment`).  Raises
+    ``TimeoutError`` after ``timeout`` seconds."""
     deadline = time.monotonic() + timeout
     while True:
         left = deadline - time.monotonic()
         if left <= 0:
             raise TimeoutError(f"no fragment with data-version >= {at_least} in {timeout}s")
-        version, _committed, html = await next_fragment(ws, left)
+        version, _committed, html = await next_fragment(ws, left, page)
         if version is not None and version >= at_least:
             return version, html
 

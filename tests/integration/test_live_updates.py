@@ -14,6 +14,8 @@ import asyncio
 import pytest
 from websockets.exceptions import ConnectionClosed, InvalidStatus
 
+from tests.table_pages import PageCopy
+
 from .live import next_fragment, poll, table_socket, wait_for_version
 
 pytestmark = pytest.mark.production
@@ -29,8 +31,9 @@ async def test_bot_move_from_worker_reaches_websocket_via_redis(production_stack
         stack.ops, "bot_room", humans=1, bot_delay_ms=150, autoplay=True, ready=False
     )
     user = room["users"][0]
+    page = PageCopy()  # pushes carry only the regions that changed
     async with table_socket(stack, room["room_id"], user["cookie"]) as ws:
-        before, _committed, html = await next_fragment(ws)
+        before, _committed, html = await next_fragment(ws, page=page)
         assert before == room["version"]
         assert 'data-status="waiting"' in html
         # Saying ready deals the hand (in this ops process); from then on every
@@ -42,7 +45,7 @@ async def test_bot_move_from_worker_reaches_websocket_via_redis(production_stack
             lambda lg: bot_actions(lg), 60, 0.5, "a bot action in the log",
         )
         # The socket catches up with a version at or after that bot move.
-        version, html = await wait_for_version(ws, log["version"], timeout=30)
+        version, html = await wait_for_version(ws, log["version"], timeout=30, page=page)
     assert version >= log["version"] > before
     assert 'data-status="playing"' in html
     # The human's own cards are in its fragment (and only its own seat is "me").

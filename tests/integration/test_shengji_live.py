@@ -11,6 +11,8 @@ import re
 
 import pytest
 
+from tests.table_pages import PageCopy
+
 from .live import next_fragment, poll, table_socket, wait_for_version
 
 pytestmark = pytest.mark.production
@@ -22,18 +24,19 @@ async def test_shengji_hand_played_by_the_worker_reaches_the_socket(production_s
         stack.ops, "bot_room", game="shengji", humans=1, bot_delay_ms=30, autoplay=True, ready=False
     )
     user = room["users"][0]
+    page = PageCopy()  # pushes carry only the regions that changed
     async with table_socket(stack, room["room_id"], user["cookie"]) as ws:
-        before, _committed, html = await next_fragment(ws)
+        before, _committed, html = await next_fragment(ws, page=page)
         assert before == room["version"] and 'data-status="waiting"' in html
         await asyncio.to_thread(stack.ops, "ready", room_id=room["room_id"], username=user["username"])
-        version, html = await wait_for_version(ws, before + 1, timeout=30)
+        version, html = await wait_for_version(ws, before + 1, timeout=30, page=page)
         assert 'class="board sj"' in html
         assert len(re.findall(r'data-card="', html)) == 52  # S1, own cards only
         log = await asyncio.to_thread(
             poll, lambda: stack.ops("hand_log", room_id=room["room_id"]),
             lambda lg: lg["hands"] and lg["hands"][0]["complete"], 240, 1.0, "hand 1 complete",
         )
-        version, html = await wait_for_version(ws, log["version"], timeout=60)
+        version, html = await wait_for_version(ws, log["version"], timeout=60, page=page)
     assert 'id="result-panel"' in html or 'data-phase="auction"' in html
     hand = log["hands"][0]
     assert hand["rebuild"] == {"ok": True, "complete": True, "error": None, "summary_matches": True}

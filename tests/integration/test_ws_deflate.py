@@ -2,8 +2,10 @@
 against a real daphne (embedded topology):
 
 * a client that offers permessage-deflate (as browsers do) gets it, and a
-  push of the table reaches it in far fewer bytes than the fragment it
-  carries (the second push: the compressor already holds the first);
+  push of the table reaches it in far fewer bytes than the message it
+  carries (the second push: the compressor already holds the first; the
+  message is the regions that changed, the page it leaves a whole table,
+  games/render/regions.py);
 * with ``GAMES_WS_DEFLATE=0`` the server declines and the bytes on the wire
   are the fragment's own.
 """
@@ -15,10 +17,12 @@ import asyncio
 from websockets.asyncio.client import connect
 
 from tests.integration.stack import LiveStack, running
+from tests.table_pages import PageCopy
 
 
-async def _pushes(stack: LiveStack, room_id: int, cookie: str, n: int) -> tuple[str, list[tuple[int, int]]]:
-    """``(extensions agreed, [(fragment bytes, wire bytes)] for n pushes)``."""
+async def _pushes(stack: LiveStack, room_id: int, cookie: str, n: int) -> tuple[str, list[tuple[int, int, int]]]:
+    """``(extensions agreed, [(message bytes, wire bytes, page bytes)] for n
+    pushes)``: the page is the whole table the message leaves on the page."""
     base = stack.web_url
     url = "ws" + base.removeprefix("http") + f"/ws/rooms/{room_id}/"
     async with connect(url, origin=base, additional_headers={"Cookie": f"sessionid={cookie}"},
@@ -32,10 +36,10 @@ async def _pushes(stack: LiveStack, room_id: int, cookie: str, n: int) -> tuple[
             original(data)
 
         ws.data_received = counting
-        out, seen = [], 0
+        out, seen, page = [], 0, PageCopy()
         while len(out) < n:
             msg = await asyncio.wait_for(ws.recv(), 30)
-            out.append((len(msg.encode()), got[0] - seen))
+            out.append((len(msg.encode()), got[0] - seen, len(page.apply(msg).encode())))
             seen = got[0]
     return agreed, out
 
@@ -49,9 +53,9 @@ def test_table_pushes_are_deflated(embedded_stack):
     room = _room(embedded_stack)
     agreed, pushes = asyncio.run(_pushes(embedded_stack, room["room_id"], room["users"][0]["cookie"], 4))
     assert agreed.startswith("permessage-deflate")
-    fragment, wire = pushes[1]
-    assert fragment > 5000  # a whole table for one seat
-    assert wire < fragment / 5, pushes
+    message, wire, page = pushes[1]
+    assert page > 5000  # a whole table for one seat
+    assert wire < message / 5, pushes
 
 
 def test_deflate_off_sends_the_fragment_as_it_is(tmp_path):
@@ -59,5 +63,5 @@ def test_deflate_off_sends_the_fragment_as_it_is(tmp_path):
         room = _room(stack)
         agreed, pushes = asyncio.run(_pushes(stack, room["room_id"], room["users"][0]["cookie"], 2))
     assert agreed == ""
-    for fragment, wire in pushes:
-        assert fragment <= wire <= fragment + 14  # the frame's header only
+    for message, wire, _page in pushes:
+        assert message <= wire <= message + 14  # the frame's header only

@@ -1,6 +1,7 @@
 """Websockets: refusal of anonymous users, per-seat rendering, hidden information.
 
-Uses channels' ``WebsocketCommunicator`` against ``games.live.routing`` with the
+Uses channels' ``WebsocketCommunicator`` (as ``tests.table_pages.PagedCommunicator``, which
+reads each push as the whole table it leaves on the page) against ``games.live.routing`` with the
 user put in the scope (what ``AuthMiddlewareStack`` does in ``config/asgi.py``).
 """
 
@@ -23,6 +24,7 @@ from games.engine import get_rules
 from games.live.routing import websocket_urlpatterns
 from games.runtime.tasks import play_turn
 from tests.conftest import make_due
+from tests.table_pages import PagedCommunicator
 
 # close_thread_connections: tests/conftest.py
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.usefixtures("close_thread_connections")]
@@ -32,7 +34,7 @@ APP = URLRouter(websocket_urlpatterns)
 
 
 def communicator(path, user):
-    comm = WebsocketCommunicator(APP, path)
+    comm = PagedCommunicator(APP, path)
     comm.scope["user"] = user
     return comm
 

@@ -11,7 +11,6 @@ import re
 import pytest
 from channels.db import database_sync_to_async
 from channels.routing import URLRouter
-from channels.testing import WebsocketCommunicator
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
@@ -24,6 +23,7 @@ from games.live.routing import websocket_urlpatterns
 from tests.conftest import drive, make_due
 
 from .shengji_fixtures import sj_bot_room  # noqa: F401 (fixture)
+from tests.table_pages import PagedCommunicator
 
 RULES = get_rules("baohuang")
 APP = URLRouter(websocket_urlpatterns)
@@ -103,7 +103,7 @@ def test_event_commit_time_is_shown_only_for_the_snapshot_version(bot_room, alic
 
 
 def communicator(path, user):
-    comm = WebsocketCommunicator(APP, path)
+    comm = PagedCommunicator(APP, path)
     comm.scope["user"] = user
     return comm
 

@@ -78,6 +78,8 @@ def _normalise(html: str, h: int, names: tuple[str, ...], visible_h_turn: bool) 
     html = re.sub(r"/hands/\d+/", "/hands/<id>/", html)
     html = re.sub(r'data-room="\d+"', 'data-room="<id>"', html)
     html = re.sub(r'data-hand="\d+"', 'data-hand="<id>"', html)
+    # a region's hash covers its text, names and ids included (games/render/regions.py)
+    html = re.sub(r' data-h="[0-9a-f]+"', "", html)
     if visible_h_turn:
         html = re.sub(r'data-deadline="\d+"', 'data-deadline="<H-turn>"', html)
         # the countdown's "auto" mark (a bot's / 托管 seat's pace) on H's visible turn

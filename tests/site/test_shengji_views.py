@@ -44,7 +44,7 @@ def page(room, user) -> str:
 
 
 def actions(html) -> list[str]:
-    block = re.search(r'<div class="actions" id="actions">(.*?)</div>', html, re.S)
+    block = re.search(r'<div class="actions" id="actions"[^>]*>(.*?)</div>', html, re.S)  # (the region's data-h: games/render/regions.py)
     return re.findall(r'data-action="([^"]+)"', block.group(1)) if block else []
 
 

@@ -14,7 +14,6 @@ from collections import Counter
 import pytest
 from channels.db import database_sync_to_async
 from channels.routing import URLRouter
-from channels.testing import WebsocketCommunicator
 
 from games import services
 from games.live.routing import websocket_urlpatterns
@@ -22,6 +21,7 @@ from games.runtime.tasks import play_turn
 from tests.conftest import make_due
 
 from .shengji_fixtures import RULES, sj_bot_room  # noqa: F401 (fixture)
+from tests.table_pages import PagedCommunicator
 
 # close_thread_connections: tests/conftest.py
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.usefixtures("close_thread_connections")]
@@ -73,7 +73,7 @@ def _state_for(hand_id, count):
 async def test_hidden_information_through_a_whole_shengji_hand(sj_bot_room, alice):
     room = sj_bot_room
     await database_sync_to_async(services.set_autoplay)(room.pk, alice, True)
-    comm = WebsocketCommunicator(APP, f"/ws/rooms/{room.pk}/")
+    comm = PagedCommunicator(APP, f"/ws/rooms/{room.pk}/")
     comm.scope["user"] = alice
     connected, _ = await comm.connect()
     assert connected

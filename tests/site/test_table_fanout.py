@@ -18,7 +18,6 @@ from channels.db import database_sync_to_async
 from channels.layers import get_channel_layer
 from channels_redis.pubsub import RedisPubSubChannelLayer
 from channels.routing import URLRouter
-from channels.testing import WebsocketCommunicator
 
 from games.live import fanout, notify
 from games import services
@@ -26,6 +25,7 @@ from games.engine import get_rules
 from games.models import Room
 from games.live.routing import websocket_urlpatterns
 from tests.site.test_games_consumers import _step
+from tests.table_pages import PagedCommunicator
 
 # close_thread_connections: tests/conftest.py
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.usefixtures("close_thread_connections")]
@@ -35,7 +35,7 @@ APP = URLRouter(websocket_urlpatterns)
 
 
 def communicator(room_id, user):
-    comm = WebsocketCommunicator(APP, f"/ws/rooms/{room_id}/")
+    comm = PagedCommunicator(APP, f"/ws/rooms/{room_id}/")
     comm.scope["user"] = user
     return comm
 

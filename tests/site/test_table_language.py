@@ -8,11 +8,11 @@ from __future__ import annotations
 import pytest
 from channels.db import database_sync_to_async
 from channels.routing import URLRouter
-from channels.testing import WebsocketCommunicator
 
 from games import services
 from games.live.socket_scope import scope_language
 from games.live.routing import websocket_urlpatterns
+from tests.table_pages import PagedCommunicator
 
 # close_thread_connections: tests/conftest.py
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.usefixtures("close_thread_connections")]
@@ -23,7 +23,7 @@ def communicator(path, user, accept="", cookie=""):
     headers = []
     if accept:
         headers.append((b"accept-language", accept.encode()))
-    comm = WebsocketCommunicator(APP, path, headers=headers)
+    comm = PagedCommunicator(APP, path, headers=headers)
     comm.scope["user"] = user
     comm.scope["cookies"] = {"django_language": cookie} if cookie else {}
     return comm

@@ -1,0 +1,140 @@
+"""Regions of the live table fragment, and pushes of only the regions that changed (issue #24).
+
+The ``#table`` fragment is split, in its templates, into a few stable
+*regions*: elements with an ``id`` wrapped in a call block::
+
+    {% call region("my-hand") %}<div id="my-hand" class="my-hand">…</div>{% endcall %}
+
+:class:`Regions` (the ``region`` of a table render's context) renders the
+block, adds ``data-h="<hash of the element>"`` at the end of its opening tag
+(the first ``>``: a region's attributes hold none unescaped) and records
+``id -> (hash, tag, element html)``; a region's html is one element whose
+opening tag carries that ``id``.  Regions do not nest, and a region is never
+inside a ``memo`` block (a kept block is not rendered again, so its region
+would not be recorded); a region may wrap a memo block.  Everything outside
+the regions (the root with its ``data-version``, the notices, the board's
+own element) is the fragment's skeleton and is sent with every push.
+
+A table socket keeps what it last sent (:func:`partial`'s record: hash per
+region id).  The next push sends the regions whose hash changed in full and
+each unchanged one as a *stub*, ``<tag id="…" data-keep="<hash>"></tag>``:
+the page's script (``static/games/table.js``) keeps the element it has when
+that element's ``data-h`` equals the stub's hash, and otherwise drops the push
+and asks the socket for the whole fragment (``{"full": 1}``), so a push after a
+POST answer, a dropped frame or a skipped version never leaves a stale region
+on the page.  The whole fragment goes out on the first send, after a
+reconnect (a new socket has no record), when the page asks for it, and when
+no region is unchanged (:data:`KEEP_SHARE`).
+
+The split costs one hash per region and render (a blake2b of a few hundred
+bytes) and, per socket and push, one pass over the fragment (a ``str.find``
+per unchanged region, each from where the last one ended): no HTML is parsed.
+"""
+
+from __future__ import annotations
+
+import hashlib
+
+from markupsafe import Markup
+
+#: The hash's length in bytes (12 hex digits in ``data-h``).
+HASH_BYTES = 6
+#: A push keeps regions (sends stubs) when at least this share of the
+#: fragment's regions is unchanged, else it sends the whole fragment.  Any
+#: unchanged region is worth a stub on the wire: with the socket's deflate
+#: context kept (config/ws_deflate.py) a whole fragment after a run of
+#: partial pushes no longer finds the unchanged regions' text in the 32 kB
+#: window and costs about 1 kB where the partial push costs a few hundred
+#: bytes (docs/performance.md, "Bytes per push").
+KEEP_SHARE = 0.0
+
+
+def _hashed(rid: str, caller) -> tuple[str, str, str]:
+    """``(hash, tag, html with data-h)`` of the element ``caller()`` renders.
+    Raises ``ValueError`` unless that is one element whose opening tag says
+    ``id="<rid>"``."""
+    html = str(caller()).strip()
+    end = html.find(">")
+    space = html.find(" ")
+    if not html.startswith("<") or space < 0 or end < space or f'id="{rid}"' not in html[:end]:
+        raise ValueError(f"region {rid!r} must be one element with id={rid!r}: {html[:80]!r}")
+    digest = hashlib.blake2b(html.encode(), digest_size=HASH_BYTES).hexdigest()
+    return digest, html[1:space], f'{html[:end]} data-h="{digest}"{html[end:]}'
+
+
+def region(rid: str, caller=None) -> Markup:
+    """A region rendered outside a table render (no record): the element with
+    its ``data-h``.  The environment's global ``region``; a table render passes
+    its own :class:`Regions` instead."""
+    return Markup(_hashed(rid, caller)[2])
+
+
+class Regions:
+    """The regions of one render, in template order: ``parts`` maps each
+    region id to ``(hash, tag, element html as rendered, data-h included)``."""
+
+    __slots__ = ("parts",)
+
+    def __init__(self):
+        self.parts: dict[str, tuple[str, str, str]] = {}
+
+    def __call__(self, rid: str, caller=None) -> Markup:
+        found = _hashed(rid, caller)
+        if rid in self.parts:
+            raise ValueError(f"region {rid!r} rendered twice")
+        self.parts[rid] = found
+        return Markup(found[2])
+
+
+class TableHtml(str):
+    """A rendered ``#table`` fragment (the string) with its regions
+    (``parts``, as :attr:`Regions.parts`)."""
+
+    __slots__ = ("parts",)
+
+    def __new__(cls, html: str, parts: dict):
+        obj = super().__new__(cls, html)
+        obj.parts = parts
+        return obj
+
+
+def stub(rid: str, tag: str, digest: str) -> str:
+    """The stand-in of an unchanged region: keep the element ``rid`` whose
+    ``data-h`` is ``digest``."""
+    return f'<{tag} id="{rid}" data-keep="{digest}"></{tag}>'
+
+
+def record(fragment: TableHtml) -> dict[str, str]:
+    """What a socket has once ``fragment`` is applied: hash per region id."""
+    return {rid: part[0] for rid, part in fragment.parts.items()}
+
+
+def partial(fragment: TableHtml, sent: dict[str, str] | None) -> tuple[str, dict[str, str], int]:
+    """``(message, record, kept)`` for a socket that has ``sent`` (the record of
+    what it was sent last, None for nothing) and is to show ``fragment``:
+    the fragment with every region whose hash is unchanged replaced by its
+    :func:`stub` (``kept`` of them), or the whole fragment (``kept`` 0) when
+    ``sent`` is None or no region (or fewer than :data:`KEEP_SHARE` of them)
+    is unchanged.
+    ``record`` is what the socket has once the message is applied."""
+    parts = fragment.parts
+    new = {rid: part[0] for rid, part in parts.items()}
+    if not sent or not parts:
+        return str(fragment), new, 0
+    keep = [rid for rid, digest in new.items() if sent.get(rid) == digest]
+    if not keep or len(keep) < KEEP_SHARE * len(parts):
+        return str(fragment), new, 0
+    html = str(fragment)
+    kept = set(keep)
+    out, pos = [], 0
+    for rid, (digest, tag, element) in parts.items():  # in document order: one pass
+        if rid not in kept:
+            continue
+        start = html.find(element, pos)
+        if start < 0:  # (never: a region is in the output once, in order)
+            return html, new, 0
+        out.append(html[pos:start])
+        out.append(stub(rid, tag, digest))
+        pos = start + len(element)
+    out.append(html[pos:])
+    return "".join(out), new, len(keep)
