@@ -205,9 +205,12 @@
     for (var i = 0; i < all.length; i++) {
       var cd = all[i];
       var deadline = parseInt(cd.getAttribute("data-deadline") || "0", 10);
-      if (!deadline) { cd.textContent = ""; continue; }
-      var left = Math.max(0, Math.ceil((deadline - (Date.now() + clockOffset)) / 1000));
-      cd.textContent = left + "s";
+      // written only when it changes (once a second, not at each tick): a
+      // text node replaced is a layout of the page (issue #24's page audit)
+      var text = deadline ? Math.max(0, Math.ceil((deadline - (Date.now() + clockOffset)) / 1000)) + "s" : "";
+      if (cd.textContent !== text) cd.textContent = text;
+      if (!deadline) continue;
+      var left = parseInt(text, 10);
       // a bot (or 托管 seat) moves at the room's pace: never shown as urgent
       cd.classList.toggle("urgent", left <= 5 && !cd.classList.contains("auto"));
     }
