@@ -22,8 +22,12 @@
   callbacks.beforeNodeRemoved = function (node) {
     return !(node.hasAttribute && node.hasAttribute("data-morph-keep"));
   };
-  callbacks.beforeAttributeUpdated = function (name, element) {
-    return !(name === "open" && element.tagName === "DETAILS");
+  callbacks.beforeAttributeUpdated = function (name, element, mutation) {
+    if (name === "open" && element.tagName === "DETAILS") return false;
+    // the fan's strip width and rows (table_ui.js; the server never sends
+    // them): removed, the hand of 52 cards would be laid out and painted
+    // twice per push (issue #24's page audit)
+    return !(mutation === "remove" && element.id === "my-hand" && (name === "style" || name === "data-rows"));
   };
 })();
 

@@ -83,7 +83,10 @@
       var ka = key(a), kb = key(b);
       return ka[0] - kb[0] || ka[1] - kb[1];
     });
-    cards.forEach(function (c) { hand.appendChild(c); });
+    // moved only when out of order: 52 cards appended again are a style,
+    // layout and paint of the whole hand at each push
+    var inOrder = Array.prototype.every.call(hand.querySelectorAll("[data-card]"), function (c, i) { return c === cards[i]; });
+    if (!inOrder) cards.forEach(function (c) { hand.appendChild(c); });
   }
 
   // ---- hand tools bar
