@@ -33,8 +33,12 @@
   callbacks.beforeNodeRemoved = function (node) {
     return !(node.hasAttribute && node.hasAttribute("data-morph-keep"));
   };
-  callbacks.beforeAttributeUpdated = function (name, element) {
-    return !(name === "open" && element.tagName === "DETAILS");
+  callbacks.beforeAttributeUpdated = function (name, element, mutation) {
+    if (name === "open" && element.tagName === "DETAILS") return false;
+    // the fan's strip width and rows (table_ui.js; the server never sends
+    // them): removed, the hand of 52 cards would be laid out and painted
+    // twice per push (issue #24's page audit)
+    return !(mutation === "remove" && element.id === "my-hand" && (name === "style" || name === "data-rows"));
   };
 })();
 
@@ -232,9 +236,12 @@
     for (var i = 0; i < all.length; i++) {
       var cd = all[i];
       var deadline = parseInt(cd.getAttribute("data-deadline") || "0", 10);
-      if (!deadline) { cd.textContent = ""; continue; }
-      var left = Math.max(0, Math.ceil((deadline - (Date.now() + clockOffset)) / 1000));
-      cd.textContent = left + "s";
+      // written only when it changes (once a second, not at each tick): a
+      // text node replaced is a layout of the page (issue #24's page audit)
+      var text = deadline ? Math.max(0, Math.ceil((deadline - (Date.now() + clockOffset)) / 1000)) + "s" : "";
+      if (cd.textContent !== text) cd.textContent = text;
+      if (!deadline) continue;
+      var left = parseInt(text, 10);
       // a bot (or 托管 seat) moves at the room's pace: never shown as urgent
       cd.classList.toggle("urgent", left <= 5 && !cd.classList.contains("auto"));
     }

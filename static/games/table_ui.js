@@ -83,7 +83,10 @@
       var ka = key(a), kb = key(b);
       return ka[0] - kb[0] || ka[1] - kb[1];
     });
-    cards.forEach(function (c) { hand.appendChild(c); });
+    // moved only when out of order: 52 cards appended again are a style,
+    // layout and paint of the whole hand at each push
+    var inOrder = Array.prototype.every.call(hand.querySelectorAll("[data-card]"), function (c, i) { return c === cards[i]; });
+    if (!inOrder) cards.forEach(function (c) { hand.appendChild(c); });
   }
 
   // ---- hand tools bar
@@ -192,6 +195,28 @@
     strip = Math.max(6, Math.min(strip, w * FAN_MAX_SHARE));
     hand.style.setProperty("--strip", (Math.floor(strip * 100) / 100 - 0.01) + "px");
     hand.setAttribute("data-rows", rows);
+    coveredFaces(rows > 1 ? Math.ceil(n / rows) : 0);
+  }
+
+  // ---- the court cards' art only where it shows (issue #24's page audit;
+  // cards.css has the one-row case, drawn so from the first paint): in a
+  // fan of several rows a court card or joker ends its row every perRow-th
+  // card and shows its whole face there; the others stay plain.  A
+  // constructed sheet (CSSOM, allowed by the CSP) as perRow depends on the
+  // hand's width.
+  var HEAVY = '[data-card^="K"],[data-card^="Q"],[data-card^="J"],[data-card^="BJ"],[data-card^="SJ"],[data-card^="AC"]';
+  var faceSheet = null, facePerRow = 0;
+  function coveredFaces(perRow) {
+    if (perRow === facePerRow || !("adoptedStyleSheets" in document) || typeof CSSStyleSheet !== "function") return;
+    try {
+      if (!faceSheet) {
+        faceSheet = new CSSStyleSheet();
+        document.adoptedStyleSheets = document.adoptedStyleSheets.concat([faceSheet]);
+      }
+      faceSheet.replaceSync(perRow ? "#my-hand[data-rows] .card:is(" + HEAVY + "):not(:nth-child(" + perRow + "n)):not(:last-child):not(.selected)::before" +
+                                     "{background-image:linear-gradient(#fff,#fff)}" : "");
+      facePerRow = perRow;
+    } catch (e) { /* an older browser: every face drawn, as before */ }
   }
   var fanTimer = null;
   window.addEventListener("resize", function () { clearTimeout(fanTimer); fanTimer = setTimeout(fan, 60); });
@@ -277,7 +302,10 @@
       if (!(d in firstSeen)) firstSeen[d] = now;
       var total = Math.max(1, d - firstSeen[d]);
       var left = Math.max(0, Math.min(1, (d - now) / total));
-      els[i].style.setProperty("--left", left.toFixed(3));
+      // set only when it moved by a visible step (1/200 of the ring): each
+      // write is a style recalc and a repaint of the ring
+      var v = left.toFixed(3), was = parseFloat(els[i].style.getPropertyValue("--left"));
+      if (isNaN(was) || Math.abs(was - left) >= 0.005 || (left === 0 && was !== 0)) els[i].style.setProperty("--left", v);
     }
   }
   setInterval(rings, 250);

@@ -43,10 +43,24 @@ def test_fan_of_52_cards_tap_drag_and_selection_across_pushes(site_server, brows
                     [...h.querySelectorAll('[data-card]')].slice(0, 3).map(e => e.getBoundingClientRect().width)]; }"""))
         assert card_rows(page) <= 2
         assert int(page.locator("#my-hand").get_attribute("data-rows")) == 2
-        # every card has its face (faces.css: an SVG of the vendored deck)
-        faces = page.locator("#my-hand [data-card]").evaluate_all(
-            "els => els.map(e => getComputedStyle(e, '::before').backgroundImage)")
-        assert all("/static/vendor/svg-cards/" in f and f.endswith('.svg")') for f in faces), faces[:3]
+        # every card has its face (faces.css: an SVG of the vendored deck),
+        # but a court card or joker (or the ♣A) covered by the next card in
+        # its row: plain white (cards.css, table_ui.js coveredFaces)
+        faces = page.locator("#my-hand [data-card]").evaluate_all("""els => els.map((e, i) => [
+            e.getAttribute('data-card'), getComputedStyle(e, '::before').backgroundImage,
+            i === els.length - 1 || els[i + 1].getBoundingClientRect().top !== e.getBoundingClientRect().top])""")
+        heavy = ("K", "Q", "J", "BJ", "SJ", "AC")
+        for code, face, row_end in faces:
+            drawn = "/static/vendor/svg-cards/" in face and face.endswith('.svg")')
+            assert drawn == (row_end or not code.startswith(heavy)), (code, face, row_end)
+        covered = [i for i, (code, _, row_end) in enumerate(faces) if code.startswith(heavy) and not row_end]
+        if covered:  # raised, a covered court card shows its top: its face is drawn
+            cards = page.locator("#my-hand [data-card]")
+            cards.nth(covered[0]).tap()
+            page.wait_for_function("() => document.querySelectorAll('#my-hand [data-card].selected').length === 1")
+            assert ".svg" in cards.nth(covered[0]).evaluate("e => getComputedStyle(e, '::before').backgroundImage")
+            cards.nth(covered[0]).tap()
+            assert selected(page) == []
         jokers = {c: page.locator(f'#my-hand [data-card="{c}"]').first for c in ("BJ", "SJ")
                   if page.locator(f'#my-hand [data-card="{c}"]').count()}
         if len(jokers) == 2:
