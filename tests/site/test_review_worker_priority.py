@@ -1,0 +1,41 @@
+"""#26: the review worker yields the CPU to live tables even where the kernel
+groups CPU time by session (Linux autogroups), which would otherwise give a
+nice-19 process leading its own session a whole group's share
+(:func:`games.runtime.tasks._yield_cpu_across_sessions`)."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+CODE = (
+    "import django, os; os.environ.setdefault('DJANGO_SETTINGS_MODULE', 'config.settings'); "
+    "django.setup(); from games.runtime.tasks import _yield_cpu_across_sessions as y; "
+    "print(y()); print(open('/proc/self/autogroup').read().strip())"
+)
+REPO = Path(__file__).resolve().parents[2]
+
+pytestmark = pytest.mark.skipif(not Path("/proc/self/autogroup").exists(),
+                                reason="no Linux autogroups here")
+
+
+def _run(new_session: bool) -> list[str]:
+    out = subprocess.run([sys.executable, "-c", CODE], cwd=REPO, capture_output=True, text=True,
+                         timeout=120, start_new_session=new_session, check=True)
+    return out.stdout.strip().splitlines()
+
+
+def test_a_session_leader_sets_its_own_group_to_nice_19():
+    did, group = _run(new_session=True)
+    assert did == "True"
+    assert group.endswith("nice 19")
+
+
+def test_a_process_in_another_session_touches_no_group():
+    before = Path("/proc/self/autogroup").read_text().strip()
+    did, group = _run(new_session=False)
+    assert did == "False"
+    assert group == before  # the test runner's own group, untouched
