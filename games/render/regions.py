@@ -24,7 +24,11 @@ and asks the socket for the whole fragment (``{"full": 1}``), so a push after a
 POST answer, a dropped frame or a skipped version never leaves a stale region
 on the page.  The whole fragment goes out on the first send, after a
 reconnect (a new socket has no record), when the page asks for it, and when
-no region is unchanged (:data:`KEEP_SHARE`).
+no region is unchanged.  Any unchanged region is worth a stub on the wire: with
+the socket's deflate context kept (config/ws_deflate.py) a whole fragment after
+a run of partial pushes no longer finds the unchanged regions' text in the 32 kB
+window and costs about 1 kB where the partial push costs a few hundred bytes
+(docs/performance.md, "Bytes per push").
 
 The split costs one hash per region and render (a blake2b of a few hundred
 bytes) and, per socket and push, one pass over the fragment (a ``str.find``
@@ -39,14 +43,6 @@ from markupsafe import Markup
 
 #: The hash's length in bytes (12 hex digits in ``data-h``).
 HASH_BYTES = 6
-#: A push keeps regions (sends stubs) when at least this share of the
-#: fragment's regions is unchanged, else it sends the whole fragment.  Any
-#: unchanged region is worth a stub on the wire: with the socket's deflate
-#: context kept (config/ws_deflate.py) a whole fragment after a run of
-#: partial pushes no longer finds the unchanged regions' text in the 32 kB
-#: window and costs about 1 kB where the partial push costs a few hundred
-#: bytes (docs/performance.md, "Bytes per push").
-KEEP_SHARE = 0.0
 
 
 def _hashed(rid: str, caller) -> tuple[str, str, str]:
@@ -114,15 +110,14 @@ def partial(fragment: TableHtml, sent: dict[str, str] | None) -> tuple[str, dict
     what it was sent last, None for nothing) and is to show ``fragment``:
     the fragment with every region whose hash is unchanged replaced by its
     :func:`stub` (``kept`` of them), or the whole fragment (``kept`` 0) when
-    ``sent`` is None or no region (or fewer than :data:`KEEP_SHARE` of them)
-    is unchanged.
+    ``sent`` is None or no region is unchanged.
     ``record`` is what the socket has once the message is applied."""
     parts = fragment.parts
     new = {rid: part[0] for rid, part in parts.items()}
     if not sent or not parts:
         return str(fragment), new, 0
     keep = [rid for rid, digest in new.items() if sent.get(rid) == digest]
-    if not keep or len(keep) < KEEP_SHARE * len(parts):
+    if not keep:
         return str(fragment), new, 0
     html = str(fragment)
     kept = set(keep)
