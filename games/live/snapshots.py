@@ -155,6 +155,23 @@ async def snapshot(room_id: int, version: int | None) -> TableSnapshot | None:
     return snap
 
 
+def _known_verdicts(snap: TableSnapshot, users) -> list[bool | None]:
+    """True for each of ``users`` seated at the room in ``snap`` or staff (no
+    query), None for those the watch rules must decide."""
+    seated = {s.user_id for s in (snap.seats or ()) if s.user_id is not None}
+    out: list[bool | None] = []
+    for user in users:
+        key = embargo.watcher_key(user)
+        out.append(True if key is not None and (key in seated or getattr(user, "is_staff", False)) else None)
+    return out
+
+
+def allowed_without_asking(snap: TableSnapshot, users) -> bool:
+    """True when every one of ``users`` may be sent ``snap`` without asking the
+    watch rules: each is seated at the room in ``snap`` or staff (no query)."""
+    return all(_known_verdicts(snap, users))
+
+
 def decide_watchers(snap: TableSnapshot, users) -> list[bool]:
     """Whether each of ``users`` (signed in, ``AnonymousUser`` or None) may be
     sent ``snap``, for the sockets whose room an app's watch rule guards
@@ -163,16 +180,8 @@ def decide_watchers(snap: TableSnapshot, users) -> list[bool]:
     without a query; the others are decided together by
     :func:`games.embargo.watch_reasons` from the version of ``snap`` (its
     latest hand): a few queries, the same for one spectator or many."""
-    seated = {s.user_id for s in (snap.seats or ()) if s.user_id is not None}
-    out: list[bool | None] = []
-    ask = []
-    for user in users:
-        key = embargo.watcher_key(user)
-        if key is not None and (key in seated or getattr(user, "is_staff", False)):
-            out.append(True)
-        else:
-            out.append(None)
-            ask.append(user)
+    out = _known_verdicts(snap, users)
+    ask = [user for user, ok in zip(users, out) if ok is None]
     if ask:
         reasons = embargo.watch_reasons(snap.room, ask, hand=snap.hand)
         out = [ok if ok is not None else reasons.get(embargo.watcher_key(user)) is None
@@ -192,7 +201,12 @@ def _decide(snap: TableSnapshot, users) -> list[bool]:
 async def watch_verdicts(snap: TableSnapshot, users) -> list[bool]:
     """:func:`decide_watchers` in one job of the read pool (the fan-out asks
     once per room version for all its guarded sockets; a socket's first push
-    for itself)."""
+    for itself).  No job when every one of ``users`` is seated at the room in
+    ``snap`` or staff: the sockets of a private room's players cost nothing
+    (:mod:`games.private_rooms` guards every socket of such a room)."""
+    users = list(users)
+    if allowed_without_asking(snap, users):
+        return [True] * len(users)
     stats["verdicts"] += 1
     context = contextvars.copy_context()
     return await asyncio.get_running_loop().run_in_executor(_db_pool, context.run, _decide, snap, list(users))

@@ -127,6 +127,28 @@ async def test_the_table_socket_serves_only_seated_players(alice, bob, multiplie
     await player.disconnect()
 
 
+@pytest.mark.django_db(transaction=True)
+@pytest.mark.usefixtures("close_thread_connections")
+async def test_seated_players_sockets_cost_no_verdict_job(alice, bob, make_user, multipliers):
+    """Every socket of a private room is guarded (its watch rule may refuse a
+    player who left), but a push to players who are all seated asks no rule:
+    no read-pool job, no query (stop 28 review, item 2); a stranger is still
+    decided, and refused."""
+    from games.live import snapshots
+
+    room = await database_sync_to_async(services.create_room)(
+        alice, "baohuang", "密室牌局", bot_delay_ms=0, private=True)
+    await database_sync_to_async(services.take_seat)(room.pk, bob, 3, invite=private_rooms.invite_token(room))
+    snapshots.forget(room.pk)
+    snap = await snapshots.snapshot(room.pk, None)
+    stranger = await database_sync_to_async(make_user)("carol")
+    before = snapshots.stats["verdicts"]
+    assert await snapshots.watch_verdicts(snap, [alice, bob]) == [True, True]
+    assert snapshots.stats["verdicts"] == before
+    assert await snapshots.watch_verdicts(snap, [alice, stranger]) == [True, False]
+    assert snapshots.stats["verdicts"] == before + 1
+
+
 # --------------------------------------------------------------------------- the invite link
 
 
