@@ -4,6 +4,8 @@ readings of the table (hand rows, selection, version, waiting for a push)."""
 
 from __future__ import annotations
 
+import contextlib
+
 PHONE = {"width": 375, "height": 812}
 DESKTOP = {"width": 1366, "height": 768}
 
@@ -20,6 +22,27 @@ def open_page(browser, base, cookie, size, language="zh-hans", reduced_motion="n
     context.add_cookies([{"name": "sessionid", "value": cookie, "url": base},
                          {"name": "django_language", "value": language, "url": base}])
     return context, context.new_page()
+
+
+@contextlib.contextmanager
+def bot_table(site_server, browser, game, size, *, prefix, autoplay, bot_delay_ms, turn_seconds,
+              init_script=None, **page_kw):
+    """A room of ``game`` with one human and bots (seated, ready, ``bot_delay_ms``
+    between bot moves, ``turn_seconds`` per turn, the human on 托管 when
+    ``autoplay``; users named ``prefix``…), opened as the human in a page of
+    ``size`` (:func:`open_page`'s ``page_kw``; ``init_script`` runs before the
+    page's own): yields the page, closes its context after."""
+    base = site_server.web_url
+    room = site_server.ops("bot_room", game=game, humans=1, autoplay=autoplay, ready=True,
+                           bot_delay_ms=bot_delay_ms, turn_seconds=turn_seconds, prefix=prefix)
+    ctx, page = open_page(browser, base, room["users"][0]["cookie"], size, **page_kw)
+    try:
+        if init_script:
+            ctx.add_init_script(init_script)
+        page.goto(f"{base}/rooms/{room['room_id']}/")
+        yield page
+    finally:
+        ctx.close()
 
 
 def card_rows(page) -> int:

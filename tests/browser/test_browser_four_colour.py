@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import pytest
 
-from .helpers import PHONE, open_page, set_pref
+from .helpers import PHONE, bot_table, set_pref
 
 pytestmark = pytest.mark.browser
 
@@ -25,12 +25,8 @@ COLOURS = """() => {
 
 
 def test_four_colour_deck_on_and_off(site_server, browser):
-    base = site_server.web_url
-    room = site_server.ops("bot_room", game="shengji", humans=1, autoplay=False, ready=True,
-                           bot_delay_ms=600, turn_seconds=600, prefix="four")
-    ctx, page = open_page(browser, base, room["users"][0]["cookie"], PHONE)
-    try:
-        page.goto(f"{base}/rooms/{room['room_id']}/")
+    with bot_table(site_server, browser, "shengji", PHONE, prefix="four", autoplay=False,
+                   bot_delay_ms=600, turn_seconds=600) as page:
         page.wait_for_function("() => document.querySelectorAll('#my-hand [data-card]').length === 52")
         off = page.evaluate(COLOURS)
         assert all(off.values()), off  # 52 cards of four decks: every suit is there
@@ -52,5 +48,3 @@ def test_four_colour_deck_on_and_off(site_server, browser):
         set_pref(page, "fourColour", False)
         again = page.evaluate(COLOURS)
         assert again["D"][0] == again["H"][0] and again["C"][0] == again["S"][0], again
-    finally:
-        ctx.close()

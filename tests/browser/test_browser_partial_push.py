@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import pytest
 
-from .test_browser_look import PHONE, open_page, selected, version
+from .helpers import PHONE, bot_table, selected, version
 
 pytestmark = pytest.mark.browser
 
@@ -56,12 +56,8 @@ DIGEST = """async () => {
 
 
 def test_partial_pushes_leave_the_page_a_whole_render_shows(site_server, browser):
-    base = site_server.web_url
-    room = site_server.ops("bot_room", game="shengji", humans=1, autoplay=False, ready=True,
-                           bot_delay_ms=300, turn_seconds=600, prefix="part")
-    ctx, page = open_page(browser, base, room["users"][0]["cookie"], PHONE)
-    try:
-        page.goto(f"{base}/rooms/{room['room_id']}/")
+    with bot_table(site_server, browser, "shengji", PHONE, prefix="part", autoplay=False,
+                   bot_delay_ms=300, turn_seconds=600) as page:
         page.wait_for_function("() => document.querySelectorAll('#my-hand [data-card]').length === 52")
         page.evaluate(RECORD)
         page.wait_for_selector("#table[data-my-turn='1']", timeout=60_000)
@@ -90,5 +86,3 @@ def test_partial_pushes_leave_the_page_a_whole_render_shows(site_server, browser
         assert rec["partial"] >= 2
         if want[0] in live["hand"]:
             assert want[0] in selected(page) or page.locator("#my-hand.give-mode").count()
-    finally:
-        ctx.close()

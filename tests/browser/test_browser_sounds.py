@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import pytest
 
-from .helpers import PHONE, open_page, set_pref
+from .helpers import PHONE, bot_table, set_pref
 
 pytestmark = pytest.mark.browser
 
@@ -36,13 +36,8 @@ NEW_PLAY = """() => {
 
 
 def test_sounds_off_by_default_and_a_play_sounds_when_on(site_server, browser):
-    base = site_server.web_url
-    room = site_server.ops("bot_room", game="baohuang", humans=1, autoplay=True, ready=True,
-                           bot_delay_ms=500, turn_seconds=60, prefix="snd")
-    ctx, page = open_page(browser, base, room["users"][0]["cookie"], PHONE)
-    ctx.add_init_script(RECORD)
-    try:
-        page.goto(f"{base}/rooms/{room['room_id']}/")
+    with bot_table(site_server, browser, "baohuang", PHONE, prefix="snd", autoplay=True,
+                   bot_delay_ms=500, turn_seconds=60, init_script=RECORD) as page:
         page.wait_for_selector("#table")
         assert page.evaluate("() => localStorage.getItem('cardroom.sounds')") is None
         page.click("#site-menu > summary")
@@ -58,5 +53,3 @@ def test_sounds_off_by_default_and_a_play_sounds_when_on(site_server, browser):
         page.wait_for_function("() => window.__sounds.some(s => s.endsWith('/play.wav'))", timeout=60_000)
         sounds = page.evaluate("() => window.__sounds")
         assert all("/static/games/sounds/" in s for s in sounds), sounds
-    finally:
-        ctx.close()

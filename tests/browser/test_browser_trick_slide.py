@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import pytest
 
-from .helpers import DESKTOP, open_page
+from .helpers import DESKTOP, bot_table
 
 pytestmark = pytest.mark.browser
 
@@ -33,12 +33,8 @@ WON = """() => {
 
 @pytest.mark.parametrize("motion", ["no-preference", "reduce"])
 def test_a_won_trick_slides_to_its_winner_unless_reduced_motion(site_server, browser, motion):
-    base = site_server.web_url
-    room = site_server.ops("bot_room", game="shengji", humans=1, autoplay=True, ready=True,
-                           bot_delay_ms=900, turn_seconds=60, prefix="slide")
-    ctx, page = open_page(browser, base, room["users"][0]["cookie"], DESKTOP, reduced_motion=motion)
-    try:
-        page.goto(f"{base}/rooms/{room['room_id']}/")
+    with bot_table(site_server, browser, "shengji", DESKTOP, prefix="slide", autoplay=True,
+                   bot_delay_ms=900, turn_seconds=60, reduced_motion=motion) as page:
         won = page.wait_for_function(WON, timeout=240_000, polling=50).json_value()
         assert won["n"] == 4 and won["same"] and won["seat"] and won["hidden"], won
         if motion == "reduce":
@@ -47,5 +43,3 @@ def test_a_won_trick_slides_to_its_winner_unless_reduced_motion(site_server, bro
             assert won["animation"] == "trick-won" and won["visibility"] == "visible", won
             # each play that is not the winner's own has its way to the winner's seat
             assert won["moved"] and all(dx and dy and (dx, dy) != ("0px", "0px") for dx, dy in won["moved"]), won
-    finally:
-        ctx.close()

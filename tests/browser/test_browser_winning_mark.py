@@ -14,7 +14,7 @@ from games.engine.shengji.tricks import current_winner
 from games.engine.shengji.trumps import TrumpContext
 
 from .conftest import SHOTS
-from .helpers import DESKTOP, open_page
+from .helpers import DESKTOP, bot_table
 
 pytestmark = pytest.mark.browser
 
@@ -38,12 +38,8 @@ SNAPSHOT = """() => {
 
 
 def test_the_engines_winner_is_marked_mid_trick(site_server, browser):
-    base = site_server.web_url
-    room = site_server.ops("bot_room", game="shengji", humans=1, autoplay=True, ready=True,
-                           bot_delay_ms=700, turn_seconds=60, prefix="win")
-    ctx, page = open_page(browser, base, room["users"][0]["cookie"], DESKTOP)
-    try:
-        page.goto(f"{base}/rooms/{room['room_id']}/")
+    with bot_table(site_server, browser, "shengji", DESKTOP, prefix="win", autoplay=True,
+                   bot_delay_ms=700, turn_seconds=60) as page:
         seen = 0
         for _ in range(3):  # three mid-trick positions
             snap = page.wait_for_function(SNAPSHOT, timeout=180_000, polling=50).json_value()
@@ -61,5 +57,3 @@ def test_the_engines_winner_is_marked_mid_trick(site_server, browser):
             page.wait_for_function("n => document.querySelectorAll('#table .seat .played:not(.won)').length !== n",
                                    arg=len(plays), timeout=60_000)
         assert seen == 3
-    finally:
-        ctx.close()
