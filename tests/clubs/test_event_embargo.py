@@ -10,10 +10,10 @@ from __future__ import annotations
 import pytest
 from django.urls import reverse
 
-from clubs import events, services
+from clubs import events
 from games import embargo
-from games import services as game_services
 from games.models import Hand
+from tests.clubs.rounds import two_table_round
 
 pytestmark = pytest.mark.django_db
 
@@ -94,19 +94,9 @@ def test_profile_leaves_out_links_to_an_embargoed_board(client, club_setup, mult
     """mike and pam play board 1 at their table; the other table has not: mike's
     profile (recent matches and points history) does not link to the board's
     replay until the round has ended."""
-    club, olga, mike, *_ = club_setup
-    pam = make_user("pam")
-    services.join_club(pam, club.join_code)
-    event = events.create_event(olga, club, name="复式", game="shengji", format="duplicate", rounds=1,
-                                hands_per_round=2, bot_delay_ms=0)
-    entry = events.register(mike, event, partner="pam")
-    events.confirm(pam, entry)
-    events.add_bot_entries(olga, event, 3)
-    r = events.start_round(olga, events.pair_round(olga, event))
-    mine = next(t for t in r.tables.all() if entry.pk in t.entries)
+    olga, mike = club_setup[1:3]
+    _, r, mine, _, _ = two_table_round(club_setup, make_user, ready=True)
     room = mine.room
-    for user in (mike, pam):
-        game_services.set_ready(room, user, True)
     driver(room, lambda rm: complete(rm) >= 1)
     board1 = hands_of(mine)[0]
     assert embargo.is_embargoed(board1, mike)

@@ -25,22 +25,13 @@ from django.urls import reverse
 from clubs import events, services
 from clubs.models import Club
 from games.models import Hand
+from tests.clubs.rounds import two_table_round
 
 
 def setup_round(club_setup, make_user, fmt="duplicate"):
     """mike+pam and three bot pairs: two tables; mike's waits for its humans,
     the bots' table deals board 1 at once."""
-    club, olga, mike, *_ = club_setup
-    pam = make_user("pam")
-    services.join_club(pam, club.join_code)
-    event = events.create_event(olga, club, name="观看", game="shengji", format=fmt, rounds=1,
-                                hands_per_round=2, bot_delay_ms=0)
-    entry = events.register(mike, event, partner="pam")
-    events.confirm(pam, entry)
-    events.add_bot_entries(olga, event, 3)
-    r = events.start_round(olga, events.pair_round(olga, event))
-    mine = next(t for t in r.tables.all() if entry.pk in t.entries)
-    other = next(t for t in r.tables.all() if t.pk != mine.pk)
+    event, r, mine, other, _ = two_table_round(club_setup, make_user, fmt=fmt, name="观看")
     return event, r, mine, other
 
 

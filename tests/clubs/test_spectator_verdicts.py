@@ -30,11 +30,11 @@ from django.contrib.auth.models import AnonymousUser
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
-from clubs import events, services
-from games import services as game_services
+from clubs import services
 from games.live import fanout, snapshots as live
 from games.live.routing import websocket_urlpatterns
 from games.models import Hand
+from tests.clubs.rounds import two_table_round
 from tests.conftest import drive
 
 APP = URLRouter(websocket_urlpatterns)
@@ -52,19 +52,8 @@ def setup_round(club_setup, make_user):
     """A running duplicate round (升級, two boards): mike+pam's table, whose
     humans are ready (board 1 dealt there), and a bots' table (board 1 dealt,
     not driven); five members who did not enter."""
-    club, olga, mike, *_ = club_setup
-    pam = make_user("pam")
-    services.join_club(pam, club.join_code)
-    event = events.create_event(olga, club, name="观众", game="shengji", format="duplicate", rounds=1,
-                                hands_per_round=2, bot_delay_ms=0)
-    entry = events.register(mike, event, partner="pam")
-    events.confirm(pam, entry)
-    events.add_bot_entries(olga, event, 3)
-    r = events.start_round(olga, events.pair_round(olga, event))
-    mine = next(t for t in r.tables.all() if entry.pk in t.entries)
-    other = next(t for t in r.tables.all() if t.pk != mine.pk)
-    for user in (mike, pam):
-        game_services.set_ready(mine.room, user, True)
+    club = club_setup[0]
+    _, _, mine, other, (_, pam) = two_table_round(club_setup, make_user, name="观众", ready=True)
     members = []
     for i in range(5):
         member = make_user(f"fan{i}")

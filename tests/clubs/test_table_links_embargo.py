@@ -16,10 +16,9 @@ from django.db import connection
 from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
-from clubs import events, services
-from games import services as game_services
 from games.live import snapshots as live
 from games.models import Hand
+from tests.clubs.rounds import two_table_round
 
 pytestmark = pytest.mark.django_db
 
@@ -35,26 +34,7 @@ def dealt(room) -> int:
 def setup_round(club_setup, make_user, game: str, fmt: str = "duplicate"):
     """mike (升級: with pam) and bot entries at two tables; mike's table is the
     one whose humans are ready, the other one is not driven."""
-    club, olga, mike, *_ = club_setup
-    if game == "shengji":
-        pam = make_user("pam")
-        services.join_club(pam, club.join_code)
-    event = events.create_event(olga, club, name="链接", game=game, format=fmt, rounds=1,
-                                hands_per_round=2, bot_delay_ms=0)
-    if game == "shengji":
-        entry = events.register(mike, event, partner="pam")
-        events.confirm(pam, entry)
-        events.add_bot_entries(olga, event, 3)
-        humans = [mike, pam]
-    else:
-        entry = events.register(mike, event)
-        events.add_bot_entries(olga, event, 9)
-        humans = [mike]
-    r = events.start_round(olga, events.pair_round(olga, event))
-    mine = next(t for t in r.tables.all() if entry.pk in t.entries)
-    other = next(t for t in r.tables.all() if t.pk != mine.pk)
-    for user in humans:
-        game_services.set_ready(mine.room, user, True)
+    _, r, mine, other, _ = two_table_round(club_setup, make_user, game, fmt, name="链接", ready=True)
     return r, mine, other
 
 
