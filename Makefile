@@ -80,11 +80,12 @@ run: $(RUN_DEPS)
 	env -u DATABASE_URL -u REDIS_URL -u CELERY_BROKER_URL $(PY) manage.py runserver $(HOST):$(PORT)
 
 # Both topologies; fails if either fails (both always run).
-# The two halves side by side (-j2; -k: one failing does not stop the other): most
-# of either's wall time is waiting (servers starting, bots' pacing, fault tests'
-# outages), so together they take about as long as the longer one alone (28-30 min
-# here against 55-65 one after the other).  Each half's output is printed whole when
-# it ends (--output-sync), its own junit file says what it ran.
+# The two halves side by side (-j2; -k: one failing does not stop the other), each
+# in two parts (four pytest processes at once): most of a part's wall time is
+# waiting (servers starting, bots' pacing, fault tests' outages), not the CPU.  The
+# two halves together took 29 min here against 55-65 one after the other.  Each
+# half's output is printed whole when it ends (--output-sync), its own JUnit file
+# says what it ran.
 test: $(DEV_DEPS)
 	@mkdir -p tmp
 	@echo "=== make test: the embedded and the production halves side by side; each prints its output when it ends ==="
@@ -95,12 +96,20 @@ test: $(DEV_DEPS)
 DROP_DB = $(PY) -c 'import psycopg, sys; psycopg.connect("$(PG_URL)/postgres", autocommit=True).execute(f"DROP DATABASE IF EXISTS \"{sys.argv[1]}\" WITH (FORCE)")'
 
 # Plain pytest: SQLite, InMemoryChannelLayer, in-process timers.  Tests marked
-# `production` skip themselves here; the browser test runs here.
+# `production` skip themselves here; the browser tests run here.  The whole half
+# runs as two parts side by side (scripts/test_parts.py: the browser tests, the
+# rest; one JUnit report); with PYTEST_ARGS, as one pytest.
+EMBEDDED_ENV = env -u DATABASE_URL -u REDIS_URL -u CELERY_BROKER_URL
 test-embedded: $(DEV_DEPS)
 	@mkdir -p tmp
 	@echo "=== embedded topology: SQLite + in-memory channel layer + in-process timers ==="
-	env -u DATABASE_URL -u REDIS_URL -u CELERY_BROKER_URL \
-	  $(PY) -m pytest --durations=15 --junitxml=tmp/junit-embedded.xml $(PYTEST_ARGS)
+ifeq ($(strip $(PYTEST_ARGS)),)
+	$(EMBEDDED_ENV) $(PY) scripts/test_parts.py --junit tmp/junit-embedded.xml \
+	  --part 'browser: tests/browser' --part 'rest: --ignore=tests/browser' -- \
+	  $(PY) -m pytest --durations=15
+else
+	$(EMBEDDED_ENV) $(PY) -m pytest --durations=15 --junitxml=tmp/junit-embedded.xml $(PYTEST_ARGS)
+endif
 
 # The same suite against PostgreSQL + Redis, plus the `production` tests, which
 # start their own daphne, Celery worker and beat processes.  The browser test
@@ -115,17 +124,34 @@ test-production: $(DEV_DEPS)
 
 # The production half against servers that answer at PG_URL and REDIS_BASE (what
 # test-production runs once it has them).  The stacks' fixtures create their
-# databases through PG_ADMIN_URL and use Redis index REDIS_DB + 8.
+# databases through PG_ADMIN_URL and use Redis index REDIS_DB + 8.  The whole half
+# runs as two parts side by side (scripts/test_parts.py): tests/integration (the
+# live stacks) and the rest, each with its own test database, Redis index
+# (REDIS_DB, REDIS_DB + 1) and cache prefix; with PYTEST_ARGS, as one pytest.
+PRODUCTION_PYTEST = $(PY) -m pytest -m "not browser" --ignore=tests/engine --durations=15
 production-suite: $(DEV_DEPS)
 	@echo "=== production topology: PostgreSQL $(PG_URL) + Redis $(REDIS_BASE) (db $(REDIS_DB)) + daphne + Celery ==="
 	env -u DATABASE_URL -u REDIS_URL DJANGO_DEBUG=0 $(PY) manage.py collectstatic --noinput -v 0
+ifeq ($(strip $(PYTEST_ARGS)),)
+	@rc=0; env -u CELERY_BROKER_URL PG_BASE_URL=$(PG_URL) PG_ADMIN_URL=$(PG_URL)/postgres \
+	  $(PY) scripts/test_parts.py --junit $(JUNIT_PRODUCTION) \
+	  --part 'integration: tests/integration' \
+	  --env 'integration:DATABASE_URL=$(PG_URL)/cardroom_ci_$(RUN_ID)' \
+	  --env 'integration:REDIS_URL=$(REDIS_BASE)/$(REDIS_DB)' --env 'integration:CACHE_KEY_PREFIX=ci$(RUN_ID)' \
+	  --part 'rest: --ignore=tests/integration' \
+	  --env 'rest:DATABASE_URL=$(PG_URL)/cardroom_ci_$(RUN_ID)r' \
+	  --env 'rest:REDIS_URL=$(REDIS_BASE)/$(shell echo $$(( $(REDIS_DB) + 1 )))' --env 'rest:CACHE_KEY_PREFIX=ci$(RUN_ID)r' \
+	  -- $(PRODUCTION_PYTEST) || rc=$$?; \
+	$(DROP_DB) test_cardroom_ci_$(RUN_ID); $(DROP_DB) test_cardroom_ci_$(RUN_ID)r; \
+	exit $$rc
+else
 	@rc=0; env -u CELERY_BROKER_URL \
 	  DATABASE_URL=$(PG_URL)/cardroom_ci_$(RUN_ID) REDIS_URL=$(REDIS_BASE)/$(REDIS_DB) \
 	  CACHE_KEY_PREFIX=ci$(RUN_ID) PG_BASE_URL=$(PG_URL) PG_ADMIN_URL=$(PG_URL)/postgres \
-	  $(PY) -m pytest -m "not browser" --ignore=tests/engine --durations=15 --junitxml=$(JUNIT_PRODUCTION) \
-	  $(PYTEST_ARGS) || rc=$$?; \
+	  $(PRODUCTION_PYTEST) --junitxml=$(JUNIT_PRODUCTION) $(PYTEST_ARGS) || rc=$$?; \
 	$(DROP_DB) test_cardroom_ci_$(RUN_ID); \
 	exit $$rc
+endif
 
 # Starts a production stack (own database, daphne, worker, beat), runs
 # `manage.py bench_live` for each N in BENCH_TABLES (with 1, then 2 worker processes:
