@@ -198,13 +198,11 @@
     coveredFaces(rows > 1 ? Math.ceil(n / rows) : 0);
   }
 
-  // ---- the court cards' art only where it shows (issue #24's page audit;
-  // cards.css has the one-row case, drawn so from the first paint): in a
-  // fan of several rows a court card or joker ends its row every perRow-th
-  // card and shows its whole face there; the others stay plain.  A
-  // constructed sheet (CSSOM, allowed by the CSP) as perRow depends on the
-  // hand's width.
-  var HEAVY = '[data-card^="K"],[data-card^="Q"],[data-card^="J"],[data-card^="BJ"],[data-card^="SJ"],[data-card^="AC"]';
+  // ---- a face's art only where it shows (issue #24's page audit;
+  // cards.css has the one-row case and the first paint's guess): in a fan of
+  // several rows the card that ends a row (every perRow-th) shows its whole
+  // face; the other covered cards, court or pip, stay plain.  A constructed
+  // sheet (CSSOM, allowed by the CSP) as perRow depends on the hand's width.
   var faceSheet = null, facePerRow = 0;
   function coveredFaces(perRow) {
     if (perRow === facePerRow || !("adoptedStyleSheets" in document) || typeof CSSStyleSheet !== "function") return;
@@ -213,8 +211,8 @@
         faceSheet = new CSSStyleSheet();
         document.adoptedStyleSheets = document.adoptedStyleSheets.concat([faceSheet]);
       }
-      faceSheet.replaceSync(perRow ? "#my-hand[data-rows] .card:is(" + HEAVY + "):not(:nth-child(" + perRow + "n)):not(:last-child):not(.selected)::before" +
-                                     "{background-image:linear-gradient(#fff,#fff)}" : "");
+      faceSheet.replaceSync(perRow ? "#my-hand[data-rows] .card:not(:nth-child(" + perRow + "n)):not(:last-child):not(.selected)::before" +
+                                     "{background-image:none}" : "");
       facePerRow = perRow;
     } catch (e) { /* an older browser: every face drawn, as before */ }
   }

@@ -43,24 +43,30 @@ def test_fan_of_52_cards_tap_drag_and_selection_across_pushes(site_server, brows
                     [...h.querySelectorAll('[data-card]')].slice(0, 3).map(e => e.getBoundingClientRect().width)]; }"""))
         assert card_rows(page) <= 2
         assert int(page.locator("#my-hand").get_attribute("data-rows")) == 2
-        # every card has its face (faces.css: an SVG of the vendored deck),
-        # but a court card or joker (or the ♣A) covered by the next card in
-        # its row: plain white (cards.css, table_ui.js coveredFaces)
+        # a card covered by the next one in its row (court or pip: only its
+        # strip shows, our index on its white pad) is plain white; the card
+        # ending a row and the last card have their faces (faces.css: an SVG
+        # of the vendored deck; cards.css, table_ui.js coveredFaces)
         faces = page.locator("#my-hand [data-card]").evaluate_all("""els => els.map((e, i) => [
             e.getAttribute('data-card'), getComputedStyle(e, '::before').backgroundImage,
             i === els.length - 1 || els[i + 1].getBoundingClientRect().top !== e.getBoundingClientRect().top])""")
         heavy = ("K", "Q", "J", "BJ", "SJ", "AC")
         for code, face, row_end in faces:
             drawn = "/static/vendor/svg-cards/" in face and face.endswith('.svg")')
-            assert drawn == (row_end or not code.startswith(heavy)), (code, face, row_end)
-        covered = [i for i, (code, _, row_end) in enumerate(faces) if code.startswith(heavy) and not row_end]
-        if covered:  # raised, a covered court card shows its top: its face is drawn
-            cards = page.locator("#my-hand [data-card]")
-            cards.nth(covered[0]).tap()
+            assert drawn == row_end, (code, face, row_end)
+        assert sum(1 for _, _, row_end in faces if row_end) == 2
+        # raised, a covered card shows its top: its face is drawn (a court
+        # card, if the deal gave one, and a pip card)
+        court = [i for i, (code, _, row_end) in enumerate(faces) if code.startswith(heavy) and not row_end]
+        pip = [i for i, (code, _, row_end) in enumerate(faces) if not code.startswith(heavy) and not row_end]
+        cards = page.locator("#my-hand [data-card]")
+        for i in court[:1] + pip[:1]:
+            cards.nth(i).tap()
             page.wait_for_function("() => document.querySelectorAll('#my-hand [data-card].selected').length === 1")
-            assert ".svg" in cards.nth(covered[0]).evaluate("e => getComputedStyle(e, '::before').backgroundImage")
-            cards.nth(covered[0]).tap()
+            assert ".svg" in cards.nth(i).evaluate("e => getComputedStyle(e, '::before').backgroundImage")
+            cards.nth(i).tap()
             assert selected(page) == []
+            assert cards.nth(i).evaluate("e => getComputedStyle(e, '::before').backgroundImage") == "none"
         jokers = {c: page.locator(f'#my-hand [data-card="{c}"]').first for c in ("BJ", "SJ")
                   if page.locator(f'#my-hand [data-card="{c}"]').count()}
         if len(jokers) == 2:
