@@ -11,6 +11,9 @@ A room with ``Room.private`` set
   closes with 4403 for a signed-in user who is not seated (4401 for a
   visitor, as for every room; admins are never refused), and a socket of a
   player who leaves the seat is closed before the next push;
+* shows a finished hand's cards (record, replay, review, export, and a
+  profile's links to the hand) only to the users who played that hand, through
+  the same rule's ``hand_embargo``;
 * seats someone who is not at the table only through its *invite link*
   (:func:`invite_url`, shown to the players on the room page): the link
   carries :func:`invite_token`, an HMAC of the room id under the site's
@@ -26,6 +29,8 @@ from __future__ import annotations
 from django.urls import reverse
 from django.utils.crypto import constant_time_compare, salted_hmac
 from django.utils.translation import gettext as _
+
+from games import embargo
 
 _SALT = "games.private_rooms.invite"
 #: Hex digits of the HMAC kept in a link (96 bits).
@@ -70,19 +75,41 @@ def seat_refusal(room, user, invite) -> str | None:
 class PrivateRoomRule:
     """The :mod:`games.embargo` watch rule of private rooms (module docstring).
 
-    It hides no hand (:meth:`hand_embargo` is always None) and answers only
-    for private rooms: :meth:`room_watch` refuses every user who is not
-    seated (the callers ask only about those), :meth:`anonymous_watch` says
-    visitors may not watch (so the table socket asks again before each push:
-    a player who left the seat stops receiving the table)."""
+    It answers only for private rooms: :meth:`room_watch` refuses every user
+    who is not seated (the callers ask only about those),
+    :meth:`anonymous_watch` says visitors may not watch (so the table socket
+    asks again before each push: a player who left the seat stops receiving
+    the table), and a finished hand's cards (record, replay, review, export,
+    a profile's links to it) are shown only to the users who played that hand
+    (:meth:`hand_embargo`; admins are never refused, :mod:`games.embargo`)."""
+
+    @staticmethod
+    def _played(hand, user) -> bool:
+        """Whether ``user`` (signed in or not) held a seat in ``hand``
+        (``Hand.players``: ``[{"user": id or None, ...}]``, one per seat)."""
+        key = embargo.watcher_key(user)
+        return key is not None and any(p.get("user") == key for p in hand.players or ())
 
     def hand_embargo(self, hand, user) -> str | None:
-        """None: a private room's finished hands follow the usual rules."""
-        return None
+        """A sentence when ``hand`` was played in a private room and ``user``
+        was not one of its players, else None (one query at most: the
+        hand's room, unless the caller selected it)."""
+        if self._played(hand, user) or not hand.match.room.private:
+            return None
+        return _("这副牌是在私人房间里打的，只有打这副牌的玩家可以查看")
 
     def hands_embargoed(self, hands, user) -> set[int]:
-        """Nothing (no query)."""
-        return set()
+        """The ids of ``hands`` :meth:`hand_embargo` hides from ``user``: one
+        query for which of their rooms are private, none when ``user``
+        played them all."""
+        unplayed = [h for h in hands if not self._played(h, user)]
+        if not unplayed:
+            return set()
+        from games.models import Room
+
+        private = set(Room.objects.filter(pk__in={h.match.room_id for h in unplayed}, private=True)
+                      .values_list("pk", flat=True))
+        return {h.pk for h in unplayed if h.match.room_id in private}
 
     def room_watch(self, room, user) -> str | None:
         """A sentence for ``room`` private (``user`` is not seated there)."""

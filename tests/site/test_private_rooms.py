@@ -11,8 +11,9 @@ import re
 import pytest
 from channels.db import database_sync_to_async
 from django.contrib.auth.models import AnonymousUser
+from django.urls import reverse
 
-from games import private_rooms, services
+from games import embargo, private_rooms, services
 from games.models import Hand, Room, Seat
 from games.render.tables import lobby_rooms, render_room_list
 
@@ -232,3 +233,43 @@ def test_a_play_this_deal_again_room_is_private(client, alice, bob, bot_room):
     assert client.get(f"/rooms/{room.pk}/").status_code == 200
     client.force_login(bob)
     assert client.get(f"/rooms/{room.pk}/").status_code == 403
+
+
+# --------------------------------------------------------------------------- its finished hands
+
+
+@pytest.mark.django_db
+def test_a_private_hand_is_shown_only_to_its_players(client, alice, bob, make_user, django_user_model,
+                                                      secret_room, driver):
+    """Record, replay and a profile's link of a hand played in a private room:
+    its players (and admins) only; a user who did not play it gets the 403
+    page, and the player's profile does not link it for that user."""
+    services.take_seat(secret_room.pk, bob, 3, invite=private_rooms.invite_token(secret_room))
+    services.fill_bots(secret_room, alice, "heuristic")
+    for user in (alice, bob):
+        services.set_ready(secret_room, user, True)
+    driver(secret_room, lambda rm: Hand.objects.filter(match__room=rm, complete=True).exists())
+    hand = Hand.objects.filter(match__room=secret_room, complete=True).first()
+    carol = make_user("carol")
+    pages = [reverse("hand_replay", args=[hand.pk]), reverse("hand_record", args=[hand.pk])]
+    for user in (alice, bob):
+        client.force_login(user)
+        assert [client.get(page).status_code for page in pages] == [200, 200]
+    client.force_login(carol)
+    for page in pages:
+        response = client.get(page)
+        assert response.status_code == 403 and "私人房间" in response.content.decode()
+    assert embargo.hidden_hands([hand.pk], carol) == {hand.pk}
+    assert embargo.hidden_hands([hand.pk], alice) == set()
+    profile = client.get(reverse("profile_user", args=["alice"])).content.decode()
+    assert pages[0] not in profile
+    client.force_login(alice)
+    assert pages[0] in client.get(reverse("profile")).content.decode()
+    admin = django_user_model.objects.create_superuser("root", "root@example.com", "pw-root-123")
+    client.force_login(admin)
+    assert client.get(pages[0]).status_code == 200
+    # the same hand in a room that is not private: shown to anyone signed in
+    Room.objects.filter(pk=secret_room.pk).update(private=False)
+    assert embargo.hidden_hands([hand.pk], carol) == set()
+    client.force_login(carol)
+    assert client.get(pages[0]).status_code == 200
