@@ -110,6 +110,10 @@ class Room(models.Model):
         _("私人房间"), default=False,
         help_text=_("不在大厅列出；只有入座的玩家能打开或观看；凭邀请链接入座"),
     )
+    invite_key = models.PositiveIntegerField(
+        _("邀请链接编号"), default=0,
+        help_text=_("私人房间的邀请链接随它改变：房主换一个链接，旧链接就不能再入座"),
+    )
     changed = models.DateTimeField(_("最后变更"), auto_now_add=True)
     created = models.DateTimeField(_("创建时间"), auto_now_add=True)
 

@@ -18,7 +18,8 @@ A room with ``Room.private`` set
   (:func:`invite_url`, shown to the players on the room page): the link
   carries :func:`invite_token`, an HMAC of the room id under the site's
   secret key, which :func:`games.services.take_seat` checks (the room's owner
-  needs none).
+  needs none); the owner may replace the link
+  (:func:`games.services.renew_invite`), and the old one seats no one.
 
 "Play this deal again" rooms (:mod:`games.services.deal_replay`) are always
 private.  Nothing here names a game.
@@ -38,11 +39,12 @@ TOKEN_LENGTH = 24
 
 
 def invite_token(room) -> str:
-    """The invite token of ``room`` (a ``Room`` or its id): ``TOKEN_LENGTH``
-    hex digits, the same for the room's whole life, unguessable without the
-    site's ``SECRET_KEY``."""
-    room_id = getattr(room, "pk", room)
-    return salted_hmac(_SALT, str(int(room_id))).hexdigest()[:TOKEN_LENGTH]
+    """The invite token of ``room`` (a ``Room``): ``TOKEN_LENGTH`` hex digits,
+    the same until the owner asks for a new link (``Room.invite_key``,
+    :func:`games.services.renew_invite`), unguessable without the site's
+    ``SECRET_KEY``.  (Key 0 signs the room id alone, as the first links did.)"""
+    message = str(int(room.pk)) if not room.invite_key else f"{int(room.pk)}:{int(room.invite_key)}"
+    return salted_hmac(_SALT, message).hexdigest()[:TOKEN_LENGTH]
 
 
 def valid_invite(room, token) -> bool:

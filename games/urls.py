@@ -21,6 +21,7 @@ urlpatterns = [
     path("rooms/<int:room_id>/autoplay", views.seat_autoplay, name="room_autoplay"),
     path("rooms/<int:room_id>/close", views.room_close, name="room_close"),
     path("rooms/<int:room_id>/invite/<str:token>/", views.room_invite, name="room_invite"),
+    path("rooms/<int:room_id>/invite-renew", views.room_invite_renew, name="room_invite_renew"),
     path("hands/<int:hand_id>/record.json", views.hand_record, name="hand_record"),
     path("hands/<int:hand_id>/replay/", views.hand_replay, name="hand_replay"),
     path("hands/<int:hand_id>/review/", review_page.request_review, name="hand_review"),

@@ -303,6 +303,20 @@ def seat_autoplay(request, room_id: int):
 
 
 @require_POST
+def room_invite_renew(request, room_id: int):
+    """POST: the owner of a private room replaces its invite link (the old
+    one seats no one, :func:`games.services.renew_invite`), then the room page."""
+    if not request.user.is_authenticated:
+        return refuse(request, _("请先登录"), 403)
+    room = get_object_or_404(Room, pk=room_id)
+    try:
+        services.renew_invite(room.pk, request.user)
+    except services.ServiceError as exc:
+        return refuse(request, exc.message, exc.status)
+    return redirect("room", room.pk)
+
+
+@require_POST
 def room_close(request, room_id: int):
     if not request.user.is_authenticated:
         return refuse(request, _("请先登录"), 403)

@@ -41,6 +41,7 @@ from .rooms import (
     fill_bots,
     leave_seat,
     rejoin_seat,
+    renew_invite,
     room_edited,
     set_autoplay,
     set_ready,

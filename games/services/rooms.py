@@ -124,6 +124,24 @@ def create_room(
     return room
 
 
+def renew_invite(room_id: int, user) -> Room:
+    """A new invite link for the private room ``room_id`` (#26): bumps
+    ``Room.invite_key`` under the room's row lock, so the old link's token
+    no longer seats anyone (:func:`games.private_rooms.valid_invite`).
+    Returns the room as saved.  Raises :class:`Forbidden` for anyone but the
+    room's owner, :class:`InvalidRequest` for a room that is not private or
+    is closed.  No version bump: the table does not change."""
+    with transaction.atomic():
+        room = Room.objects.select_for_update().get(pk=room_id)
+        if user.pk != room.owner_id:
+            raise Forbidden(_("只有房主可以更换邀请链接"))
+        if not room.private or room.status == Room.Status.CLOSED:
+            raise InvalidRequest(_("这个房间没有邀请链接"))
+        room.invite_key += 1
+        room.save(update_fields=["invite_key"])
+    return room
+
+
 @versioned
 def take_seat(
     room: Room | int, user, index: int, expected_version: int | None = None, invite: str | None = None

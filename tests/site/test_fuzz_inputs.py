@@ -250,7 +250,7 @@ ENDPOINTS: dict[str, Endpoint] = {
     "room_act": Endpoint({"verb": ANY, "cards": ANY, "version": bad_int(), "seat": ANY}, gate="version"),
     "room_seat": Endpoint({"index": bad_int()}, gate="index"),
     "room_leave": Endpoint(), "room_ready": Endpoint({"ready": ANY}), "room_fill_bots": Endpoint({"policy": ANY}),
-    "room_autoplay": Endpoint({"on": ANY}), "room_close": Endpoint(),
+    "room_autoplay": Endpoint({"on": ANY}), "room_close": Endpoint(), "room_invite_renew": Endpoint(),
     # notifications (#25); alice's one notice is read already, she is subscribed to every kind
     "notices": PAGE, "notices_sw": PAGE,
     "notices_read": Endpoint(),  # marks every notice read: a no-op in the world (see above)

@@ -235,6 +235,45 @@ def test_a_play_this_deal_again_room_is_private(client, alice, bob, bot_room):
     assert client.get(f"/rooms/{room.pk}/").status_code == 403
 
 
+@pytest.mark.django_db
+def test_the_owner_replaces_the_invite_link_and_the_old_one_seats_no_one(client, alice, bob, make_user,
+                                                                          secret_room):
+    old = private_rooms.invite_token(secret_room)
+    carol = make_user("carol")
+    client.force_login(bob)  # not the owner: refused, the link unchanged
+    assert client.post(reverse("room_invite_renew", args=[secret_room.pk])).status_code == 403
+    secret_room.refresh_from_db()
+    assert private_rooms.invite_token(secret_room) == old
+    client.force_login(alice)
+    page = client.get(f"/rooms/{secret_room.pk}/").content.decode()
+    assert 'data-action="renew-invite"' in page and old in page
+    assert client.get(reverse("room_invite_renew", args=[secret_room.pk])).status_code == 405
+    assert client.post(reverse("room_invite_renew", args=[secret_room.pk])).status_code == 302
+    secret_room.refresh_from_db()
+    new = private_rooms.invite_token(secret_room)
+    assert new != old and len(new) == private_rooms.TOKEN_LENGTH
+    page = client.get(f"/rooms/{secret_room.pk}/").content.decode()
+    assert new in page and old not in page
+    client.force_login(bob)  # the old link: gone; the new one seats
+    assert client.get(f"/rooms/{secret_room.pk}/invite/{old}/").status_code == 404
+    with pytest.raises(services.ServiceError):
+        services.take_seat(secret_room.pk, bob, 1, invite=old)
+    assert client.get(f"/rooms/{secret_room.pk}/invite/{new}/").status_code == 200
+    assert services.take_seat(secret_room.pk, carol, 2, invite=new).applied
+    # a seated player who is not the owner sees no such button
+    page = client.get(f"/rooms/{secret_room.pk}/").content.decode() if services.take_seat(
+        secret_room.pk, bob, 1, invite=new).applied else ""
+    assert 'id="invite-link"' in page and 'data-action="renew-invite"' not in page
+
+
+@pytest.mark.django_db
+def test_a_public_room_has_no_invite_link_to_replace(client, bob, open_room):
+    client.force_login(bob)
+    assert client.post(reverse("room_invite_renew", args=[open_room.pk])).status_code == 400
+    open_room.refresh_from_db()
+    assert open_room.invite_key == 0
+
+
 # --------------------------------------------------------------------------- its finished hands
 
 
