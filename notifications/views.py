@@ -13,7 +13,10 @@ from django.http import Http404, HttpResponse, HttpResponseBadRequest, JsonRespo
 from django.shortcuts import redirect, render
 from django.views.decorators.csrf import csrf_exempt
 from django.views.decorators.http import require_POST
+from django.utils import translation
 from django.utils.translation import gettext as _
+
+from accounts.preferences import language_of
 
 from . import services
 from .models import Kind, Notification, Unsubscribe
@@ -83,13 +86,24 @@ def notice_email(request):
 
 @csrf_exempt  # RFC 8058 one-click: the mail client POSTs without a session; the token is the proof
 def unsubscribe(request, token: str):
-    """GET: a page with one button; POST: no more e-mail of the token's kind."""
+    """GET: a page with one button; POST: no more e-mail of the token's kind.
+    The page is in the language the e-mail was written in (the member's
+    stored one, :func:`accounts.preferences.language_of`) unless this browser
+    has chosen one (the language cookie): the link is opened from the e-mail,
+    often in a browser that never visited the site."""
     try:
         user_id, kind = services.read_unsubscribe_token(token)
     except signing.BadSignature:
         raise Http404 from None
-    if not get_user_model().objects.filter(pk=user_id).exists():
+    member = get_user_model().objects.filter(pk=user_id).select_related("preference").first()
+    if member is None:
         raise Http404  # an old e-mail of a deleted account (its Unsubscribe row would be an IntegrityError, #22)
+    chosen = settings.LANGUAGE_COOKIE_NAME in request.COOKIES
+    with translation.override(translation.get_language() if chosen else language_of(member)):
+        return _unsubscribe_page(request, user_id, kind)
+
+
+def _unsubscribe_page(request, user_id: int, kind: str):
     done = False
     if request.method == "POST":
         services.unsubscribe(user_id, kind)

@@ -163,3 +163,25 @@ def test_logging_in_stores_the_active_language(make_user):
     assert not Preference.objects.filter(user__username="olga").exists()
     assert preferences.languages_of([Preference.objects.get().user_id, 10**6]) == {
         Preference.objects.get().user_id: "en", 10**6: settings.LANGUAGE_CODE}
+
+
+@pytest.mark.django_db
+def test_the_unsubscribe_page_speaks_the_emails_language_unless_the_browser_chose_one(make_user):
+    """The link is opened from the e-mail, often in a browser that never
+    visited the site: the page follows the member's stored language, not the
+    browser's Accept-Language; a language chosen on the site (cookie) wins."""
+    emma = make_user("emma")
+    Preference.objects.create(user=emma, language="en")
+    url = f"/notices/unsubscribe/{notices.unsubscribe_token(emma.pk, Kind.RESULTS)}/"
+    browser = Client(HTTP_ACCEPT_LANGUAGE="zh-CN")
+    page = browser.get(url).content.decode()
+    assert "<h1>Unsubscribe</h1>" in page and 'lang="en"' in page
+    browser.cookies[settings.LANGUAGE_COOKIE_NAME] = "zh-hant"
+    page = browser.get(url).content.decode()
+    assert "<h1>退訂郵件</h1>" in page
+    # no stored language: the site's default
+    olga = make_user("olga")
+    url = f"/notices/unsubscribe/{notices.unsubscribe_token(olga.pk, Kind.RESULTS)}/"
+    assert "<h1>退订邮件</h1>" in Client(HTTP_ACCEPT_LANGUAGE="en").get(url).content.decode()
+    # the one-click POST still works, in any language
+    assert Client().post(url, {"List-Unsubscribe": "One-Click"}).content == b"unsubscribed"
