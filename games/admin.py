@@ -71,7 +71,7 @@ class RoomAdmin(admin.ModelAdmin):
     list_display = ("id", "name", "game", "owner", "multiplier", "status", "private", "version", "deadline", "created")
     list_filter = ("game", "status", "private")
     search_fields = ("name", "owner__username")
-    readonly_fields = ("version", "deadline", "changed", "created")
+    readonly_fields = ("version", "invite_key", "deadline", "changed", "created")  # invite_key: the owner replaces the link (services.renew_invite)
     raw_id_fields = ("owner",)
     inlines = [SeatInline]
 
