@@ -47,3 +47,22 @@ def test_a_process_in_another_session_touches_no_group():
     did, group = _run(new_session=False)
     assert did == "False"
     assert group == before  # the test runner's own group, untouched
+
+
+def test_the_review_worker_takes_only_idle_cpu():
+    """SCHED_IDLE, set in a child (never in the test process): the class holds
+    for the process and for a thread it starts after (a pool's threads)."""
+    code = (
+        "import django, os, threading; os.environ.setdefault('DJANGO_SETTINGS_MODULE', 'config.settings'); "
+        "django.setup(); from games.runtime.tasks import _idle_scheduling as idle; "
+        "before = os.sched_getscheduler(0); did = idle(); seen = []; "
+        "t = threading.Thread(target=lambda: seen.append(os.sched_getscheduler(0))); t.start(); t.join(); "
+        "print(before, did, os.sched_getscheduler(0), seen[0], os.SCHED_IDLE, sep='|')"
+    )
+    env = {k: v for k, v in os.environ.items()
+           if k not in ("DATABASE_URL", "REDIS_URL", "CELERY_BROKER_URL")}
+    out = subprocess.run([sys.executable, "-c", code], cwd=REPO, capture_output=True, text=True,
+                         timeout=120, check=True, env=env).stdout.strip()
+    before, did, after, thread, idle = out.split("|")
+    assert before == "0" and did == "True"  # SCHED_OTHER, then SCHED_IDLE
+    assert after == thread == idle
