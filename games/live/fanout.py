@@ -257,10 +257,11 @@ class Hub:
             return
         targets = [m for m in targets if m.sent_version < snap.version]
         guarded = [m for m in targets if getattr(m, "guarded", False)]
+        users = [m.user for m in guarded]
         # an app's watch rule: decided from this snapshot, for all of them at once;
         # no job when all of them are seated (a private room's players)
-        if guarded and not live.allowed_without_asking(snap, [m.user for m in guarded]):
-            verdicts = await live.watch_verdicts(snap, [m.user for m in guarded])
+        if guarded and not live.allowed_without_asking(snap, users):
+            verdicts = await live.ask_watch_rules(snap, users)
             self.stats["verdicts"] += 1
             refused = {m for m, allowed in zip(guarded, verdicts) if not allowed}
             if refused:

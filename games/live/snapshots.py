@@ -207,9 +207,16 @@ async def watch_verdicts(snap: TableSnapshot, users) -> list[bool]:
     users = list(users)
     if allowed_without_asking(snap, users):
         return [True] * len(users)
+    return await ask_watch_rules(snap, users)
+
+
+async def ask_watch_rules(snap: TableSnapshot, users: list) -> list[bool]:
+    """:func:`decide_watchers` in one job of the read pool, without
+    :func:`watch_verdicts`' no-job shortcut (for a caller that checked
+    :func:`allowed_without_asking` itself)."""
     stats["verdicts"] += 1
     context = contextvars.copy_context()
-    return await asyncio.get_running_loop().run_in_executor(_db_pool, context.run, _decide, snap, list(users))
+    return await asyncio.get_running_loop().run_in_executor(_db_pool, context.run, _decide, snap, users)
 
 
 def forget(room_id: int | None = None) -> None:
