@@ -104,8 +104,11 @@ def _idle_scheduling() -> bool:
 @worker_init.connect
 def _review_worker_idles(**kwargs) -> None:
     """The review worker takes only idle CPU, from before its pool starts (its
-    children inherit the class): :func:`_idle_scheduling`."""
+    children inherit both): its session's group at nice 19
+    (:func:`_yield_cpu_across_sessions`) and the ``SCHED_IDLE`` class
+    (:func:`_idle_scheduling`)."""
     if _review_worker():
+        _yield_cpu_across_sessions()
         _idle_scheduling()
 
 
@@ -116,7 +119,6 @@ def _start_worker_sweep(**kwargs) -> None:
     the rooms whose moves it commits itself (:mod:`games.runtime.local_turns`,
     ``settings.GAMES_WORKER_LOCAL_TURNS`` threads).  Not in the review worker."""
     if _review_worker():
-        _yield_cpu_across_sessions()
         return
     worker_sweep.start(lambda: sweep(direct=True))
     scheduling.start_local_turns(int(getattr(settings, "GAMES_WORKER_LOCAL_TURNS", 0) or 0))

@@ -261,8 +261,8 @@ def test_the_owner_replaces_the_invite_link_and_the_old_one_seats_no_one(client,
     assert client.get(f"/rooms/{secret_room.pk}/invite/{new}/").status_code == 200
     assert services.take_seat(secret_room.pk, carol, 2, invite=new).applied
     # a seated player who is not the owner sees no such button
-    page = client.get(f"/rooms/{secret_room.pk}/").content.decode() if services.take_seat(
-        secret_room.pk, bob, 1, invite=new).applied else ""
+    assert services.take_seat(secret_room.pk, bob, 1, invite=new).applied
+    page = client.get(f"/rooms/{secret_room.pk}/").content.decode()
     assert 'id="invite-link"' in page and 'data-action="renew-invite"' not in page
 
 
