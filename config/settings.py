@@ -336,6 +336,10 @@ GAMES_SEARCH_BUDGET_MS = float(os.environ.get("GAMES_SEARCH_BUDGET_MS", "300"))
 # Hand review (#26): CPU ms per hand; a hand with a human is reviewed when it ends.
 GAMES_REVIEW_BUDGET_MS = float(os.environ.get("GAMES_REVIEW_BUDGET_MS", "4000"))
 GAMES_REVIEW_AFTER_HAND = os.environ.get("GAMES_REVIEW_AFTER_HAND", "1") == "1"
+#: The review governor (games/runtime/governor.py): a review runs only while the
+#: other processes use less than this share of all CPUs (0-1); "off" lets it run
+#: whenever the review worker gets the CPU.
+GAMES_REVIEW_IDLE_BELOW = os.environ.get("GAMES_REVIEW_IDLE_BELOW", "0.25")
 #: The bots' pace at quick-play tables (ms; the rooms' default; shorter for demos and tests).
 QUICKPLAY_BOT_DELAY_MS = int(os.environ.get("QUICKPLAY_BOT_DELAY_MS", "800"))
 

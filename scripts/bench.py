@@ -74,6 +74,9 @@ def main() -> int:
                              "nice 19), and print the p95 ratio")
     parser.add_argument("--review-hands", type=int, default=16,
                         help="finished hands whose reviews keep the review worker busy")
+    parser.add_argument("--review-idle-below", default=None,
+                        help="the review worker's governor (GAMES_REVIEW_IDLE_BELOW: a share of "
+                             "all CPUs, or 'off'); default: the site's setting")
     parser.add_argument("--redis-url", default=os.environ.get("BENCH_REDIS_URL"),
                         help="default: redis://127.0.0.1:6379/<index + 8 of REDIS_URL, or 9>")
     args = parser.parse_args()
@@ -165,9 +168,13 @@ class ReviewLoad:
 
     Work: ``--review-hands`` finished hands with a human seat (the ``finished_hands``
     op plays them out in-process before any window), whose reviews are asked for
-    again (``manage.py request_reviews --again``) every ``REFILL_S`` seconds while
-    the worker is busy, so that its queue never runs dry in a window (a review
-    spends up to ``GAMES_REVIEW_BUDGET_MS`` of CPU, 4 s by default)."""
+    again (``manage.py request_reviews --again``) whenever the worker has done all
+    of them (checked every ``REFILL_S`` seconds), so that its queue never runs dry
+    in a window (a review spends up to ``GAMES_REVIEW_BUDGET_MS`` of CPU, 4 s by
+    default).  The worker runs under the site's review governor
+    (games/runtime/governor.py, ``GAMES_REVIEW_IDLE_BELOW``): while the live tables
+    keep the machine busy it pauses, its queue does not drain and nothing is asked
+    again; the summary counts its pauses."""
 
     REFILL_S = 15
 
@@ -181,6 +188,9 @@ class ReviewLoad:
         self.hands = stack.ops("finished_hands", count=args.review_hands, game=args.game,
                                timeout=900)["hands"]
         env = dict(stack.env, CARDROOM_WORKER_ROLE="reviews")
+        if args.review_idle_below is not None:
+            env["GAMES_REVIEW_IDLE_BELOW"] = args.review_idle_below
+        self.governor = env.get("GAMES_REVIEW_IDLE_BELOW", "the site's default")
         self.proc = Proc("reviewer", ["nice", "-n", "19", sys.executable, "-m", "celery", "-A",
                                       "config", "worker", "-Q", "reviews", "--concurrency", "1",
                                       "--pool=solo", "--loglevel=INFO", "--without-gossip",
@@ -190,6 +200,7 @@ class ReviewLoad:
         self.stopping = threading.Event()
         self.thread = None
         self.log_mark = 0
+        self.asked_mark = 0  # the log's length when the reviews were last asked for
 
     @property
     def pid(self) -> int:
@@ -208,7 +219,10 @@ class ReviewLoad:
 
     def _refill(self) -> None:
         while not self.stopping.wait(self.REFILL_S):
-            self._request()
+            text = self.proc.log_text()
+            if text[self.asked_mark:].count("succeeded in") >= len(self.hands):
+                self.asked_mark = len(text)
+                self._request()
 
     def set_busy(self, busy: bool) -> None:
         """Start (True) or stop (False) the review worker and its refills."""
@@ -224,19 +238,22 @@ class ReviewLoad:
             self.thread = threading.Thread(target=self._refill, daemon=True)
             self.thread.start()
             text = self.proc.log_text()
-            self.log_mark = len(text)
-            print(f"review worker started (pid {self.pid}, nice 19, SCHED_IDLE)", flush=True)
+            self.log_mark = self.asked_mark = len(text)
+            print(f"review worker started (pid {self.pid}, nice 19, SCHED_IDLE, governor "
+                  f"{self.governor})", flush=True)
         else:
             self.close()
 
     def summary(self, row: dict) -> str:
-        """``N done, CPU S s``: reviews finished since the worker started (or the last
-        summary) and the reviewer's CPU seconds in the measured window."""
+        """``N done, P paused, CPU S s``: reviews finished and the governor's pauses
+        since the worker started (or the last summary), and the reviewer's CPU
+        seconds in the measured window."""
         text = self.proc.log_text()
         done = text[self.log_mark:].count("succeeded in")
+        paused = text[self.log_mark:].count("paused: the other processes use")
         self.log_mark = len(text)
         cpu = (row.get("cpu_s") or {}).get("rev")
-        return f"{done} done, CPU {cpu if cpu is not None else '?'} s"
+        return f"{done} done, {paused} paused, CPU {cpu if cpu is not None else '?'} s"
 
     def close(self) -> None:
         self.stopping.set()

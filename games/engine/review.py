@@ -207,11 +207,14 @@ def accuracy(losses: Sequence[float], unit: ReviewUnit) -> float | None:
 
 def evaluate_decision(problem: ReviewProblem, rng: random.Random, deadline: float | None,
                       max_worlds: int | None, min_worlds: int = MIN_WORLDS,
-                      clock: Callable[[], float] = time.thread_time) -> dict:
+                      clock: Callable[[], float] = time.thread_time,
+                      pause: Callable[[], None] | None = None) -> dict:
     """Means of every candidate over sampled worlds (common random numbers).
 
     Samples worlds until ``clock()`` passes ``deadline`` (once ``min_worlds``
-    are done) or ``max_worlds`` are done.  Returns ``{"means": [...],
+    are done) or ``max_worlds`` are done.  ``pause``, if given, is called
+    before each world (a governor may sleep there: sleeping spends no
+    ``thread_time``, so the budget is unchanged).  Returns ``{"means": [...],
     "played": i, "best": j, "loss": x, "se": s, "worlds": n}``; ``worlds`` may
     be 0 when no world can be drawn (then every figure is 0)."""
     n = len(problem.candidates)
@@ -224,6 +227,8 @@ def evaluate_decision(problem: ReviewProblem, rng: random.Random, deadline: floa
             break
         if deadline is None and max_worlds is None and worlds >= min_worlds:
             break
+        if pause is not None:
+            pause()
         seed = rng.getrandbits(62)
         world = problem.sample(random.Random(seed))
         if world is None:
@@ -284,9 +289,14 @@ def _all_cards_loss(problem: ReviewProblem, rng: random.Random, playouts: int = 
 def review_hand(rules: GameRules, match: Any, deal: Any, actions: Sequence[Action],
                 budget_ms: float = DEFAULT_HAND_BUDGET_MS, max_worlds: int | None = None,
                 seed: int = 0, all_cards: bool = True,
-                clock: Callable[[], float] = time.thread_time) -> HandReview:
+                clock: Callable[[], float] = time.thread_time,
+                pause: Callable[[], None] | None = None) -> HandReview:
     """Review every decision of the hand ``actions`` played from ``match`` and
     ``deal`` (see the module docstring for the figures and the budget).
+    ``pause``, if given, is called before each sampled world and each "with
+    all cards" play-out: the site's governor sleeps there while live tables
+    keep the machine busy (``games.runtime.governor``); the figures do not
+    depend on it (the budget counts this thread's CPU, not the wall clock).
 
     Raises :class:`~games.engine.base.IllegalAction` if an action is illegal
     and ``ValueError`` if the game has no reviewer (its ``review_problem``
@@ -316,10 +326,12 @@ def review_hand(rules: GameRules, match: Any, deal: Any, actions: Sequence[Actio
         deadline = now + max(0.0, end - now) / max(left, 1)
         left -= 1
         res = evaluate_decision(problem, random.Random(rng.getrandbits(62)), deadline,
-                                max_worlds, clock=clock)
+                                max_worlds, clock=clock, pause=pause)
         best = problem.to_action(problem.candidates[res["best"]]).to_record()
         ac = None
         if all_cards and problem.real is not None:
+            if pause is not None:
+                pause()
             ac = _all_cards_loss(problem, random.Random(rng.getrandbits(62)), playouts=1)
         se = res["se"]
         reviews.append(DecisionReview(
@@ -382,12 +394,14 @@ def review_record(record: Any, hand: int = -1, **kwargs) -> HandReview:
 
 
 def review_inputs_json(game: str, start: dict, deal: dict, payloads: list[dict],
-                       budget_ms: float, seed: int) -> dict:
+                       budget_ms: float, seed: int,
+                       pause: Callable[[], None] | None = None) -> dict:
     """:func:`review_hand` of a stored hand given as plain data (``start``:
     ``{"options", "start"}`` as ``match_to_json`` gives; ``deal`` as
     ``deal_to_record``; ``payloads``: the action records), returning
     :meth:`HandReview.to_json`.  Plain data in and out, so that it may run in
-    another process (the embedded topology's low-priority review process)."""
+    another process (the embedded topology's low-priority review process);
+    ``pause`` as for :func:`review_hand`."""
     from . import get_rules
 
     rules = get_rules(game)
@@ -395,7 +409,7 @@ def review_inputs_json(game: str, start: dict, deal: dict, payloads: list[dict],
     deal_obj = rules.deal_from_record(match, deal)
     actions = [Action.from_record(p, rules.seats) for p in payloads]
     return review_hand(rules, match, deal_obj, actions, budget_ms=budget_ms,
-                       seed=seed).to_json()
+                       seed=seed, pause=pause).to_json()
 
 
 def format_review(review: HandReview) -> str:

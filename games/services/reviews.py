@@ -6,7 +6,9 @@
   priority (:func:`games.runtime.scheduling.schedule_review`).
 * :func:`run_review` — what the task runs: the engine's reviewer
   (:func:`games.engine.review.review_hand`) within
-  ``settings.GAMES_REVIEW_BUDGET_MS`` of CPU, stored with one
+  ``settings.GAMES_REVIEW_BUDGET_MS`` of CPU, paused while live tables keep
+  the machine busy (:mod:`games.runtime.governor`,
+  ``settings.GAMES_REVIEW_IDLE_BELOW``), stored with one
   :class:`~games.models.SeatAccuracy` row per human seat.  Idempotent: a
   review that is done is never recomputed (the row is locked while it is
   written; a second run finds it done).
@@ -26,9 +28,8 @@ from django.db import transaction
 from django.utils import timezone
 
 from games import embargo
-from games.runtime import scheduling
+from games.runtime import governor, scheduling
 from ..engine import get_rules
-from ..engine.review import review_inputs_json
 from ..models import Hand, HandReview, SeatAccuracy
 
 log = logging.getLogger(__name__)
@@ -37,6 +38,14 @@ log = logging.getLogger(__name__)
 def budget_ms() -> float:
     """CPU milliseconds one hand's review may spend (``GAMES_REVIEW_BUDGET_MS``)."""
     return float(getattr(settings, "GAMES_REVIEW_BUDGET_MS", 4000.0))
+
+
+def idle_below() -> float | None:
+    """The governor's threshold (``GAMES_REVIEW_IDLE_BELOW``): the share of all
+    CPUs the other processes may use while a review runs, or None (no
+    governor).  ``ValueError`` on a value that is not a share or ``off``."""
+    return governor.parse_idle_below(getattr(settings, "GAMES_REVIEW_IDLE_BELOW",
+                                             governor.DEFAULT_IDLE_BELOW))
 
 
 def reviewable(game: str) -> bool:
@@ -98,9 +107,13 @@ def review_inputs(hand: Hand, budget: float | None = None) -> tuple:
 
 def compute(hand: Hand, budget: float | None = None) -> dict:
     """The engine's review of the completed ``hand`` as JSON (not stored),
-    computed where :func:`games.runtime.scheduling.review_runner` says: in this
-    thread, or in the embedded topology's low-priority review process."""
-    return scheduling.run_review_job(review_inputs_json, review_inputs(hand, budget))
+    computed where :func:`games.runtime.scheduling.run_review_job` says: in this
+    thread, or in the embedded topology's low-priority review process; under
+    the governor (:func:`idle_below`), whose pauses it reports as
+    ``"paused_ms"``."""
+    return scheduling.run_review_job(governor.review_paced,
+                                     (idle_below(), f"review of hand {hand.pk}",
+                                      *review_inputs(hand, budget)))
 
 
 def run_review(hand_id: int, budget: float | None = None) -> str:
@@ -141,8 +154,9 @@ def run_review(hand_id: int, budget: float | None = None) -> str:
                                             game=hand.match.room.game, seat=seat["seat"],
                                             accuracy=seat["accuracy"],
                                             decisions=seat["decisions"])
-    log.info("review of hand %s: %.0f ms CPU (budget %.0f), %.0f ms wall", hand_id,
-             result["cpu_ms"], result["budget_ms"], 1000 * (time.perf_counter() - started))
+    log.info("review of hand %s: %.0f ms CPU (budget %.0f), %.0f ms wall, %.0f ms paused "
+             "by the governor", hand_id, result["cpu_ms"], result["budget_ms"],
+             1000 * (time.perf_counter() - started), result.get("paused_ms", 0.0))
     return "done"
 
 

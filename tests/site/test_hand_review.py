@@ -207,3 +207,49 @@ def test_a_game_without_a_reviewer_asks_for_no_review(hc_room, alice, client, dr
     page = client.get(f"/hands/{hand.pk}/replay/").content.decode()
     assert 'data-review="unavailable"' in page and 'data-action="request-review"' not in page
     assert client.post(f"/hands/{hand.pk}/review/").status_code == 404
+
+
+class _BusyThenIdle:
+    """A /proc/stat reader for the governor: the first ``busy`` windows it
+    measures are all busy, the rest idle (reads come in pairs, one each side
+    of a window)."""
+
+    def __init__(self, busy: int):
+        self.left, self.busy, self.total, self.reads = busy, 0, 0, 0
+
+    def __call__(self):
+        self.reads += 1
+        if self.reads % 2 == 0:
+            self.busy += 100 if self.left > 0 else 0
+            self.total += 100
+            self.left -= 1
+        return self.busy, self.total
+
+
+def test_the_review_waits_while_the_machine_is_busy_then_is_stored(finished, settings,
+                                                                   monkeypatch, caplog):
+    """The governor (games/runtime/governor.py) under ``run_review``: two busy
+    windows (50 + 100 ms slept), then the review runs and is stored, with
+    what it slept."""
+    from games.runtime import governor
+
+    if finished.summary.get("voided"):
+        pytest.skip("deal voided")
+    settings.GAMES_REVIEW_IDLE_BELOW = "0.25"
+    reader = _BusyThenIdle(busy=2)
+    monkeypatch.setattr(governor, "cpu_times", reader)
+    with caplog.at_level("INFO", logger="games.runtime.governor"):
+        assert reviews.run_review(finished.pk) == "done"
+    review = HandReview.objects.get(hand=finished)
+    assert review.status == "done" and review.data["governor"] == 0.25
+    assert review.data["paused_ms"] >= 150 + 50  # two busy windows, then an idle one
+    assert reader.reads >= 6
+    assert f"review of hand {finished.pk} paused: the other processes use 100 %" in caplog.text
+
+
+def test_a_bad_governor_setting_fails_the_review_with_its_reason(finished, settings):
+    if finished.summary.get("voided"):
+        pytest.skip("deal voided")
+    settings.GAMES_REVIEW_IDLE_BELOW = "often"
+    assert reviews.run_review(finished.pk) == "failed"
+    assert "often" in HandReview.objects.get(hand=finished).error
