@@ -22,10 +22,11 @@ The budget of a review is CPU time (``time.thread_time``), which sleeping
 does not spend, so its figures do not depend on the pauses.
 
 The threshold, ``settings.GAMES_REVIEW_IDLE_BELOW`` (env
-``GAMES_REVIEW_IDLE_BELOW``, default :data:`DEFAULT_IDLE_BELOW`): the live
-stack at N = 100 tables uses ≈ 0.7 of this machine's two CPUs and an idle
-site ≈ 0.02; 0.25 lets reviews run on a site up to about a third of that
-load and stops them above it.  ``off`` (or any value ≥ 1) removes the
+``GAMES_REVIEW_IDLE_BELOW``, default :data:`DEFAULT_IDLE_BELOW`).  Measured
+on the bench's 2-vCPU machine (docs/review.md, "Session 12"): an idle site
+uses 0.002–0.03 of its CPUs, 30 live tables ≈ 0.56, 100 tables 0.72 to all
+of them (the host varies); at 0.25 reviews run beside a dozen or so tables
+and wait beside more.  ``off`` (or any value ≥ 1) removes the
 governor: the test suite does that where a test waits for a review while
 its four parts keep the machine busy (tests/conftest.py); the governor has
 its own tests (tests/site/test_review_governor.py).
@@ -102,9 +103,10 @@ class Governor:
     to go on; ``slice_s``: seconds of work between measurements;
     ``window_s``: the first measuring sleep, doubled while busy up to
     ``max_window_s``.  ``read`` (default :func:`cpu_times`), ``sleep``
-    (default :func:`time.sleep`) and ``clock`` are for tests (a reader returning None switches the governor
-    off: nothing to measure).  ``label`` names the work in the log lines
-    written when it pauses and resumes (INFO, logger ``games.runtime.governor``).
+    (default :func:`time.sleep`) and ``clock`` are for tests (a reader
+    returning None switches the governor off: nothing to measure).
+    ``label`` names the work in the log lines written when it pauses and
+    resumes (INFO, logger ``games.runtime.governor``).
 
     Figures, for the log and the stored review: ``paused_s`` (seconds slept),
     ``waits`` (windows found busy), ``last_share`` (the last measurement).
@@ -179,9 +181,8 @@ class Governor:
 def review_paced(idle_below: float | None, label: str, *args) -> dict:
     """:func:`games.engine.review.review_inputs_json` of ``args`` under a
     :class:`Governor` named ``label`` in its log lines (none when
-    ``idle_below`` does not govern), with the
-    pauses added to the result: ``"paused_ms"`` and ``"governor"`` (the
-    threshold, or None).  Module-level and plain data in and out, so that it
+    ``idle_below`` does not govern), with the pauses added to the result:
+    ``"paused_ms"`` and ``"governor"`` (the threshold, or None).  Module-level and plain data in and out, so that it
     may run in the embedded topology's review process."""
     governor = Governor(idle_below, label=label) if governs(idle_below) else None
     out = review_inputs_json(*args, pause=governor.pause if governor else None)
