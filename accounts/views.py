@@ -73,7 +73,10 @@ def _render_profile(request, user):
     history = profiles.points_history(user, context["game_rows"])
     ids = [m.last_hand_id for m in context["recent_matches"]]
     ids += [line["hand_id"] for lines in history.values() for line in lines]
-    context["hidden_hands"] = profiles.hidden_hands(ids, request.user)  # embargoed boards (#21)
+    ids += [e.hand_id for e in context["recent_entries"] if e.hand_id]
+    # embargoed boards (#21), private rooms' hands (#26): neither a link nor the
+    # room's name (a private room is listed nowhere)
+    context["hidden_hands"] = profiles.hidden_hands(ids, request.user)
     context["ladder_blocks"] = [
         {"row": row, "rungs": ladders[row.game], "history": history[row.game]} for row in context["game_rows"]
     ]

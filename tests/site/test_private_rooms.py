@@ -302,8 +302,12 @@ def test_a_private_hand_is_shown_only_to_its_players(client, alice, bob, make_us
     assert embargo.hidden_hands([hand.pk], alice) == set()
     profile = client.get(reverse("profile_user", args=["alice"])).content.decode()
     assert pages[0] not in profile
+    # nor the private room's name or link: it is listed nowhere
+    assert "密室牌局" not in profile and reverse("room", args=[secret_room.pk]) not in profile
+    assert "不公开的牌桌" in profile
     client.force_login(alice)
-    assert pages[0] in client.get(reverse("profile")).content.decode()
+    own = client.get(reverse("profile")).content.decode()
+    assert pages[0] in own and "密室牌局" in own
     admin = django_user_model.objects.create_superuser("root", "root@example.com", "pw-root-123")
     client.force_login(admin)
     assert client.get(pages[0]).status_code == 200
