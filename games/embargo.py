@@ -182,6 +182,21 @@ def anonymous_watch(room) -> bool | None:
     return None
 
 
+def players_only(room):
+    """A sentence (translated lazily) when a guard shows ``room``'s finished
+    hands only to the users who played them (a guard's optional
+    ``players_only(room) -> sentence or None``), else None: the table then
+    leaves out, for each viewer, the links to the hands that viewer did not
+    play, saying why (``games.render.tables.hidden_links``), with no query
+    per viewer."""
+    for guard in _guards:
+        ask = getattr(guard, "players_only", None)
+        reason = ask(room) if ask is not None else None
+        if reason:
+            return reason
+    return None
+
+
 def hidden_hands(hand_ids, user) -> set[int]:
     """The ids among ``hand_ids`` whose completed hand is embargoed for
     ``user`` (pages that only link to hands, e.g. a profile's recent hands,

@@ -30,6 +30,7 @@ from __future__ import annotations
 from django.urls import reverse
 from django.utils.crypto import constant_time_compare, salted_hmac
 from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 
 from games import embargo
 
@@ -74,6 +75,10 @@ def seat_refusal(room, user, invite) -> str | None:
     return _("这是私人房间，只能通过邀请链接入座")
 
 
+#: Why a private room's hand is refused to a user who did not play it.
+PLAYERS_ONLY = gettext_lazy("这副牌是在私人房间里打的，只有打这副牌的玩家可以查看")
+
+
 class PrivateRoomRule:
     """The :mod:`games.embargo` watch rule of private rooms (module docstring).
 
@@ -98,7 +103,7 @@ class PrivateRoomRule:
         hand's room, unless the caller selected it)."""
         if self._played(hand, user) or not hand.match.room.private:
             return None
-        return _("这副牌是在私人房间里打的，只有打这副牌的玩家可以查看")
+        return str(PLAYERS_ONLY)
 
     def hands_embargoed(self, hands, user) -> set[int]:
         """The ids of ``hands`` :meth:`hand_embargo` hides from ``user``: one
@@ -118,6 +123,12 @@ class PrivateRoomRule:
         if not room.private:
             return None
         return _("这是私人房间，只有坐在桌上的玩家可以打开；朋友请用邀请链接入座")
+
+    def players_only(self, room):
+        """For a private room, why its hands are for their players only
+        (:meth:`hand_embargo`; a player who sat down later gets no link to
+        the hands before, :func:`games.embargo.players_only`); else None."""
+        return PLAYERS_ONLY if room.private else None
 
     def anonymous_watch(self, room) -> bool | None:
         """False for a private room (visitors may not watch), else None."""

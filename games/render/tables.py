@@ -300,6 +300,11 @@ class TableSnapshot:
     #: played elsewhere, :func:`games.embargo.room_hidden_hands`): their
     #: links are left out of the result panel and the score sheet.
     hidden_hands: frozenset = frozenset()
+    #: In a room whose hands are for their players only
+    #: (:func:`games.embargo.players_only`, a private room): each completed
+    #: hand's id with the ids of the users who played it, ``((id, frozenset),
+    #: ...)``; a viewer gets no link to a hand they did not play.
+    hand_players: tuple = ()
 
     @property
     def version(self) -> int:
@@ -338,9 +343,38 @@ def table_snapshot(room: Room, seats: tuple | None = None) -> TableSnapshot:
     if seats and getattr(seats[0], "embargo_room", False) and (rows or shown is not None):
         linked = [r["id"] for r in rows] + ([shown.pk] if shown is not None else [])
         hidden = embargo.room_hidden_hands(room, linked)
+    hand_players = ()
+    if hand is not None and completed and embargo.players_only(room):
+        hand_players = tuple((h.pk, frozenset(p.get("user") for p in h.players or () if p.get("user")))
+                             for h in completed)
     return TableSnapshot(
-        room, seats, hand, action_count, state, rows, totals, previous, settlement, notes, hidden
+        room, seats, hand, action_count, state, rows, totals, previous, settlement, notes, hidden,
+        hand_players,
     )
+
+
+#: Why an embargoed board's links are missing (#21), shown in their place.
+EMBARGOED = _("这副牌暂不公开：所有牌桌打完这副牌或本轮结束后才能回放和下载牌谱")
+
+
+def hidden_links(snapshot: TableSnapshot, user) -> dict:
+    """``{hand id: sentence}``: the hands of the table's score sheet and
+    result panel that ``user`` may not open, with why (shown instead of their
+    replay and record links): the boards still embargoed for everyone
+    (:attr:`TableSnapshot.hidden_hands`, #21), and in a room whose hands are
+    for their players only, those ``user`` did not play
+    (:attr:`TableSnapshot.hand_players`, #26: a player who sat down later).
+    Admins may open everything: ``{}``.  No query."""
+    if getattr(user, "is_staff", False):
+        return {}
+    hidden = dict.fromkeys(snapshot.hidden_hands, EMBARGOED)
+    if snapshot.hand_players:
+        reason = embargo.players_only(snapshot.room)
+        key = embargo.watcher_key(user)
+        for hand_id, users in snapshot.hand_players:
+            if key not in users and hand_id not in hidden and reason:
+                hidden[hand_id] = reason
+    return hidden
 
 
 def table_context(
@@ -374,10 +408,10 @@ def table_context(
                 if suggestion is not None and suggestion.verb in CARD_VERBS:
                     hint = " ".join(c.code for c in suggestion.cards)
     rows, totals = snapshot.score_rows, snapshot.totals
-    # hands still embargoed (#21): no replay or record link, admins excepted
-    hidden = frozenset() if getattr(user, "is_staff", False) else snapshot.hidden_hands
+    hidden = hidden_links(snapshot, user)
     if hidden:
-        rows = [{**r, "hidden": True} if r["id"] in hidden and not r["settlement"] else r for r in rows]
+        rows = [{**r, "hidden": hidden[r["id"]]} if r["id"] in hidden and not r["settlement"] else r
+                for r in rows]
     counts = (view or {}).get("counts") or {}
     to_act = (view or {}).get("to_act") if hand is not None and not hand.complete else None
     seat_rows = []
@@ -426,9 +460,9 @@ def table_context(
     elif snapshot.previous is not None:
         last_result = hand_result(snapshot.previous, spec, [r["name"] for r in seat_rows])
     if result is not None and result["hand_id"] in hidden:
-        result = {**result, "hidden": True}
+        result = {**result, "hidden": hidden[result["hand_id"]]}
     if last_result is not None and last_result["hand_id"] in hidden:
-        last_result = {**last_result, "hidden": True}
+        last_result = {**last_result, "hidden": hidden[last_result["hand_id"]]}
     my_seat = seats[me] if me is not None else None
     now = timezone.now()
     # a table waiting again after a match began: who it waits for (#11)

@@ -11,6 +11,7 @@ import re
 import pytest
 from channels.db import database_sync_to_async
 from django.contrib.auth.models import AnonymousUser
+from django.db.models import F
 from django.urls import reverse
 
 from games import embargo, private_rooms, services
@@ -316,3 +317,31 @@ def test_a_private_hand_is_shown_only_to_its_players(client, alice, bob, make_us
     assert embargo.hidden_hands([hand.pk], carol) == set()
     client.force_login(carol)
     assert client.get(pages[0]).status_code == 200
+
+
+@pytest.mark.django_db
+def test_a_player_who_sat_down_later_gets_no_link_to_the_hands_before(client, alice, bob, make_user,
+                                                                       secret_room, driver):
+    """The table's score sheet and result panel of a private room: a hand's
+    replay link only for the users who played it, with the reason in its
+    place for the others (games.render.tables.hidden_links)."""
+    services.take_seat(secret_room.pk, bob, 3, invite=private_rooms.invite_token(secret_room))
+    services.fill_bots(secret_room, alice, "heuristic")
+    for user in (alice, bob):
+        services.set_ready(secret_room, user, True)
+    driver(secret_room, lambda rm: Hand.objects.filter(match__room=rm, complete=True).exists())
+    hand = Hand.objects.filter(match__room=secret_room, complete=True).first()
+    carol = make_user("carol")
+    # carol takes bob's seat after the first hand (as if bob had left and she came in)
+    secret_room.seats.filter(index=3).update(user=carol)
+    Room.objects.filter(pk=secret_room.pk).update(version=F("version") + 1)
+    replay = reverse("hand_replay", args=[hand.pk])
+    client.force_login(alice)
+    assert replay in client.get(reverse("room", args=[secret_room.pk])).content.decode()
+    client.force_login(carol)
+    page = client.get(reverse("room", args=[secret_room.pk]))
+    assert page.status_code == 200
+    html = page.content.decode()
+    assert replay not in html
+    assert f'data-embargoed="{hand.pk}"' in html and "只有打这副牌的玩家可以查看" in html
+    assert client.get(replay).status_code == 403
