@@ -170,8 +170,10 @@ def test_reduced_motion_stops_card_animations(site_server, browser, motion):
         page.wait_for_selector("#my-hand [data-card]")
         raise_s = page.locator("#my-hand [data-card]").first.evaluate(
             "e => getComputedStyle(e).transitionDuration")
-        page.wait_for_selector("#table .arrive .mini", timeout=60_000)
-        arrive = page.locator("#table .arrive .mini").first.evaluate("e => getComputedStyle(e).animationName")
+        # found and read in one task: the next push's table_ui.js takes .arrive off a
+        # play already shown, so a lookup then a read in two calls could see it gone
+        arrive = page.wait_for_function("""() => { const m = document.querySelector('#table .arrive .mini');
+            return m ? getComputedStyle(m).animationName : null; }""", timeout=60_000).json_value()
         # a deal's cards (table_ui.js marks the hand .deal when data-hand changes)
         dealt = page.evaluate("""() => { const h = document.querySelector('#my-hand'); h.classList.add('deal');
             return getComputedStyle(h.querySelector('[data-card]')).animationName; }""")
