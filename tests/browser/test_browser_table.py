@@ -284,8 +284,13 @@ def test_turn_alert_sorting_drag_select_and_clear(site_server, browser):
         ranks = [c if c.rstrip("*") in ("SJ", "BJ") else c.rstrip("*")[:-1] for c in codes]
         runs = [r for k, r in enumerate(ranks) if k == 0 or ranks[k - 1] != r]
         assert len(runs) == len(set(runs)), ranks  # every rank in one group
-        cards = page.locator("#my-hand [data-card]")
-        boxes = [cards.nth(i).bounding_box() for i in range(3)]
+        # the hand still, then its first three cards measured in one task: a card
+        # caught in the deal's animation (transformed) or a fan laid out again
+        # between three separate reads would put the drag beside the cards
+        page.wait_for_function("""() => !document.getAnimations().some(a => a.playState === 'running'
+            && a.effect && a.effect.target && a.effect.target.closest && a.effect.target.closest('#my-hand'))""")
+        boxes = page.evaluate("""() => Array.from(document.querySelectorAll('#my-hand [data-card]')).slice(0, 3)
+            .map(e => { const r = e.getBoundingClientRect(); return {x: r.left, y: r.top}; })""")
         page.mouse.move(boxes[0]["x"] + 5, boxes[0]["y"] + 10)
         page.mouse.down()
         for b in boxes[1:]:
