@@ -255,12 +255,21 @@ def _review_forever() -> None:
 
 
 def _nice_child() -> None:
+    """The embedded review process's start: ``nice 19``, and the review
+    governor's pause and resume lines on its stderr (the web process's log;
+    the spawned child has no logging configured otherwise)."""
+    import logging
     import os
 
     try:
         os.nice(19)
     except OSError:  # pragma: no cover
         pass
+    handler = logging.StreamHandler()
+    handler.setFormatter(logging.Formatter("%(asctime)s %(levelname)s %(name)s %(message)s"))
+    governor_log = logging.getLogger("games.runtime.governor")
+    governor_log.addHandler(handler)
+    governor_log.setLevel(logging.INFO)
 
 
 def run_review_job(fn: Callable, args: tuple):
