@@ -7,9 +7,10 @@ answer for a load balancer (200 or 503, JSON).  Each check returns
 
 * **web** (:func:`check_web`): the database answers ``SELECT 1`` on a
   connection taken from this process's pool within ``DB_HEALTH_TIMEOUT``
-  seconds (the detail gives the pool's state: connections open, idle,
-  requests waiting); in the production topology Redis (channel layer and
-  rate-limit cache) answers PING.
+  seconds, or the pool, with none free, took connections back from other
+  requests during that wait (busy, not down; the detail gives the pool's state:
+  connections open, idle, requests waiting); in the production topology
+  Redis (channel layer and rate-limit cache) answers PING.
 * **worker** (:func:`check_worker`): the broker accepts a connection, then a
   Celery worker answers a broadcast ping through it within ``timeout`` seconds.
 * **beat** (:func:`check_beat`): beat *sent* its ``sweep_deadlines`` task
@@ -103,13 +104,40 @@ def _pool_text(state: dict | None) -> str:
             f"{state['waiting']} waiting, {state['timeouts']} timed out)")
 
 
+def _progress(before: tuple[int, dict], pool) -> int:
+    """Connections the pool took back in working order, or opened, since
+    ``before`` (:func:`_pool_mark`): each is a request the database answered."""
+    from config import pool_returns
+
+    returns, stats = before
+    after = pool.get_stats()
+    opened = ((after.get("connections_num", 0) - stats.get("connections_num", 0))
+              - (after.get("connections_errors", 0) - stats.get("connections_errors", 0)))
+    return pool_returns.count() - returns + opened
+
+
+def _pool_mark(pool) -> tuple[int, dict]:
+    from config import pool_returns
+
+    return pool_returns.count(), pool.get_stats()
+
+
 def check_database(timeout: float | None = None) -> tuple[bool, str]:
     """``SELECT 1`` on a connection that this process can get within ``timeout``
     seconds (default ``settings.DB_HEALTH_TIMEOUT``): from its pool when it has
-    one, so an exhausted pool or a database that accepts no connection is a
-    failure, with the pool's state in the detail."""
+    one, with the pool's state in the detail.
+
+    A pool that had no connection free for the check is *busy*, not down, when
+    other requests gave connections back in working order meanwhile, or new
+    ones opened (the database answers them; :func:`_progress`,
+    config/pool_returns.py): healthy, the detail saying ``database busy``.  Reporting a saturated process as failed
+    would make a load balancer pull it at its busiest and pile its load on the
+    others (a 503 of ``/healthz`` in a burst: CI of stop 29).  A pool that
+    took nothing back while every connection was taken (held, or stuck on a
+    database that stopped answering) fails, as does any other error."""
     timeout = float(getattr(settings, "DB_HEALTH_TIMEOUT", 2.0)) if timeout is None else timeout
     pool = getattr(connection, "pool", None)
+    before = _pool_mark(pool) if pool is not None else None
     try:
         if pool is not None:
             pool.open()
@@ -121,8 +149,14 @@ def check_database(timeout: float | None = None) -> tuple[bool, str]:
                 cursor.fetchone()
     except Exception as exc:
         state = pool_state() if pool is not None else None
-        what = f"no connection within {timeout:g} s" if exc.__class__.__name__ == "PoolTimeout" else (
-            f"{exc.__class__.__name__}: {exc}")
+        if exc.__class__.__name__ == "PoolTimeout":
+            served = _progress(before, pool)
+            if served > 0:
+                return True, (f"database busy: no connection free within {timeout:g} s, "
+                              f"{served} given back by other requests meanwhile{_pool_text(state)}")
+            what = f"no connection within {timeout:g} s, none given back meanwhile"
+        else:
+            what = f"{exc.__class__.__name__}: {exc}"
         return False, f"database: {what}{_pool_text(state)}"
     return True, f"database ok{_pool_text(pool_state())}"
 

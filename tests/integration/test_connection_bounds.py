@@ -151,8 +151,8 @@ def test_bursts_and_sockets_stay_within_the_documented_connections(bounded_stack
             for burst in range(4):
                 urls = [f"{stack.web_url_of(i % WEBS)}{paths[(i + burst) % len(paths)]}"
                         for i in range(40)]
-                for status, seconds in pool.map(lambda u: get(u, cookie), urls):
-                    statuses.append(status)
+                for url, (status, seconds) in zip(urls, pool.map(lambda u: get(u, cookie), urls)):
+                    statuses.append((url, status))
                     times.append(seconds)
         peak_web, peak_worker, peak_all = (sampler.peak("cardroom-web"),
                                            sampler.peak("cardroom-worker"), sampler.peak())
@@ -166,7 +166,7 @@ def test_bursts_and_sockets_stay_within_the_documented_connections(bounded_stack
           f"(bound {WORKER_BOUND}), {peak_all} in all (bound {BOUND}); after 10 s idle {idle}; "
           f"requests p50 {times[len(times) // 2] * 1000:.0f} ms, max {times[-1] * 1000:.0f} ms; "
           f"{len(sampler.samples)} samples")
-    failed = [s for s in statuses if s != 200]
+    failed = [(url, s) for url, s in statuses if s != 200]
     assert len(statuses) == 160 and not failed, f"{len(failed)} of 160 failed: {failed[:10]}"
     assert all(o is None for o in outcomes), f"sockets closed with: {outcomes}"
     assert peak_web <= WEB_BOUND, f"the daphnes held {peak_web} connections > {WEB_BOUND}"
