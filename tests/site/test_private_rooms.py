@@ -278,18 +278,25 @@ def test_a_public_room_has_no_invite_link_to_replace(client, bob, open_room):
 # --------------------------------------------------------------------------- its finished hands
 
 
-@pytest.mark.django_db
-def test_a_private_hand_is_shown_only_to_its_players(client, alice, bob, make_user, django_user_model,
-                                                      secret_room, driver):
-    """Record, replay and a profile's link of a hand played in a private room:
-    its players (and admins) only; a user who did not play it gets the 403
-    page, and the player's profile does not link it for that user."""
+@pytest.fixture
+def private_hand(alice, bob, secret_room, driver):
+    """The first finished hand of ``secret_room``: alice and bob (through the
+    invite link, seat 3) at the table, bots in the other seats."""
     services.take_seat(secret_room.pk, bob, 3, invite=private_rooms.invite_token(secret_room))
     services.fill_bots(secret_room, alice, "heuristic")
     for user in (alice, bob):
         services.set_ready(secret_room, user, True)
     driver(secret_room, lambda rm: Hand.objects.filter(match__room=rm, complete=True).exists())
-    hand = Hand.objects.filter(match__room=secret_room, complete=True).first()
+    return Hand.objects.filter(match__room=secret_room, complete=True).first()
+
+
+@pytest.mark.django_db
+def test_a_private_hand_is_shown_only_to_its_players(client, alice, bob, make_user, django_user_model,
+                                                      secret_room, private_hand):
+    """Record, replay and a profile's link of a hand played in a private room:
+    its players (and admins) only; a user who did not play it gets the 403
+    page, and the player's profile does not link it for that user."""
+    hand = private_hand
     carol = make_user("carol")
     pages = [reverse("hand_replay", args=[hand.pk]), reverse("hand_record", args=[hand.pk])]
     for user in (alice, bob):
@@ -321,16 +328,11 @@ def test_a_private_hand_is_shown_only_to_its_players(client, alice, bob, make_us
 
 @pytest.mark.django_db
 def test_a_player_who_sat_down_later_gets_no_link_to_the_hands_before(client, alice, bob, make_user,
-                                                                       secret_room, driver):
+                                                                       secret_room, private_hand):
     """The table's score sheet and result panel of a private room: a hand's
     replay link only for the users who played it, with the reason in its
     place for the others (games.render.tables.hidden_links)."""
-    services.take_seat(secret_room.pk, bob, 3, invite=private_rooms.invite_token(secret_room))
-    services.fill_bots(secret_room, alice, "heuristic")
-    for user in (alice, bob):
-        services.set_ready(secret_room, user, True)
-    driver(secret_room, lambda rm: Hand.objects.filter(match__room=rm, complete=True).exists())
-    hand = Hand.objects.filter(match__room=secret_room, complete=True).first()
+    hand = private_hand
     carol = make_user("carol")
     # carol takes bob's seat after the first hand (as if bob had left and she came in)
     secret_room.seats.filter(index=3).update(user=carol)
