@@ -345,6 +345,9 @@ GAMES_REVIEW_AFTER_HAND = os.environ.get("GAMES_REVIEW_AFTER_HAND", "1") == "1"
 #: other processes use less than this share of all CPUs (0-1); "off" lets it run
 #: whenever the review worker gets the CPU.
 GAMES_REVIEW_IDLE_BELOW = os.environ.get("GAMES_REVIEW_IDLE_BELOW", "0.25")
+#: Seconds a review may wait for an idle machine in all; then it goes to the back
+#: of its queue (RabbitMQ drops a delivery unacknowledged for 30 min).
+GAMES_REVIEW_MAX_PAUSE_S = float(os.environ.get("GAMES_REVIEW_MAX_PAUSE_S", "600"))
 #: The bots' pace at quick-play tables (ms; the rooms' default; shorter for demos and tests).
 QUICKPLAY_BOT_DELAY_MS = int(os.environ.get("QUICKPLAY_BOT_DELAY_MS", "800"))
 

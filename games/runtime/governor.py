@@ -35,6 +35,15 @@ A site that is busy all day never reviews here: run the review worker on a
 machine of its own (the governor there measures only itself, so it never
 waits).  Pages show such a review as pending.
 
+A review never waits longer than ``max_pause_s`` in all
+(``settings.GAMES_REVIEW_MAX_PAUSE_S``, default 600): past that the governor
+raises :class:`Deferred` and the service sends the review to the back of its
+queue (games.services.reviews.run_review).  The review task is acknowledged
+only when it ends (``acks_late``), and the broker does not wait for ever:
+RabbitMQ closes a channel whose delivery stays unacknowledged for
+``consumer_timeout`` (30 min by default; 3.10.8 here), and Redis's transport
+hands it to another worker after its visibility timeout.
+
 No Django (the engine and ``/proc`` only).
 """
 
@@ -46,13 +55,21 @@ from typing import Callable
 
 from games.engine.review import review_inputs_json
 
-__all__ = ["DEFAULT_IDLE_BELOW", "Governor", "cpu_times", "governs", "parse_idle_below",
-           "review_paced"]
+__all__ = ["DEFAULT_IDLE_BELOW", "DEFAULT_MAX_PAUSE_S", "Deferred", "Governor", "cpu_times",
+           "governs", "parse_idle_below", "review_paced"]
 
 log = logging.getLogger(__name__)
 
 #: Share of all CPUs (0–1) that the other processes may use for a review to run.
 DEFAULT_IDLE_BELOW = 0.25
+#: Seconds a review may wait in all before it is deferred (well under
+#: RabbitMQ's default ``consumer_timeout`` of 30 min: see the module).
+DEFAULT_MAX_PAUSE_S = 600.0
+
+
+class Deferred(Exception):
+    """The machine stayed busy for the governor's ``max_pause_s``: the work
+    gave up for now, to be asked again later (nothing of it is kept)."""
 
 
 def cpu_times(path: str = "/proc/stat") -> tuple[int, int] | None:
@@ -106,7 +123,9 @@ class Governor:
     (default :func:`time.sleep`) and ``clock`` are for tests (a reader
     returning None switches the governor off: nothing to measure).
     ``label`` names the work in the log lines written when it pauses and
-    resumes (INFO, logger ``games.runtime.governor``).
+    resumes (INFO, logger ``games.runtime.governor``).  ``max_pause_s``
+    (None: no limit) bounds the seconds slept in all: a busy window that
+    ends past it raises :class:`Deferred`.
 
     Figures, for the log and the stored review: ``paused_s`` (seconds slept),
     ``waits`` (windows found busy), ``last_share`` (the last measurement).
@@ -122,7 +141,8 @@ class Governor:
                  max_window_s: float = 1.0,
                  read: Callable[[], tuple[int, int] | None] | None = None,
                  sleep: Callable[[float], None] | None = None,
-                 clock: Callable[[], float] = time.monotonic, label: str = "work") -> None:
+                 clock: Callable[[], float] = time.monotonic, label: str = "work",
+                 max_pause_s: float | None = None) -> None:
         if not governs(idle_below):
             raise ValueError(f"idle_below must be in (0, 1), not {idle_below!r}")
         self.idle_below = idle_below
@@ -130,6 +150,7 @@ class Governor:
         self._read = read if read is not None else cpu_times
         self._sleep = sleep if sleep is not None else time.sleep
         self._clock, self.label = clock, label
+        self.max_pause_s = max_pause_s
         self._next_check = clock()  # measure before the first slice
         self.enabled = True
         self.paused_s = 0.0
@@ -172,19 +193,29 @@ class Governor:
                          100 * self.idle_below)
             self.waits += 1
             waited = True
+            if self.max_pause_s is not None and self.paused_s >= self.max_pause_s:
+                log.info("%s deferred: the machine stayed busy for %.0f s", self.label,
+                         self.paused_s)
+                raise Deferred(f"{self.label}: the machine stayed busy for "
+                               f"{self.paused_s:.0f} s (at most {self.max_pause_s:g} s)")
             window = min(self.max_window_s, window * 2)
         if waited:
             log.info("%s resumes after %.2f s paused", self.label, self.paused_s - started)
         self._next_check = self._clock() + self.slice_s
 
 
-def review_paced(idle_below: float | None, label: str, *args) -> dict:
+def review_paced(idle_below: float | None, label: str, *args,
+                 max_pause_s: float | None = None) -> dict:
     """:func:`games.engine.review.review_inputs_json` of ``args`` under a
     :class:`Governor` named ``label`` in its log lines (none when
-    ``idle_below`` does not govern), with the pauses added to the result:
-    ``"paused_ms"`` and ``"governor"`` (the threshold, or None).  Module-level and plain data in and out, so that it
-    may run in the embedded topology's review process."""
-    governor = Governor(idle_below, label=label) if governs(idle_below) else None
+    ``idle_below`` does not govern) that waits at most ``max_pause_s`` in
+    all (:class:`Deferred` past it), with the pauses added to the result:
+    ``"paused_ms"`` and ``"governor"`` (the threshold, or None).
+    Module-level and plain data in and out, so that it may run in the
+    embedded topology's review process (``functools.partial`` for
+    ``max_pause_s``: the process pool passes positional arguments)."""
+    governor = (Governor(idle_below, label=label, max_pause_s=max_pause_s)
+                if governs(idle_below) else None)
     out = review_inputs_json(*args, pause=governor.pause if governor else None)
     out["paused_ms"] = round(1000 * governor.paused_s, 1) if governor else 0.0
     out["governor"] = idle_below if governor else None

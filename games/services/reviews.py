@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import logging
 import time
+from functools import partial
 
 from django.conf import settings
 from django.db import transaction
@@ -46,6 +47,12 @@ def idle_below() -> float | None:
     governor).  ``ValueError`` on a value that is not a share or ``off``."""
     return governor.parse_idle_below(getattr(settings, "GAMES_REVIEW_IDLE_BELOW",
                                              governor.DEFAULT_IDLE_BELOW))
+
+
+def max_pause_s() -> float:
+    """Seconds a review may wait for an idle machine in all
+    (``GAMES_REVIEW_MAX_PAUSE_S``), then it is deferred (:func:`run_review`)."""
+    return float(getattr(settings, "GAMES_REVIEW_MAX_PAUSE_S", governor.DEFAULT_MAX_PAUSE_S))
 
 
 def reviewable(game: str) -> bool:
@@ -111,7 +118,7 @@ def compute(hand: Hand, budget: float | None = None) -> dict:
     thread, or in the embedded topology's low-priority review process; under
     the governor (:func:`idle_below`), whose pauses it reports as
     ``"paused_ms"``."""
-    return scheduling.run_review_job(governor.review_paced,
+    return scheduling.run_review_job(partial(governor.review_paced, max_pause_s=max_pause_s()),
                                      (idle_below(), f"review of hand {hand.pk}",
                                       *review_inputs(hand, budget)))
 
@@ -119,7 +126,11 @@ def compute(hand: Hand, budget: float | None = None) -> dict:
 def run_review(hand_id: int, budget: float | None = None) -> str:
     """Compute and store the review of hand ``hand_id`` unless it is done.
     Returns ``"done"``, ``"already"`` (stored before: never recomputed),
-    ``"missing"`` (no such completed hand) or ``"failed"``."""
+    ``"missing"`` (no such completed hand), ``"failed"``, or ``"deferred"``:
+    the governor waited ``GAMES_REVIEW_MAX_PAUSE_S`` for an idle machine, so
+    the review stays pending and is scheduled again, at the back of the queue
+    (the task ends, and its delivery is acknowledged before the broker's
+    timeout: :mod:`games.runtime.governor`)."""
     hand = Hand.objects.select_related("match__room").filter(pk=hand_id, complete=True).first()
     if hand is None:
         return "missing"
@@ -129,6 +140,10 @@ def run_review(hand_id: int, budget: float | None = None) -> str:
     started = time.perf_counter()
     try:
         result = compute(hand, budget)
+    except governor.Deferred as exc:
+        log.info("review of hand %s deferred: %s", hand_id, exc)
+        scheduling.schedule_review(hand_id)
+        return "deferred"
     except Exception as exc:  # a corrupt log must not kill the worker
         log.exception("review of hand %s failed", hand_id)
         HandReview.objects.update_or_create(

@@ -247,6 +247,30 @@ def test_the_review_waits_while_the_machine_is_busy_then_is_stored(finished, set
     assert f"review of hand {finished.pk} paused: the other processes use 100 %" in caplog.text
 
 
+def test_a_review_busy_for_max_pause_s_is_deferred_and_asked_again(finished, settings,
+                                                                    monkeypatch):
+    """The machine never idle: after GAMES_REVIEW_MAX_PAUSE_S of pauses the
+    review gives up for now (the Celery task must end before RabbitMQ's
+    consumer_timeout drops its unacknowledged delivery): it stays pending and
+    is scheduled again; once the machine is idle it is stored."""
+    from games.runtime import governor, scheduling
+
+    if finished.summary.get("voided"):
+        pytest.skip("deal voided")
+    reviews.request_review(finished)
+    settings.GAMES_REVIEW_IDLE_BELOW = "0.25"
+    settings.GAMES_REVIEW_MAX_PAUSE_S = 0.3
+    asked = []
+    monkeypatch.setattr(scheduling, "schedule_review", asked.append)
+    monkeypatch.setattr(governor, "cpu_times", _BusyThenIdle(busy=10 ** 6))
+    assert reviews.run_review(finished.pk) == "deferred"
+    assert HandReview.objects.get(hand=finished).status == "pending"
+    assert asked == [finished.pk]
+    monkeypatch.setattr(governor, "cpu_times", _BusyThenIdle(busy=0))
+    assert reviews.run_review(finished.pk) == "done"
+    assert HandReview.objects.get(hand=finished).status == "done" and asked == [finished.pk]
+
+
 def test_a_bad_governor_setting_fails_the_review_with_its_reason(finished, settings):
     if finished.summary.get("voided"):
         pytest.skip("deal voided")

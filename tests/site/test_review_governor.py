@@ -138,6 +138,35 @@ def test_the_real_machine_reads_busy_while_every_cpu_spins():
     assert 0 < busy < total
 
 
+def test_a_pause_longer_than_max_pause_s_defers_the_work():
+    """Busy for ever: the windows double to the cap, and once the seconds
+    slept in all reach ``max_pause_s`` the governor raises Deferred instead
+    of sleeping on (the review task must end, and be acknowledged, before the
+    broker's consumer_timeout)."""
+    m = Machine([1.0] * 50)
+    g = m.governor(max_pause_s=3.0)
+    with pytest.raises(governor.Deferred, match=r"stayed busy for 4 s \(at most 3 s\)"):
+        g.pause()
+    # 0.05 + 0.1 + 0.2 + 0.4 + 0.8 + 1 + 1 = 3.55 s: the first window ending past 3 s
+    assert m.sleeps == pytest.approx([0.05, 0.1, 0.2, 0.4, 0.8, 1.0, 1.0])
+    assert g.paused_s == pytest.approx(3.55)
+    # without a bound it waits until the machine is idle (here: when the script ends)
+    m = Machine([1.0] * 10)
+    m.governor().pause()
+    assert len(m.sleeps) == 11
+
+
+def test_max_pause_s_counts_the_pauses_of_the_whole_review():
+    """The bound is on all the pauses of one piece of work: short busy spells
+    between slices add up."""
+    m = Machine([1.0, 0.0] * 20)
+    g = m.governor(max_pause_s=0.5, slice_s=0.0)
+    with pytest.raises(governor.Deferred):
+        for _ in range(20):
+            g.pause()  # each: a busy 50 ms window, then an idle 100 ms one
+    assert g.paused_s == pytest.approx(0.5)  # 3 x (0.05 busy + 0.1 idle), then 0.05 busy
+
+
 def test_review_paced_reports_its_pauses(monkeypatch):
     """The function the service runs (in the review process or thread): the
     review's JSON plus what the governor slept."""
