@@ -36,6 +36,12 @@ taken first because one decision's estimate is noisy: averaging per-decision
 scores of clipped losses turned that noise into lost accuracy (on the test
 hands the random seat of one game then scored 83 and the search seats 82; with the
 mean first, ≈ 69 against 100).
+Its confidence (:func:`accuracy_interval`): the same formula at the mean
+loss ± :data:`INTERVAL_Z` standard errors of that mean (each decision's
+``se``, the decisions' worlds being drawn independently), so that a seat's
+accuracy from a few noisy decisions shows as the wide range it is (a hand of
+18 decisions, a 3 s budget for the hand: accuracy 38, range 17–87) rather than a
+figure to be trusted to the unit.
 
 Budget: :func:`review_hand` spends at most ``budget_ms`` of *this thread's CPU
 time* (``time.thread_time``) on the hand, shared equally among its unforced
@@ -68,6 +74,9 @@ VERDICTS = ("fine", "inaccuracy", "mistake", "blunder")
 #: time, barely fewer than the random seat's (7.8 %, 9.3 %); at 2.33, 2.4 % and
 #: 1.0 % against 4.6 % and 4.1 %.
 CONFIDENCE = 2.33
+#: Standard errors each side of a seat's mean loss for its accuracy's range
+#: (≈ 95 %, two-sided).
+INTERVAL_Z = 1.96
 #: Worlds every unforced decision gets whatever the budget (the first one is
 #: needed to have a figure at all; two give a standard error).
 MIN_WORLDS = 2
@@ -148,13 +157,16 @@ class SeatReview:
     """A seat's figures over the hand: ``decisions`` (unforced), ``mean_loss``
     per decision (the mean of the decisions' unclipped held-out estimates,
     ``raw_loss``: clipping each at 0 would turn the noise of every fine move
-    into a loss), ``accuracy`` (0–100), counts per verdict."""
+    into a loss), ``accuracy`` (0–100), counts per verdict, and
+    ``accuracy_range`` (``[low, high]``, :func:`accuracy_interval`; None
+    without decisions)."""
 
     seat: int
     decisions: int
     mean_loss: float
     accuracy: float | None
     counts: dict[str, int] = field(default_factory=dict)
+    accuracy_range: list[float] | None = None
 
 
 @dataclass
@@ -203,6 +215,29 @@ def accuracy(losses: Sequence[float], unit: ReviewUnit) -> float | None:
     if not losses:
         return None
     return 100.0 * math.exp(-max(0.0, sum(losses) / len(losses)) / unit.scale)
+
+
+def accuracy_interval(losses: Sequence[float], ses: Sequence[float],
+                      unit: ReviewUnit, z: float = INTERVAL_Z) -> list[float] | None:
+    """``[low, high]``: :func:`accuracy` at the mean of ``losses`` plus and
+    minus ``z`` standard errors of that mean, ``sqrt(Σ se²) / n`` from the
+    decisions' standard errors ``ses`` (a negative ``se``, unknown, counts as
+    0: such a decision had fewer than two worlds, hence no loss either).
+    None for no decisions.
+
+    >>> unit = ReviewUnit("levels", (0.5, 1.0, 2.0))
+    >>> [round(x, 1) for x in accuracy_interval([0.2, 0.2], [0.0, 0.0], unit)]  # certain
+    [81.9, 81.9]
+    >>> # mean 0.2 ± 1.96 × sqrt(0.3² + 0.3²) / 2 = 0.2 ± 0.416
+    >>> [round(x, 1) for x in accuracy_interval([0.2, 0.2], [0.3, 0.3], unit)]
+    [54.0, 100.0]
+    """
+    if not losses:
+        return None
+    n = len(losses)
+    mean = sum(losses) / n
+    half = z * math.sqrt(sum(max(0.0, se) ** 2 for se in ses)) / n
+    return [accuracy([mean + half], unit), accuracy([mean - half], unit)]
 
 
 def evaluate_decision(problem: ReviewProblem, rng: random.Random, deadline: float | None,
@@ -346,7 +381,8 @@ def review_hand(rules: GameRules, match: Any, deal: Any, actions: Sequence[Actio
         raw = [d.raw_loss for d in mine]
         counts = {v: sum(1 for d in mine if d.verdict == v) for v in VERDICTS}
         seats.append(SeatReview(s, len(mine), sum(raw) / len(raw) if raw else 0.0,
-                                accuracy(raw, unit), counts))
+                                accuracy(raw, unit), counts,
+                                accuracy_interval(raw, [d.se for d in mine], unit)))
     return HandReview(rules.game, unit.name, unit.thresholds, reviews, seats,
                       1000.0 * (clock() - started), budget_ms)
 
@@ -413,13 +449,16 @@ def review_inputs_json(game: str, start: dict, deal: dict, payloads: list[dict],
 
 
 def format_review(review: HandReview) -> str:
-    """Human-readable: per seat decisions, mean loss, accuracy; then the
+    """Human-readable: per seat decisions, mean loss, accuracy (its 95 %
+    range in brackets); then the
     flagged decisions (index, seat, verdict, loss ± se, move played, better move)."""
     lines = [f"game: {review.game}  unit: {review.unit}  thresholds (inaccuracy/mistake/"
              f"blunder): {'/'.join(f'{t:g}' for t in review.thresholds)}  cpu: "
              f"{review.cpu_ms:.0f} ms of {review.budget_ms:.0f} ms"]
     for s in review.seats:
         acc = "-" if s.accuracy is None else f"{s.accuracy:.1f}"
+        if s.accuracy_range is not None:
+            acc += f" ({s.accuracy_range[0]:.0f}-{s.accuracy_range[1]:.0f})"
         lines.append(f"seat {s.seat}: decisions {s.decisions}  mean loss {s.mean_loss:.3f}"
                      f"  accuracy {acc}  " + " ".join(f"{k} {v}" for k, v in s.counts.items()))
     flagged = review.flagged()

@@ -16,8 +16,9 @@ import pytest
 
 from games.engine import get_rules
 from games.engine.base import Action, RecordError
-from games.engine.review import (ReviewUnit, accuracy, classify, evaluate_decision,
-                                 format_review, review_record, ReviewProblem)
+from games.engine import review as review_module
+from games.engine.review import (ReviewUnit, accuracy, accuracy_interval, classify,
+                                 evaluate_decision, format_review, review_record, ReviewProblem)
 from games.engine.simulate import run_simulation
 
 
@@ -95,6 +96,43 @@ def test_same_seed_same_review_and_worlds_follow_the_cap():
     b = review_record(rec, budget_ms=1e9, max_worlds=2, seed=9).to_json()
     a.pop("cpu_ms"), b.pop("cpu_ms")
     assert a == b
+
+
+def test_the_accuracy_range_holds_the_accuracy_and_narrows_with_more_worlds():
+    """Each seat's 95 % range of accuracy contains its accuracy; with 16
+    worlds per decision instead of 2 the ranges are narrower in all (the
+    standard errors shrink), and the CLI text prints them."""
+    rec = _records("baohuang", 1, 5)[0]
+    few = review_record(rec, budget_ms=1e9, max_worlds=2, seed=1, all_cards=False)
+    many = review_record(rec, budget_ms=1e9, max_worlds=16, seed=1, all_cards=False)
+    for review in (few, many):
+        for s in review.seats:
+            low, high = s.accuracy_range
+            assert 0 <= low <= s.accuracy <= high <= 100, s
+
+    def width(review):
+        return sum(s.accuracy_range[1] - s.accuracy_range[0] for s in review.seats)
+
+    assert width(many) < width(few), (width(many), width(few))
+    s0 = few.seats[0]
+    assert (f"accuracy {s0.accuracy:.1f} ({s0.accuracy_range[0]:.0f}-"
+            f"{s0.accuracy_range[1]:.0f})") in format_review(few)
+
+
+def test_the_accuracy_range_of_certain_losses_is_the_accuracy_itself():
+    unit = ReviewUnit("levels", (0.5, 1.0, 2.0))
+    assert accuracy_interval([1.0, 0.0], [0.0, 0.0], unit) == [accuracy([0.5], unit)] * 2
+    low, high = accuracy_interval([1.0, 0.0], [0.4, 0.4], unit)
+    # mean 0.5, se of the mean sqrt(0.4² + 0.4²) / 2 = 0.283, ±1.96 se: 0.5 ± 0.554
+    assert low == pytest.approx(accuracy([0.5 + 1.96 * (0.32 ** 0.5) / 2], unit)) and high == 100.0
+    assert accuracy_interval([], [], unit) is None
+
+
+def test_docstring_examples():
+    import doctest
+
+    result = doctest.testmod(review_module)
+    assert result.attempted > 0 and result.failed == 0
 
 
 def test_budget_bounds_the_worlds():

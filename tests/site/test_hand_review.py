@@ -84,6 +84,13 @@ def test_replay_page_shows_graph_accuracy_and_the_flagged_decisions(client, alic
     assert 'id="review-graph"' in page and "<polyline" in page
     for s in range(5):
         assert f'data-review-seat="{s}"' in page
+    for seat in review.data["seats"]:  # accuracy and its 95 % range, rounded
+        if seat["accuracy"] is None:
+            continue
+        row = page.split(f'data-review-seat="{seat["seat"]}"')[1].split("</tr>")[0]
+        low, high = seat["accuracy_range"]
+        assert f'{seat["accuracy"]:.1f}' in row
+        assert f"data-accuracy-range" in row and f"({low:.0f}–{high:.0f})" in row, row
     flagged = [d for d in review.data["decisions"] if d["verdict"] not in ("fine", "forced")]
     links = re.findall(r'data-jump-decision="(\d+)"', page)
     assert sorted(set(int(x) for x in links)) == sorted(set(d["index"] for d in flagged))
@@ -107,6 +114,7 @@ def test_replay_page_in_english_and_traditional_chinese(client, alice, finished)
     client.force_login(alice)
     en = client.get(f"/hands/{finished.pk}/replay/", HTTP_ACCEPT_LANGUAGE="en").content.decode()
     assert "Review" in en and "Accuracy" in en
+    assert "95% confidence interval: the more deals sampled" in en
     hant = client.get(f"/hands/{finished.pk}/replay/",
                       HTTP_ACCEPT_LANGUAGE="zh-hant").content.decode()
     assert "準確度" in hant

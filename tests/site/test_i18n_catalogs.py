@@ -127,7 +127,10 @@ def source_strings() -> dict[str, str]:
             continue
         if path.suffix == ".html":
             text = path.read_text("utf-8")
-            for m in (*TEMPLATE_STRING.finditer(text), *TEMPLATE_CALL.finditer(text)):
+            for m in TEMPLATE_STRING.finditer(text):  # makemessages doubles a tag's % signs
+                found.setdefault((m.group(1) or m.group(2)).replace("%", "%%"),
+                                 str(path.relative_to(ROOT)))
+            for m in TEMPLATE_CALL.finditer(text):
                 found.setdefault(m.group(1) or m.group(2), str(path.relative_to(ROOT)))
         elif path.suffix == ".py":
             for m in PYTHON_STRING.finditer(path.read_text("utf-8")):
