@@ -21,7 +21,8 @@ def current_seats(user) -> list[Seat]:
 def seats_for_profile(sender, user, **kwargs) -> dict:
     """Receiver of ``profile_context``: ``{"current_seats": [...],
     "review_accuracy": [...]}`` (the hand reviews' average accuracy per
-    game, #26: ``[{"game", "label", "hands", "accuracy", "recent"}]``)."""
+    game, #26: ``[{"game", "label", "hands", "accuracy", "recent", "weeks",
+    "spark"}]``: ``spark`` is :func:`accuracy_spark` of the weekly means)."""
     from games import registry
     from games.services.reviews import average_accuracy
 
@@ -31,4 +32,32 @@ def seats_for_profile(sender, user, **kwargs) -> dict:
             row["label"] = registry.get(row["game"]).label
         except KeyError:
             row["label"] = row["game"]
+        row["spark"] = accuracy_spark(row["weeks"])
     return {"current_seats": current_seats(user), "review_accuracy": rows}
+
+
+#: The weekly accuracy sparkline's size (SVG user units = CSS px) and weeks shown.
+SPARK_W, SPARK_H, SPARK_PAD = 132, 30, 3
+
+
+def accuracy_spark(weeks: list[dict], span: int | None = None) -> dict | None:
+    """Geometry of the profile's weekly accuracy line (#26, over time):
+    ``{"width", "height", "points": "x,y …", "dots": [{"x", "y", "week",
+    "accuracy", "hands"}]}`` with x by weeks ago (the oldest of ``span``
+    weeks, default ``services.reviews.ACCURACY_WEEKS``, at the left, this week
+    at the right, so a week without a reviewed hand leaves its gap) and y
+    from accuracy 100 (top) to 0 (bottom); None without any week."""
+    from games.services.reviews import ACCURACY_WEEKS
+
+    if not weeks:
+        return None
+    span = span or ACCURACY_WEEKS
+    inner_w, inner_h = SPARK_W - 2 * SPARK_PAD, SPARK_H - 2 * SPARK_PAD
+    dots = []
+    for w in weeks:
+        x = SPARK_PAD + inner_w * (span - 1 - w["ago"]) / max(span - 1, 1)
+        y = SPARK_PAD + inner_h * (100.0 - w["accuracy"]) / 100.0
+        dots.append({"x": round(x, 1), "y": round(y, 1), "week": w["week"],
+                     "accuracy": w["accuracy"], "hands": w["hands"]})
+    return {"width": SPARK_W, "height": SPARK_H,
+            "points": " ".join(f"{d['x']},{d['y']}" for d in dots), "dots": dots}

@@ -185,17 +185,43 @@ def review_for(hand: Hand, user) -> tuple[HandReview | None, str | None]:
     return HandReview.objects.filter(hand=hand).first(), None
 
 
-def average_accuracy(user) -> list[dict]:
-    """``user``'s reviewed hands per game: ``[{"game", "hands", "accuracy",
-    "recent"}]``: the mean accuracy over all and over the last 10 (trend)."""
-    from django.db.models import Avg, Count
+#: Weeks of a profile's accuracy series (:func:`average_accuracy`).
+ACCURACY_WEEKS = 12
 
+
+def average_accuracy(user, weeks: int = ACCURACY_WEEKS, now=None) -> list[dict]:
+    """``user``'s reviewed hands per game: ``[{"game", "hands", "accuracy",
+    "recent", "weeks"}]``: the mean accuracy over all and over the last 10
+    (trend), and ``weeks``: the mean per calendar week (Monday first, in
+    ``TIME_ZONE``) over the last ``weeks`` weeks up to ``now``, oldest first,
+    as ``[{"week": date of its Monday, "ago": whole weeks before this one
+    (0 = this week), "accuracy", "hands"}]`` for the weeks with a reviewed
+    hand (#26: "average accuracy per game over time")."""
+    import datetime
+
+    from django.db.models import Avg, Count
+    from django.db.models.functions import TruncWeek
+
+    now = timezone.localtime(now or timezone.now())
+    this_monday = now.date() - datetime.timedelta(days=now.weekday())
+    first_monday = this_monday - datetime.timedelta(weeks=weeks - 1)
+    since = timezone.make_aware(datetime.datetime.combine(first_monday, datetime.time()))
     out = []
     rows = (SeatAccuracy.objects.filter(user=user).values("game")
             .annotate(n=Count("id"), avg=Avg("accuracy")).order_by("game"))
     for row in rows:
         recent = list(SeatAccuracy.objects.filter(user=user, game=row["game"])
                       .order_by("-created", "-id").values_list("accuracy", flat=True)[:10])
+        series = (SeatAccuracy.objects.filter(user=user, game=row["game"], created__gte=since)
+                  .annotate(week=TruncWeek("created")).values("week")
+                  .annotate(n=Count("id"), avg=Avg("accuracy")).order_by("week"))
+        weekly = []
+        for w in series:
+            monday = timezone.localtime(w["week"]).date() if isinstance(
+                w["week"], datetime.datetime) else w["week"]
+            weekly.append({"week": monday, "ago": (this_monday - monday).days // 7,
+                           "accuracy": w["avg"], "hands": w["n"]})
         out.append({"game": row["game"], "hands": row["n"], "accuracy": row["avg"],
-                    "recent": sum(recent) / len(recent) if recent else None})
+                    "recent": sum(recent) / len(recent) if recent else None,
+                    "weeks": weekly})
     return out

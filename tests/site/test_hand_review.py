@@ -151,6 +151,49 @@ def test_profile_shows_average_accuracy_per_game(client, alice, finished):
     assert f"{acc:.1f}" in page
 
 
+def test_profile_shows_accuracy_per_week_over_the_last_twelve(client, alice, finished):
+    """#26 "average accuracy per game over time": the mean per calendar week,
+    a dot per week with a reviewed hand (its Monday, mean and count in the
+    dot's data and title), this week at the right; a week 13 weeks ago is
+    outside the line but still in the overall mean."""
+    import datetime
+
+    from django.utils import timezone
+
+    review = _done(finished)
+    SeatAccuracy.objects.filter(review=review).delete()
+    now = timezone.localtime()
+    monday = now.date() - datetime.timedelta(days=now.weekday())
+
+    def at(weeks_ago: int, seat: int, accuracy: float) -> None:
+        when = timezone.make_aware(datetime.datetime.combine(
+            monday - datetime.timedelta(weeks=weeks_ago), datetime.time(12)))
+        row = SeatAccuracy.objects.create(review=review, user=alice, game="baohuang", seat=seat,
+                                          accuracy=accuracy, decisions=10)
+        SeatAccuracy.objects.filter(pk=row.pk).update(created=when)
+
+    at(0, 0, 80.0)
+    at(0, 1, 60.0)   # this week: 70 over 2 hands
+    at(3, 2, 50.0)   # three weeks ago
+    at(13, 3, 10.0)  # before the twelve weeks
+    row = next(r for r in reviews.average_accuracy(alice) if r["game"] == "baohuang")
+    assert row["hands"] == 4 and row["accuracy"] == pytest.approx(50.0)
+    assert [(w["ago"], w["week"], w["hands"]) for w in row["weeks"]] == [
+        (3, monday - datetime.timedelta(weeks=3), 1), (0, monday, 2)]
+    assert [w["accuracy"] for w in row["weeks"]] == pytest.approx([50.0, 70.0])
+    client.force_login(alice)
+    page = client.get("/accounts/profile/").content.decode()
+    spark = page.split('class="accuracy-spark"')[1].split("</svg>")[0]
+    assert 'data-weeks="2"' in spark and "<polyline" in spark
+    dots = re.findall(r'data-week="([\d-]+)" data-accuracy="([\d.]+)" cx="([\d.]+)" cy="([\d.]+)"',
+                      spark)
+    assert [(w, a) for w, a, _x, _y in dots] == [
+        ((monday - datetime.timedelta(weeks=3)).isoformat(), "50.0"), (monday.isoformat(), "70.0")]
+    (_, _, x3, y3), (_, _, x0, y0) = dots
+    assert float(x3) < float(x0) and float(y0) < float(y3)  # later is right, better is higher
+    assert f"{monday.isoformat()} 这一周：70.0（2 局）" in spark
+
+
 def test_play_this_deal_again_same_deal_and_start_bots_elsewhere_unscored(
         client, alice, finished, driver):
     from accounts.models import PointsEntry
