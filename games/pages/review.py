@@ -12,6 +12,8 @@ and :func:`games.embargo.embargo_reason` is asked first.
 
 from __future__ import annotations
 
+import json
+
 from django.contrib.auth.decorators import login_required
 from django.http import Http404, HttpResponseForbidden
 from django.shortcuts import get_object_or_404, redirect
@@ -71,6 +73,32 @@ def _graph(decisions: list[dict], total: int, seats: int) -> dict:
             "right": WIDTH - PAD}
 
 
+def group_repeats(flagged: list[dict]) -> list[dict]:
+    """The flagged decisions as the page lists them: a decision whose seat,
+    verdict and better move are those of an earlier one is the same mistake
+    again (a seat passing on the king it should play, trick after trick), so
+    it is not listed on its own but under the first, in its ``"repeats"``
+    (``[{"index", "loss"}]``, in order).  Every decision keeps its link (the
+    page's and the graph's), so none is lost; only the list is shorter.
+
+    >>> first = {"index": 3, "seat": 0, "verdict": "blunder", "best": {"seat": 0, "play": ["KC"]}, "loss": 2.0}
+    >>> again = {**first, "index": 7, "loss": 2.5}
+    >>> other = {**first, "index": 9, "seat": 1}
+    >>> [(d["index"], [r["index"] for r in d["repeats"]]) for d in group_repeats([first, again, other])]
+    [(3, [7]), (9, [])]
+    """
+    out: list[dict] = []
+    first: dict[tuple, dict] = {}
+    for d in flagged:
+        key = (d["seat"], d["verdict"], json.dumps(d["best"], sort_keys=True))
+        if key in first:
+            first[key]["repeats"].append({"index": d["index"], "loss": d["loss"]})
+            continue
+        first[key] = {**d, "repeats": []}
+        out.append(first[key])
+    return out
+
+
 def review_context(hand: Hand, user, step: int, names: list[str]) -> dict:
     """``{"review": {...}}`` for the replay page of ``hand`` at ``step``:
     ``state`` (``"embargoed"``, ``"none"``, ``"pending"``, ``"failed"``,
@@ -105,7 +133,7 @@ def review_context(hand: Hand, user, step: int, names: list[str]) -> dict:
                 "best_move": tables.describe_action(d["best"], spec),
                 "differs": d["best"] != d["played"]}
 
-    flagged = [entry(d) for d in decisions if d["verdict"] not in ("fine", "forced")]
+    flagged = group_repeats([entry(d) for d in decisions if d["verdict"] not in ("fine", "forced")])
     current = next((entry(d) for d in decisions if d["index"] == step), None)
     seats = [{**s, "name": name(s["seat"]), "colour": COLOURS[s["seat"] % len(COLOURS)]}
              for s in data["seats"]]

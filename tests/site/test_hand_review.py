@@ -109,6 +109,45 @@ def test_replay_page_shows_graph_accuracy_and_the_flagged_decisions(client, alic
             assert f'data-c="{code}"' in better
 
 
+def test_the_same_mistake_again_is_listed_under_the_first(client, alice, finished):
+    """Two decisions of one seat with the same verdict and the same better
+    move (the stored review edited so): the list shows the first, and the
+    second as a step link under it ("the same mistake again"), not as an item
+    of its own; both keep their jump links."""
+    if finished.summary.get("voided"):
+        pytest.skip("deal voided")
+    review = _done(finished)
+    data = review.data
+    unforced = [d for d in data["decisions"] if d["verdict"] != "forced"]
+    a = unforced[0]
+    b = next(d for d in unforced[1:] if d["seat"] == a["seat"])
+    for d in data["decisions"]:
+        if d["index"] in (a["index"], b["index"]):
+            d.update(verdict="blunder", loss=3.0, se=0.1, best={**a["best"], "seat": a["seat"]})
+        elif d["seat"] == a["seat"] and d["verdict"] == "blunder":
+            d["verdict"] = "mistake"  # no other blunder of the seat to group with
+    HandReview.objects.filter(pk=review.pk).update(data=data)
+    client.force_login(alice)
+    page = client.get(f"/hands/{finished.pk}/replay/").content.decode()
+    items = page.split('id="review-flagged"')[1].split("</ol>")[0].split("<li ")[1:]
+    first = next(i for i in items if f'data-jump-decision="{a["index"]}"' in i.split("<br>")[0])
+    repeats = first.split('class="muted review-repeats"')[1]
+    assert 'data-repeats="1"' in repeats and f'data-jump-decision="{b["index"]}"' in repeats
+    assert "同样的错误又出现" in repeats
+    assert not any(f'data-jump-decision="{b["index"]}"' in i.split("<br>")[0] for i in items)
+    en = client.get(f"/hands/{finished.pk}/replay/", HTTP_ACCEPT_LANGUAGE="en").content.decode()
+    assert "The same mistake again:" in en
+
+
+def test_group_repeats_docstring():
+    import doctest
+
+    from games.pages import review as review_page
+
+    result = doctest.testmod(review_page)
+    assert result.attempted > 0 and result.failed == 0
+
+
 def test_replay_page_in_english_and_traditional_chinese(client, alice, finished):
     _done(finished)
     client.force_login(alice)
