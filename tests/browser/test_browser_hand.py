@@ -83,8 +83,10 @@ def take_turn(page, actions: list[str], stale: list, legal_plays=None) -> str:
         click_action(page, choice)
         return choice
     if "play" in actions:
-        hint_btn = page.locator('#actions [data-action="hint"]')
-        hint = (hint_btn.get_attribute("data-hint") or "").split() if hint_btn.count() else []
+        # found and read in one task: a push between the two could take the button away
+        hint = page.evaluate(
+            "() => { const b = document.querySelector('#actions [data-action=\"hint\"]');"
+            " return ((b && b.dataset.hint) || '').split(/\\s+/).filter(Boolean); }")
         if not hint and legal_plays is not None:
             plays = sorted(legal_plays(), key=len)
             hint = plays[0] if plays else []

@@ -56,8 +56,12 @@ def click_cards(page, codes: list[str], seen: dict[str, int] | None = None) -> N
 
 
 def hint(page) -> list[str]:
-    btn = page.locator('#actions [data-action="hint"]')
-    return (btn.get_attribute("data-hint") or "").split() if btn.count() else []
+    """The hint button's cards, or [] without one: found and read in one task
+    (a push between a count() and a get_attribute() may take the button away,
+    and the read then waited 20 s for it: CI of session 13)."""
+    return page.evaluate(
+        "() => { const b = document.querySelector('#actions [data-action=\"hint\"]');"
+        " return ((b && b.dataset.hint) || '').split(/\\s+/).filter(Boolean); }")
 
 
 def selected(page) -> list[str]:
@@ -99,8 +103,8 @@ def test_play_a_whole_shengji_hand_by_clicking(site_server, phone_page):
     shots: set[str] = set()
     deadline = time.monotonic() + HAND_TIMEOUT_S
     while time.monotonic() < deadline:
-        panel = page.locator("#result-panel")
-        if panel.count() and panel.get_attribute("data-winners"):
+        if page.evaluate("() => { const p = document.querySelector('#result-panel');"
+                         " return !!(p && p.dataset.winners); }"):
             break
         actions = my_actions(page)
         if not actions:
