@@ -185,7 +185,7 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql":
     _pg_options.setdefault("connect_timeout", DB_CONNECT_TIMEOUT)
     _pg_options.setdefault("application_name", DB_APPLICATION_NAME)
     if DB_POOL_MAX_SIZE > 0 and not IN_CELERY_WORKER:
-        from config import pool_returns as _pool_returns
+        from games.pages import pool_returns as _pool_returns
 
         _pg_options["pool"] = {
             "min_size": min(DB_POOL_MIN_SIZE, DB_POOL_MAX_SIZE),
@@ -194,7 +194,7 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql":
             "max_idle": DB_POOL_MAX_IDLE,
             "name": "cardroom",
             # counts the connections given back in working order: /healthz tells
-            # a busy pool from a stuck one by it (config/pool_returns.py)
+            # a busy pool from a stuck one by it (games/pages/pool_returns.py)
             "reset": _pool_returns.returned,
         }
 if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":

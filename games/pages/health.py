@@ -32,6 +32,8 @@ from django.conf import settings
 from django.core.cache import cache
 from django.db import connection
 
+from games.pages import pool_returns
+
 log = logging.getLogger(__name__)
 
 #: beat's process stamps this when it sends the deadline sweep
@@ -104,22 +106,14 @@ def _pool_text(state: dict | None) -> str:
             f"{state['waiting']} waiting, {state['timeouts']} timed out)")
 
 
-def _progress(before: tuple[int, dict], pool) -> int:
-    """Connections the pool took back in working order, or opened, since
-    ``before`` (:func:`_pool_mark`): each is a request the database answered."""
-    from config import pool_returns
-
-    returns, stats = before
-    after = pool.get_stats()
-    opened = ((after.get("connections_num", 0) - stats.get("connections_num", 0))
-              - (after.get("connections_errors", 0) - stats.get("connections_errors", 0)))
-    return pool_returns.count() - returns + opened
-
-
-def _pool_mark(pool) -> tuple[int, dict]:
-    from config import pool_returns
-
-    return pool_returns.count(), pool.get_stats()
+def _answered(pool) -> int:
+    """A running count of what the database answered through ``pool``:
+    connections given back in working order (:mod:`games.pages.pool_returns`)
+    plus connections opened.  Two readings apart tell a busy pool (it grew)
+    from a stuck one."""
+    stats = pool.get_stats()
+    return (pool_returns.count() + stats.get("connections_num", 0)
+            - stats.get("connections_errors", 0))
 
 
 def check_database(timeout: float | None = None) -> tuple[bool, str]:
@@ -129,15 +123,15 @@ def check_database(timeout: float | None = None) -> tuple[bool, str]:
 
     A pool that had no connection free for the check is *busy*, not down, when
     other requests gave connections back in working order meanwhile, or new
-    ones opened (the database answers them; :func:`_progress`,
-    config/pool_returns.py): healthy, the detail saying ``database busy``.  Reporting a saturated process as failed
+    ones opened (the database answers them; :func:`_answered`): healthy, the
+    detail saying ``database busy``.  Reporting a saturated process as failed
     would make a load balancer pull it at its busiest and pile its load on the
     others (a 503 of ``/healthz`` in a burst: CI of stop 29).  A pool that
     took nothing back while every connection was taken (held, or stuck on a
     database that stopped answering) fails, as does any other error."""
     timeout = float(getattr(settings, "DB_HEALTH_TIMEOUT", 2.0)) if timeout is None else timeout
     pool = getattr(connection, "pool", None)
-    before = _pool_mark(pool) if pool is not None else None
+    before = _answered(pool) if pool is not None else 0
     try:
         if pool is not None:
             pool.open()
@@ -150,7 +144,7 @@ def check_database(timeout: float | None = None) -> tuple[bool, str]:
     except Exception as exc:
         state = pool_state() if pool is not None else None
         if exc.__class__.__name__ == "PoolTimeout":
-            served = _progress(before, pool)
+            served = _answered(pool) - before
             if served > 0:
                 return True, (f"database busy: no connection free within {timeout:g} s, "
                               f"{served} given back by other requests meanwhile{_pool_text(state)}")

@@ -137,7 +137,7 @@ def test_healthz_is_200_busy_when_the_pool_serves_others_while_it_waits(client, 
     thread.  /healthz still gets none within DB_HEALTH_TIMEOUT, but the pool
     took one back in working order: 200, ``database busy``, the pool's state
     in the detail (the pool's own counters keep the timed-out waiter as
-    waiting, config/pool_returns.py)."""
+    waiting, games/pages/pool_returns.py)."""
     import threading
     import time
 
