@@ -36,22 +36,22 @@ def seats_for_profile(sender, user, **kwargs) -> dict:
     return {"current_seats": current_seats(user), "review_accuracy": rows}
 
 
-#: The weekly accuracy sparkline's size (SVG user units = CSS px) and weeks shown.
+#: The weekly accuracy sparkline's size (SVG user units = CSS px) and inner margin.
 SPARK_W, SPARK_H, SPARK_PAD = 132, 30, 3
 
 
-def accuracy_spark(weeks: list[dict], span: int | None = None) -> dict | None:
+def accuracy_spark(weeks: list[dict]) -> dict | None:
     """Geometry of the profile's weekly accuracy line (#26, over time):
     ``{"width", "height", "points": "x,y …", "dots": [{"x", "y", "week",
-    "accuracy", "hands"}]}`` with x by weeks ago (the oldest of ``span``
-    weeks, default ``services.reviews.ACCURACY_WEEKS``, at the left, this week
+    "accuracy", "hands"}]}`` with x by weeks ago (the oldest of
+    ``services.reviews.ACCURACY_WEEKS`` weeks at the left, this week
     at the right, so a week without a reviewed hand leaves its gap) and y
     from accuracy 100 (top) to 0 (bottom); None without any week."""
     from games.services.reviews import ACCURACY_WEEKS
 
     if not weeks:
         return None
-    span = span or ACCURACY_WEEKS
+    span = ACCURACY_WEEKS
     inner_w, inner_h = SPARK_W - 2 * SPARK_PAD, SPARK_H - 2 * SPARK_PAD
     dots = []
     for w in weeks:

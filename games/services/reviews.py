@@ -189,39 +189,38 @@ def review_for(hand: Hand, user) -> tuple[HandReview | None, str | None]:
 ACCURACY_WEEKS = 12
 
 
-def average_accuracy(user, weeks: int = ACCURACY_WEEKS, now=None) -> list[dict]:
+def average_accuracy(user) -> list[dict]:
     """``user``'s reviewed hands per game: ``[{"game", "hands", "accuracy",
     "recent", "weeks"}]``: the mean accuracy over all and over the last 10
     (trend), and ``weeks``: the mean per calendar week (Monday first, in
-    ``TIME_ZONE``) over the last ``weeks`` weeks up to ``now``, oldest first,
+    ``TIME_ZONE``) over the last :data:`ACCURACY_WEEKS` weeks, oldest first,
     as ``[{"week": date of its Monday, "ago": whole weeks before this one
     (0 = this week), "accuracy", "hands"}]`` for the weeks with a reviewed
-    hand (#26: "average accuracy per game over time")."""
+    hand (#26: "average accuracy per game over time").  The weekly means of
+    all games come from one query."""
     import datetime
 
     from django.db.models import Avg, Count
     from django.db.models.functions import TruncWeek
 
-    now = timezone.localtime(now or timezone.now())
+    now = timezone.localtime()
     this_monday = now.date() - datetime.timedelta(days=now.weekday())
-    first_monday = this_monday - datetime.timedelta(weeks=weeks - 1)
-    since = timezone.make_aware(datetime.datetime.combine(first_monday, datetime.time()))
+    since = timezone.make_aware(datetime.datetime.combine(
+        this_monday - datetime.timedelta(weeks=ACCURACY_WEEKS - 1), datetime.time()))
+    mine = SeatAccuracy.objects.filter(user=user)
+    weekly: dict[str, list[dict]] = {}
+    for w in (mine.filter(created__gte=since).annotate(week=TruncWeek("created"))
+              .values("game", "week").annotate(n=Count("id"), avg=Avg("accuracy"))
+              .order_by("game", "week")):
+        monday = timezone.localtime(w["week"]).date()
+        weekly.setdefault(w["game"], []).append(
+            {"week": monday, "ago": (this_monday - monday).days // 7,
+             "accuracy": w["avg"], "hands": w["n"]})
     out = []
-    rows = (SeatAccuracy.objects.filter(user=user).values("game")
-            .annotate(n=Count("id"), avg=Avg("accuracy")).order_by("game"))
-    for row in rows:
-        recent = list(SeatAccuracy.objects.filter(user=user, game=row["game"])
-                      .order_by("-created", "-id").values_list("accuracy", flat=True)[:10])
-        series = (SeatAccuracy.objects.filter(user=user, game=row["game"], created__gte=since)
-                  .annotate(week=TruncWeek("created")).values("week")
-                  .annotate(n=Count("id"), avg=Avg("accuracy")).order_by("week"))
-        weekly = []
-        for w in series:
-            monday = timezone.localtime(w["week"]).date() if isinstance(
-                w["week"], datetime.datetime) else w["week"]
-            weekly.append({"week": monday, "ago": (this_monday - monday).days // 7,
-                           "accuracy": w["avg"], "hands": w["n"]})
+    for row in mine.values("game").annotate(n=Count("id"), avg=Avg("accuracy")).order_by("game"):
+        recent = list(mine.filter(game=row["game"]).order_by("-created", "-id")
+                      .values_list("accuracy", flat=True)[:10])
         out.append({"game": row["game"], "hands": row["n"], "accuracy": row["avg"],
                     "recent": sum(recent) / len(recent) if recent else None,
-                    "weeks": weekly})
+                    "weeks": weekly.get(row["game"], [])})
     return out
