@@ -209,12 +209,16 @@ def classify(loss: float, se: float, unit: ReviewUnit) -> str:
     return verdict
 
 
+def _score(mean_loss: float, unit: ReviewUnit) -> float:
+    return 100.0 * math.exp(-max(0.0, mean_loss) / unit.scale)
+
+
 def accuracy(losses: Sequence[float], unit: ReviewUnit) -> float | None:
     """``100 × exp(−max(0, mean(losses)) / unit.scale)`` of the unclipped
     (held-out) losses of a seat's decisions; None for no decisions."""
     if not losses:
         return None
-    return 100.0 * math.exp(-max(0.0, sum(losses) / len(losses)) / unit.scale)
+    return _score(sum(losses) / len(losses), unit)
 
 
 def accuracy_interval(losses: Sequence[float], ses: Sequence[float],
@@ -237,7 +241,7 @@ def accuracy_interval(losses: Sequence[float], ses: Sequence[float],
     n = len(losses)
     mean = sum(losses) / n
     half = z * math.sqrt(sum(max(0.0, se) ** 2 for se in ses)) / n
-    return [accuracy([mean + half], unit), accuracy([mean - half], unit)]
+    return [_score(mean + half, unit), _score(mean - half, unit)]
 
 
 def evaluate_decision(problem: ReviewProblem, rng: random.Random, deadline: float | None,
