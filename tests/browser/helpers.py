@@ -74,3 +74,12 @@ def set_pref(page, pref: str, on: bool) -> None:
     if box.is_checked() != on:
         box.click()
     page.click("#site-menu > summary")
+
+
+def hint_codes(page) -> list[str]:
+    """The hint button's cards, or [] without one: found and read in one task
+    (a push between a count() and a get_attribute() may take the button away,
+    and the read then waited 20 s for it: CI of session 13)."""
+    return page.evaluate(
+        "() => { const b = document.querySelector('#actions [data-action=\"hint\"]');"
+        " return ((b && b.dataset.hint) || '').split(/\\s+/).filter(Boolean); }")

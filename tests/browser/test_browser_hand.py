@@ -21,6 +21,7 @@ import time
 import pytest
 
 from .conftest import SHOTS
+from .helpers import hint_codes
 
 pytestmark = pytest.mark.browser
 
@@ -83,10 +84,7 @@ def take_turn(page, actions: list[str], stale: list, legal_plays=None) -> str:
         click_action(page, choice)
         return choice
     if "play" in actions:
-        # found and read in one task: a push between the two could take the button away
-        hint = page.evaluate(
-            "() => { const b = document.querySelector('#actions [data-action=\"hint\"]');"
-            " return ((b && b.dataset.hint) || '').split(/\\s+/).filter(Boolean); }")
+        hint = hint_codes(page)
         if not hint and legal_plays is not None:
             plays = sorted(legal_plays(), key=len)
             hint = plays[0] if plays else []

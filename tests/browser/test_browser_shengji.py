@@ -23,6 +23,7 @@ import pytest
 from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
 from .conftest import SHOTS
+from .helpers import hint_codes
 
 pytestmark = pytest.mark.browser
 
@@ -53,15 +54,6 @@ def click_cards(page, codes: list[str], seen: dict[str, int] | None = None) -> N
         nth = seen.get(code, 0)
         seen[code] = nth + 1
         page.locator(f'#my-hand [data-card="{code}"]').nth(nth).click()
-
-
-def hint(page) -> list[str]:
-    """The hint button's cards, or [] without one: found and read in one task
-    (a push between a count() and a get_attribute() may take the button away,
-    and the read then waited 20 s for it: CI of session 13)."""
-    return page.evaluate(
-        "() => { const b = document.querySelector('#actions [data-action=\"hint\"]');"
-        " return ((b && b.dataset.hint) || '').split(/\\s+/).filter(Boolean); }")
 
 
 def selected(page) -> list[str]:
@@ -119,12 +111,12 @@ def test_play_a_whole_shengji_hand_by_clicking(site_server, phone_page):
         if phase not in shots:
             page.screenshot(path=str(SHOTS / f"shengji-{phase}-375.png"), full_page=False)
             shots.add(phase)
-        print("turn", phase, actions, hint(page), selected(page), flush=True)
+        print("turn", phase, actions, hint_codes(page), selected(page), flush=True)
         assert not selected(page) or phase == "give", (
             f"cards selected before my turn: {selected(page)}; before: {history[-3:]}")
         before = table_version(page)
         if phase == "auction":
-            codes = hint(page)
+            codes = hint_codes(page)
             if "bid" in actions and codes:  # outbid while possible: win, name trumps, bury
                 marked = page.locator("#my-hand [data-card][data-bid]").evaluate_all(
                     "els => els.map(e => e.dataset.card)")
@@ -154,7 +146,7 @@ def test_play_a_whole_shengji_hand_by_clicking(site_server, phone_page):
             page.click('#actions [data-action="give"]')
             done["give"] += 1
         elif phase == "bury":
-            codes = hint(page)
+            codes = hint_codes(page)
             assert len(codes) == 8
             assert page.locator("#my-hand [data-card][data-kitty]").count() == 8
             click_cards(page, codes)
@@ -162,7 +154,7 @@ def test_play_a_whole_shengji_hand_by_clicking(site_server, phone_page):
             page.click('#actions [data-action="bury"]')
             done["bury"] += 1
         elif phase == "play":
-            codes = hint(page)
+            codes = hint_codes(page)
             assert codes
             trick = page.locator("#sj-trick")
             led = trick.get_attribute("data-led-suit")
@@ -191,7 +183,7 @@ def test_play_a_whole_shengji_hand_by_clicking(site_server, phone_page):
             done["play"] += 1
         else:
             pytest.fail(f"unexpected phase {phase} with actions {actions}")
-        history.append((phase, hint(page) if phase != "give" else "give", dict(done)))
+        history.append((phase, hint_codes(page) if phase != "give" else "give", dict(done)))
         wait_version_above(page, before)
         # The websocket's new table can arrive before the POST's own answer,
         # which is what clears an earlier refusal from #act-msg: wait for it.
