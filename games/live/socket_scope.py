@@ -12,6 +12,7 @@ import re
 
 from django.conf import settings
 from django.utils import translation
+from django.utils.functional import LazyObject, empty
 
 
 class _HandshakeRequest:
@@ -31,6 +32,26 @@ def scope_language(scope) -> str:
     browser's ``Accept-Language``, else ``LANGUAGE_CODE``: what
     ``LocaleMiddleware`` picks for the same browser's pages (issue #11)."""
     return translation.get_language_from_request(_HandshakeRequest(scope), check_path=False)
+
+
+def scope_user(scope):
+    """The socket's user as the model instance itself (or ``AnonymousUser``,
+    or None when no auth middleware ran).
+
+    Channels' ``AuthMiddleware`` puts a ``UserLazyObject`` in ``scope["user"]``
+    and resolves it before the consumer runs.  The proxy forwards attribute
+    reads, but not everything a model instance offers: ``type(user)`` is the
+    proxy class (which has no ``objects`` manager), and every access pays the
+    proxy's indirection.  A consumer takes the wrapped instance once, in
+    ``connect``, and uses that for the socket's life.  A proxy the middleware
+    has not resolved yet is returned as it is (reading it raises channels'
+    own "scope user not ready" error, which is the honest failure)."""
+    user = scope.get("user")
+    if isinstance(user, LazyObject):
+        wrapped = user.__dict__.get("_wrapped", empty)
+        if wrapped is not empty:
+            return wrapped
+    return user
 
 
 def scope_csrf_token(scope) -> str:
