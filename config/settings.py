@@ -367,6 +367,11 @@ if CELERY_NAMESPACE:
     CELERY_TASK_DEFAULT_QUEUE = CELERY_NAMESPACE
     CELERY_CONTROL_EXCHANGE = CELERY_NAMESPACE
     CELERY_EVENT_EXCHANGE = f"{CELERY_NAMESPACE}.ev"
+#: The queue of hand reviews, under the namespace like every other name, so two
+#: sites on one virtual host never take each other's reviews.  Only the review
+#: worker (``CARDROOM_WORKER_ROLE=reviews``, config/celery.py) consumes it.
+GAMES_REVIEW_QUEUE = f"{CELERY_NAMESPACE}.reviews" if CELERY_NAMESPACE else "reviews"
+CELERY_TASK_ROUTES = {"games.tasks.review_hand": {"queue": GAMES_REVIEW_QUEUE}}
 BROKER_IS_REDIS = bool(CELERY_BROKER_URL) and CELERY_BROKER_URL.split(":", 1)[0] in {"redis", "rediss"}
 #: True when no broker is configured: bot turns and timeouts then run on
 #: in-process timers (games.runtime.scheduling) inside the web process.

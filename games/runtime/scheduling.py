@@ -41,11 +41,11 @@ log = logging.getLogger(__name__)
 SWEEP_INTERVAL_S = 2.0
 #: The Celery task names (``games/runtime/tasks.py`` registers them).
 RUN_TURN_TASK = "games.tasks.run_turn"
-#: Hand reviews (#26): a low-priority task on its own queue, :data:`REVIEW_QUEUE`,
-#: which the live worker does not consume (a separate ``celery worker -Q
-#: reviews --concurrency 1`` at ``nice 19`` does, deploy/supervisord.conf).
+#: Hand reviews: a low-priority task on its own queue (settings.GAMES_REVIEW_QUEUE,
+#: under CELERY_NAMESPACE; CELERY_TASK_ROUTES sends it there), which the live
+#: worker does not consume (a separate review worker, ``CARDROOM_WORKER_ROLE=reviews``,
+#: one process at ``nice 19``, does: deploy/supervisord.conf).
 REVIEW_TASK = "games.tasks.review_hand"
-REVIEW_QUEUE = "reviews"
 
 _sweeper: threading.Thread | None = None
 _sweeper_lock = threading.Lock()
@@ -213,7 +213,7 @@ def configure_review(run: Callable[[int], str]) -> None:
 def schedule_review(hand_id: int) -> None:
     """Review hand ``hand_id`` in the background, after live turns.
 
-    Production: the task :data:`REVIEW_TASK` on the queue :data:`REVIEW_QUEUE`
+    Production: the task :data:`REVIEW_TASK` on the review queue (``settings.GAMES_REVIEW_QUEUE``)
     (only the review worker consumes it, so a review never holds a live
     worker's slot).  Embedded: one daemon thread takes hand ids in order and
     has each review computed in a child process at ``nice 19``
@@ -225,7 +225,7 @@ def schedule_review(hand_id: int) -> None:
     if settings.GAMES_INPROCESS_TASKS:
         _review_thread_queue().put(hand_id)
     else:
-        _celery_task(REVIEW_TASK).apply_async(args=(hand_id,), queue=REVIEW_QUEUE,
+        _celery_task(REVIEW_TASK).apply_async(args=(hand_id,), queue=settings.GAMES_REVIEW_QUEUE,
                                               priority=9)
 
 

@@ -23,7 +23,7 @@ from games.services.turns import play_turn, sweep
 __all__ = ["run_turn", "sweep_deadlines", "review_hand", "play_turn", "sweep"]
 
 #: A worker started with ``CARDROOM_WORKER_ROLE=reviews`` (the review worker,
-#: ``-Q reviews``) runs reviews only: no deadline sweep, no local turns.
+#: the namespaced review queue only) runs reviews only: no deadline sweep, no local turns.
 REVIEW_ROLE = "reviews"
 
 
