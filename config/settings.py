@@ -213,7 +213,11 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
     # Tests use a database file too, not SQLite's shared-cache memory database:
     # there, a read from another thread (the live snapshot pool, timers) during
     # a write fails at once with "database table is locked" instead of waiting.
-    DATABASES["default"]["TEST"] = {"NAME": str(BASE_DIR / "db.sqlite3-test")}
+    # One file per test process (tmp/test-db-<pid>.sqlite3): two pytest runs in
+    # one checkout (make test runs two at once) would otherwise delete and
+    # recreate each other's database under them.  Django removes the file when
+    # the run ends; conftest removes its -wal/-shm companions.
+    DATABASES["default"]["TEST"] = {"NAME": str(BASE_DIR / "tmp" / f"test-db-{os.getpid()}.sqlite3")}
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 AUTHENTICATION_BACKENDS = [
