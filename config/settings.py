@@ -436,4 +436,9 @@ LOGGING = {
     "disable_existing_loggers": False,
     "handlers": {"console": {"class": "logging.StreamHandler"}},
     "root": {"handlers": ["console"], "level": os.environ.get("LOG_LEVEL", "WARNING")},
+    # Django's own default gives the "django" logger a console handler of its own
+    # (when DEBUG) *and* lets its records propagate to the root's: every line of
+    # `make run` (requests, "Not Found: …") was printed twice.  One handler, the
+    # root's; no ADMINS are configured, so Django's mail_admins had nothing to do.
+    "loggers": {"django": {"handlers": [], "level": "INFO", "propagate": True}},
 }
