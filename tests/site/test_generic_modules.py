@@ -2,7 +2,7 @@
 no game's ruling (only the common C rulings).  A game's site code lives in
 its own package (``games/<code>/``) behind :mod:`games.registry`.
 
-The list below is the README's layout table's list of generic modules.
+The list below is docs/layout.md's list of generic modules (marked *).
 """
 
 from __future__ import annotations
