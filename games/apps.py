@@ -19,7 +19,7 @@ class GamesConfig(AppConfig):
         from games.pages import profile
         from games import registry
         from games.runtime import scheduling
-        from games.pages import health  # noqa: F401 (beat's signals)
+        from games.runtime import heartbeats  # noqa: F401 (beat's signals)
         from games import embargo
         from .services import turns
 

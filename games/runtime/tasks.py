@@ -17,7 +17,7 @@ from celery.signals import (
 
 from django.conf import settings
 
-from games.runtime import scheduling, worker_sweep
+from games.runtime import heartbeats, scheduling, worker_sweep
 from games.services.turns import play_turn, sweep
 
 __all__ = ["run_turn", "sweep_deadlines", "review_hand", "play_turn", "sweep"]
@@ -40,9 +40,7 @@ def run_turn(room_id: int, version: int) -> str:
 def sweep_deadlines() -> int:
     """Celery beat entry point of :func:`~games.services.turns.sweep` (every 2 s).
     Records the time it ran (beat records when it sent it: ``manage.py health``)."""
-    from games.pages import health
-
-    health.sweep_ran()
+    heartbeats.sweep_ran()
     return sweep()
 
 

@@ -25,6 +25,8 @@ import threading
 from django.conf import settings
 from django.db import connections
 
+from games.runtime import heartbeats
+
 log = logging.getLogger(__name__)
 
 _stop = threading.Event()
@@ -32,12 +34,10 @@ _thread: threading.Thread | None = None
 
 
 def _loop(interval: float, sweep) -> None:
-    from games.pages import health
-
     while not _stop.wait(interval):
         try:
             sweep()
-            health.worker_swept()
+            heartbeats.worker_swept()
         except Exception:
             log.warning("worker sweep failed (database down?); retrying", exc_info=True)
         finally:

@@ -11,7 +11,7 @@ from django.utils import timezone
 
 from games.runtime import dealing
 from ..models import Hand, Room, Seat
-from games.live.prepared import Prepared
+from games.services.prepared import Prepared
 
 #: Seconds between the end of a hand and the deal of the next (result panel).
 HAND_PAUSE_S = float(getattr(settings, "GAMES_HAND_PAUSE_S", 6.0))
