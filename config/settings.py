@@ -427,7 +427,7 @@ GAMES_WORKER_SWEEP_S = float(os.environ.get("GAMES_WORKER_SWEEP_S", "5"))
 #: moves it commits, without a broker round trip per move (games.runtime.local_turns,
 #: issue #12); 0 sends every turn through the broker.
 GAMES_WORKER_LOCAL_TURNS = int(os.environ.get("GAMES_WORKER_LOCAL_TURNS", "4"))
-#: Longest window of a hidden decision (games.runtime.hidden): every holder, human or
+#: Longest window of a hidden decision (games.services.hidden): every holder, human or
 #: bot, gets min(time limit, this) seconds and it takes effect at the deadline.
 GAMES_HIDDEN_DECISION_S = float(os.environ.get("GAMES_HIDDEN_DECISION_S", "10"))
 
