@@ -36,13 +36,11 @@ from asgiref.sync import sync_to_async
 from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncWebsocketConsumer
 
-from games.pages.outage import socket_survives_outage
-
 from games.pages import chat
 from games.live import fanout, snapshots as live, notify
 from games import embargo, registry
 from games.models import Room
-from games.live.socket_scope import render_in, scope_language, scope_user
+from games.live.socket_scope import render_in, scope_language, scope_user, socket_survives_outage
 from games.render import regions
 from games.render.tables import render_room_list
 
