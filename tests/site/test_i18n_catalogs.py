@@ -167,7 +167,8 @@ def test_event_leaderboard_and_quick_play_pages_render_in_english(client, make_u
     and quick-play pages.  The data itself is ASCII: club, event, user names, and
     bot entrants created in English."""
     from accounts.models import PlayerStanding
-    from clubs import events, services
+    from clubs import services
+    from clubs.running import events
     from ratings import compute
     from ratings.models import PlayerRating
 

@@ -20,8 +20,9 @@ from channels.generic.websocket import AsyncWebsocketConsumer
 from games.live import notify as game_notify
 from games.live.socket_scope import render_in, scope_csrf_token, scope_language
 
+from ..models import Event, EventTable, Round
+from ..pages.events import render_live
 from . import notify
-from .models import Event, EventTable, Round
 
 #: Seconds between two pushes caused by moves at the event's tables.
 TABLE_PUSH_INTERVAL_S = 1.0
@@ -95,8 +96,6 @@ class EventConsumer(AsyncWebsocketConsumer):
         await self.push()
 
     async def push(self):
-        from .event_views import render_live
-
         html = await database_sync_to_async(render_in)(
             self.language, render_live, self.event_id, self.scope.get("user"), scope_csrf_token(self.scope)
         )
