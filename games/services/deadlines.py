@@ -12,7 +12,7 @@ from django.utils import timezone
 from games.services import dealing
 from ..models import Hand, Room, Seat
 from games.services.prepared import Prepared
-from games.services import hidden
+from . import hidden
 
 #: Seconds between the end of a hand and the deal of the next (result panel).
 HAND_PAUSE_S = float(getattr(settings, "GAMES_HAND_PAUSE_S", 6.0))

@@ -34,7 +34,7 @@ from .frame import StaleVersion, locked_room, stale_outcome, versioned
 from .readmodel import by_seat, cache_put, current_hand, current_hand_counted, hand_key, hand_state, room_id
 from .settlement import carry_in_after, related_model
 from . import turncache
-from games.services import hidden
+from . import hidden
 
 log = logging.getLogger(__name__)
 

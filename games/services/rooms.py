@@ -12,7 +12,7 @@ from django.utils.translation import gettext as _
 
 from accounts.validators import text_problem
 
-from games.services import hidden
+from . import hidden
 from games import private_rooms, seating
 from ..engine import get_rules
 from ..engine.base import RecordError

@@ -29,7 +29,7 @@ from .errors import ServiceError
 from .hands import do_action, hidden_decision, next_hand, user_by_id
 from .readmodel import current_hand_counted, hand_state
 from . import turncache
-from games.services import hidden
+from . import hidden
 
 log = logging.getLogger(__name__)
 
