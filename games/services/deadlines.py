@@ -9,9 +9,9 @@ from datetime import timedelta
 from django.conf import settings
 from django.utils import timezone
 
-from games.services import dealing
+from . import dealing
 from ..models import Hand, Room, Seat
-from games.services.prepared import Prepared
+from .prepared import Prepared
 from . import hidden
 
 #: Seconds between the end of a hand and the deal of the next (result panel).

@@ -25,7 +25,7 @@ from ..engine import get_rules
 from ..engine.base import Action, IllegalAction, RecordError
 from ..engine.cards import new_seed
 from ..models import Hand, HandAction, Match, Room, Seat
-from games.services import dealing
+from . import dealing
 from games import signals
 from ..signals import hand_completed
 from .deadlines import can_start, seats_of, set_deadline, set_pause
