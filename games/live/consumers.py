@@ -36,7 +36,8 @@ from asgiref.sync import sync_to_async
 from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncWebsocketConsumer
 
-from games.pages import chat
+from games.services import chat
+from games.render import chat as chat_view
 from games.live import fanout, snapshots as live, notify
 from games import embargo, registry
 from games.models import Room
@@ -118,7 +119,7 @@ class TableConsumer(AsyncWebsocketConsumer):
     async def receive(self, text_data=None, bytes_data=None):
         """Only chat comes over the socket (moves are POSTed): ``{"chat":
         text}``, ``{"quick": key}``, ``{"mute": user id}``, ``{"unmute": …}``
-        (:mod:`games.pages.chat`), and ``{"full": …}``: the page asks for the
+        (:mod:`games.services.chat`), and ``{"full": …}``: the page asks for the
         whole table (a stub it could not apply, :mod:`games.render.regions`;
         honoured once per version).  Anything else, or anything malformed, is ignored."""
         if not hasattr(self, "hub") or not text_data or len(text_data) > 4 * chat.MAX_LENGTH + 2000:
@@ -154,9 +155,9 @@ class TableConsumer(AsyncWebsocketConsumer):
                 quick if isinstance(quick, str) else None,
             )
         except chat.ChatRefused as exc:
-            await self.send(text_data=chat.render_error(exc.message))
+            await self.send(text_data=chat_view.render_error(exc.message))
             return
-        await self.send(text_data=chat.render_error(""))
+        await self.send(text_data=chat_view.render_error(""))
         await self.channel_layer.group_send(
             self.group, {"type": "chat.posted", "room": self.room_id, "id": msg.pk}
         )
@@ -173,7 +174,7 @@ class TableConsumer(AsyncWebsocketConsumer):
 
     async def send_chat(self, messages, replace: bool = False):
         html = await sync_to_async(render_in, thread_sensitive=False)(
-            self.language, chat.render_lines, messages, self.user, self.muted, replace
+            self.language, chat_view.render_lines, messages, self.user, self.muted, replace
         )
         if html:
             await self.send(text_data=html)

@@ -7,7 +7,7 @@ package, ``games/<game>/templates/``), written in Simplified Chinese with
 and ``"<game> rules contents"`` for its table of contents): the English and
 Traditional texts are entries of ``locale/*/django.po``, so the page renders in
 the reader's language like every other page.  A section per ruling carries the
-anchor ``rule-<id>`` that refusals link to (:func:`games.pages.rulings.rule_url`).
+anchor ``rule-<id>`` that refusals link to (:func:`games.render.rulings.rule_url`).
 The title ladder is read from the admin-managed table (C4), never written out.
 """
 

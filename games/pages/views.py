@@ -15,7 +15,9 @@ from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
-from games.pages import chat, rulings, throttle
+from games.pages import throttle
+from games.render import rulings
+from games.services import chat
 from games import embargo, private_rooms, registry, services
 from games.render import tables
 from games.services import records

@@ -25,7 +25,7 @@ from django.db import connections
 from clubs import services as club_services
 from clubs.models import Club, Correction, Event, EventTable
 from clubs.running import events
-from games.pages import chat
+from games.services import chat
 from games.models import ChatMessage, ChatMute
 from games.live.routing import websocket_urlpatterns
 from quickplay.models import QueueEntry

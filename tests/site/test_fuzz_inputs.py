@@ -61,7 +61,7 @@ from clubs.live.routing import websocket_urlpatterns as club_sockets
 from clubs.models import EventTable
 from clubs.running import events
 from clubs.schedule import scheduling
-from games.pages import chat
+from games.services import chat
 from games.models import Hand
 from games.live.routing import websocket_urlpatterns as game_sockets
 from notifications.models import Kind, Notification, Unsubscribe

@@ -14,7 +14,7 @@ from django.test import Client
 
 from accounts.models import LevelTitle
 from games import registry
-from games.pages.rulings import rule_url
+from games.render.rulings import rule_url
 from games.render.tables import RULE_MESSAGES
 
 pytestmark = pytest.mark.django_db
