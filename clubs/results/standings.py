@@ -11,7 +11,7 @@ from fractions import Fraction
 from .. import formats
 from ..guards import embargoed_boards
 from ..models import Entry, Event, EventTable, Round
-from ..tournament.duplicate import board_matchpoints
+from ..tournament.duplicate import board_matchpoints, neuberg_matchpoints
 from ..tournament.standings import (
     MatchResult,
     Standing,
@@ -115,10 +115,17 @@ def board_cells(tables: list[EventTable]) -> list[dict]:
     """Every board of one duplicate round, as compared across its ``tables``
     (finished, with ``result["boards"]``): a list (board order) of ``{table
     pk: [cell per entry index]}``, each cell ``{"entry", "score", "mp",
-    "top", "absent"}`` (``score`` None: the table did not play the board;
-    ``mp`` a ``Fraction`` or None: nothing to score).
+    "top", "raw_mp", "raw_top", "neuberg", "absent"}`` (``score`` None: the
+    table did not play the board; ``mp`` a ``Fraction`` or None: nothing to
+    score).
 
-    Matchpoints are Law 78A's (:func:`board_matchpoints`).  The no-show rule
+    Matchpoints are Law 78A's (:func:`board_matchpoints`).  A board played
+    fewer times than the round's most played board (a table ran out of time
+    before it) is scaled to that many results by Neuberg's formula
+    (:func:`neuberg_matchpoints`): ``mp``/``top`` are the adjusted figures
+    that count, ``raw_mp``/``raw_top`` the board's own and ``neuberg`` says
+    whether they differ; a board played at one table only is not compared
+    (nothing to scale).  The no-show rule
     (``result["forfeit"]``, the absent entry ids, docs/tournaments.md
     "Duplicate: no-shows"): an absent entry scores **0 matchpoints** out of
     the usual maximum on every board its table played (the bot's result still
@@ -128,12 +135,13 @@ def board_cells(tables: list[EventTable]) -> list[dict]:
     some table played, the maximum being the number of those tables."""
     out = []
     count = max((len(t.result.get("boards") or []) for t in tables), default=0)
-    for k in range(count):
-        played = {
-            t.pk: t.result["boards"][k]
-            for t in tables
-            if k < len(t.result["boards"]) and t.result["boards"][k] is not None
-        }
+    boards = [
+        {t.pk: t.result["boards"][k] for t in tables
+         if k < len(t.result["boards"]) and t.result["boards"][k] is not None}
+        for k in range(count)
+    ]
+    expected = max((len(played) for played in boards), default=0)
+    for played in boards:
         mps = board_matchpoints(played) if played else {}
         board: dict = {}
         for t in tables:
@@ -143,15 +151,24 @@ def board_cells(tables: list[EventTable]) -> list[dict]:
             for idx, entry in enumerate(t.entries):
                 score = played[t.pk][idx] if t.pk in played and idx < len(played[t.pk]) else None
                 if t.pk in played:
-                    mp, top = mps.get((t.pk, idx), (None, 0))
+                    raw_mp, raw_top = mps.get((t.pk, idx), (None, 0))
                     if entry and entry in absent:
-                        mp = Fraction(0)
+                        raw_mp = Fraction(0)
+                    mp, top = raw_mp, raw_top
+                    if raw_mp is not None and 2 <= len(played) < expected:
+                        mp, top = neuberg_matchpoints(raw_mp, len(played), expected)
+                        if entry and entry in absent:
+                            mp = Fraction(0)
                 elif forfeited and played:
                     top = len(played)
                     mp = Fraction(0) if entry in absent else Fraction(top)
+                    raw_mp, raw_top = mp, top
                 else:
                     mp, top = None, 0
+                    raw_mp, raw_top = None, 0
                 cells.append({"entry": entry, "score": score, "mp": mp, "top": top,
+                              "raw_mp": raw_mp, "raw_top": raw_top,
+                              "neuberg": (mp, top) != (raw_mp, raw_top),
                               "absent": bool(entry and entry in absent)})
             board[t.pk] = cells
         out.append(board)
