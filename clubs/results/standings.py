@@ -6,6 +6,7 @@ results every time (a correction changes the standings at once).
 from __future__ import annotations
 
 from collections import Counter, defaultdict
+from collections.abc import Iterator
 from fractions import Fraction
 
 from .. import formats
@@ -196,24 +197,29 @@ def hidden_boards(round_: Round, event: Event, organiser: bool = False) -> range
     return embargoed_boards(round_)
 
 
-def duplicate_rows_of(event: Event, organiser: bool = False) -> list[tuple[int, float, int]]:
-    """``(entry, matchpoints, maximum)`` per board and entry: each board is
-    compared across the round's tables, entry index by entry index, with the
-    no-show rule and the corrections applied (:func:`board_cells`).  A board
-    of a running round still embargoed counts only for an ``organiser``
-    (:func:`hidden_boards`: while some table has to play it, comparing the
-    tables that finished it tells about the board)."""
-    rows = []
+def duplicate_scores(event: Event, organiser: bool = False) -> Iterator[tuple[int, int, float, int]]:
+    """``(round number, entry, matchpoints, maximum)`` per board and entry:
+    each board is compared across the round's tables, entry index by entry
+    index, with the no-show rule, Neuberg and the corrections applied
+    (:func:`board_cells`).  A board of a running round still embargoed counts
+    only for an ``organiser`` (:func:`hidden_boards`: while some table has to
+    play it, comparing the tables that finished it tells about the board)."""
     for tables in _duplicate_tables(event).values():
-        hidden = hidden_boards(tables[0].round, event, organiser)
+        round_ = tables[0].round
+        hidden = hidden_boards(round_, event, organiser)
         for k, board in enumerate(board_cells(tables)):
             if k in hidden:
                 continue
             for cells in board.values():
                 for c in cells:
                     if c["entry"] and c["mp"] is not None:
-                        rows.append((c["entry"], float(c["mp"]), c["top"]))
-    return rows
+                        yield round_.number, c["entry"], float(c["mp"]), c["top"]
+
+
+def duplicate_rows_of(event: Event, organiser: bool = False) -> list[tuple[int, float, int]]:
+    """``(entry, matchpoints, maximum)`` per board and entry
+    (:func:`duplicate_scores` without the round)."""
+    return [(entry, mp, top) for _, entry, mp, top in duplicate_scores(event, organiser)]
 
 
 def standings(event: Event, organiser: bool = False) -> list[Standing]:
