@@ -50,7 +50,7 @@ def contrast_failures(page) -> list[str]:
         const r = await axe.run(document, {runOnly: {type: 'rule', values: ['color-contrast']},
                                            resultTypes: ['violations']});
         return r.violations.flatMap(v => v.nodes.map(n => n.target.join(' ') + ': ' +
-            (n.any[0] && n.any[0].message || '').slice(0, 160)));
+            (n.any[0] && n.any[0].message || '').slice(0, 200) + ' | ' + (n.html || '').slice(0, 120)));
     }""")
     return found
 
@@ -88,7 +88,7 @@ def finished(site_server):
     """A finished hand of each game (a closed room, its human's session)."""
     out = {}
     for game in ("shengji", "baohuang"):
-        made = site_server.ops("finished_hands", count=1, game=game, prefix=f"w{game[:2]}")
+        made = site_server.ops("finished_hands", timeout=600, count=1, game=game, prefix=f"w{game[:2]}", review=False)
         out[game] = {"hand": made["hands"][0], "room": made["rooms"][0], "cookie": made["cookies"][0]}
     return out
 
@@ -121,7 +121,8 @@ def test_axe_contrast_clean_on_table_result_and_replay(site_server, browser, fin
         failures["replay-end"] = contrast_failures(page)
     finally:
         ctx.close()
-    assert {k: v for k, v in failures.items() if v} == {}
+    bad = "\n".join(f"{page_name}: {line}" for page_name, lines in failures.items() for line in lines)
+    assert not bad, bad
 
 
 @pytest.mark.parametrize("game", ["shengji", "baohuang"])
@@ -155,7 +156,8 @@ def test_english_table_result_and_replay_have_no_chinese(site_server, browser, f
         assert page.evaluate("() => document.documentElement.scrollWidth") <= PHONE["width"]
     finally:
         ctx.close()
-    assert {k: v for k, v in seen.items() if v} == {}
+    bad = "\n".join(f"{page_name}: {line}" for page_name, lines in seen.items() for line in lines)
+    assert not bad, bad
 
 
 def _menu_destinations(page) -> dict[str, str]:

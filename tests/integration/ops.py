@@ -239,13 +239,19 @@ def review_status(hand_id) -> dict:
             "cpu_ms": r.cpu_ms}
 
 
-def finished_hands(count=10, game="baohuang", prefix="fh") -> dict:
+def finished_hands(count=10, game="baohuang", prefix="fh", review=True) -> dict:
     """``count`` completed hands, each in its own room with one human seat, played
     out in this process by the heuristic bot at every seat through the real
     services (``tests/site/ratings_fixtures.play_out``); the room is then
     closed.  A hand with a human asks for its review as the site does (#26), so
     this gives the review worker work (``scripts/bench.py --reviews``).
-    → ``{hands: [id, ...], rooms: [id, ...], cookies: [the human's session, ...]}``."""
+    → ``{hands: [id, ...], rooms: [id, ...], cookies: [the human's session, ...]}``.
+    ``review=False``: no review asked for (in the embedded topology this
+    process would compute it, paced by the governor: minutes on a busy machine)."""
+    if not review:
+        from django.conf import settings
+
+        settings.GAMES_REVIEW_AFTER_HAND = False
     from games import services
     from games.models import Room
     from tests.site.ratings_fixtures import play_out
