@@ -251,3 +251,57 @@ def test_room_form_options_are_controls_posted_and_stored(site_server, browser):
     log = site_server.ops("room_options", room_id=room_id)
     assert log["options"] == {"follow": "suit"}
     assert log["game"] == "shengji" and log["name"] == "Options room"
+
+
+@pytest.mark.parametrize("size", [PHONE, DESKTOP], ids=["375x812", "1280x800"])
+def test_pages_around_the_table_read_well(site_server, browser, size):
+    """English, both sizes: the home page greets a signed-in player above the
+    numbered steps (step 1 is a thing to do); the lobby's heading over the two
+    games, the club page's over its events and members are plural; the
+    event page offers one way to print; sign-up states the password rule
+    once; the create-a-club form is one column of equally wide boxes;
+    no page scrolls sideways.  Screenshots of each."""
+    base = site_server.web_url
+    tag = f"{size['width']}x{size['height']}"
+    event = site_server.ops("event_round", game="shengji", bots=4, bot_delay_ms=5000, prefix="pg")
+    ctx, page = open_page(browser, base, event["user"]["cookie"], size, language="en")
+    try:
+        page.goto(base + "/")
+        steps = page.locator("#intro ol.how > li").all_inner_texts()
+        assert page.locator("#intro .greeting").inner_text().startswith("Hello")
+        assert not any(s.startswith("Hello") for s in steps) and len(steps) == 3
+        assert "Games" in page.locator("main h2").all_inner_texts()
+        shot(page, f"home-en-{tag}")
+        page.goto(f"{base}/clubs/{event['club_id']}/")
+        headings = page.locator("main h2").all_inner_texts()
+        assert "Members" in headings and "Events" in headings, headings
+        shot(page, f"club-en-{tag}")
+        page.goto(f"{base}/clubs/events/{event['event_id']}/")
+        assert page.locator("#print-standings").count() == 0
+        assert page.get_by_text("Printable page").count() == 1
+        assert "Started:" not in page.locator("main").inner_text()
+        # the organiser's name boxes show their whole placeholder
+        for box in page.locator("#register-for input.name-input").all():
+            assert box.evaluate("e => e.scrollWidth <= e.clientWidth + 1")
+            assert box.bounding_box()["width"] >= 150
+        shot(page, f"event-en-{tag}")
+        page.goto(base + "/clubs/")
+        widths = page.evaluate("""() => [...document.querySelectorAll('#club-create input, #club-create textarea')]
+            .map(e => Math.round(e.getBoundingClientRect().width))""")
+        assert len(widths) == 2 and widths[0] == widths[1], widths
+        shot(page, f"clubs-en-{tag}")
+        for url in ("/", f"/clubs/{event['club_id']}/", f"/clubs/events/{event['event_id']}/", "/clubs/"):
+            page.goto(base + url)
+            assert page.evaluate("() => document.documentElement.scrollWidth") <= size["width"], url
+    finally:
+        ctx.close()
+    ctx = browser.new_context(viewport=size, device_scale_factor=1)
+    ctx.add_cookies([{"name": "django_language", "value": "en", "url": base}])
+    page = ctx.new_page()
+    try:
+        page.goto(base + "/accounts/signup/")
+        text = page.locator("main").inner_text()
+        assert len(re.findall(r"\b8\b", text)) == 1, text  # the length rule stated once
+        shot(page, f"signup-en-{tag}")
+    finally:
+        ctx.close()
