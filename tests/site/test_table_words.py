@@ -90,3 +90,14 @@ def test_a_hand_and_its_replay_in_english_and_traditional(game, alice, multiplie
             for step in ("0", "15", "60", ""):
                 read(lang, f"/hands/{hand.pk}/replay/?step={step}")
     assert bad == {"en": set(), "zh-hant": set()}
+
+
+def test_no_chinese_in_the_english_catalog():
+    """No English msgstr holds a Han character or Chinese punctuation (a
+    "bid with 比牌" once reached the English home page)."""
+    po = polib.pofile(str(Path(settings.BASE_DIR) / "locale" / "en" / "LC_MESSAGES" / "django.po"))
+    found = [
+        (e.msgid, s) for e in po if not e.obsolete
+        for s in [e.msgstr, *e.msgstr_plural.values()] if HAN_OR_PUNCT.search(s)
+    ]
+    assert found == []
