@@ -22,7 +22,7 @@ from games.live.socket_scope import render_in, scope_csrf_token
 
 from ..models import Event, EventTable, Round
 from ..pages.events import render_live
-from . import notify
+from ..running import notify
 
 #: Seconds between two pushes caused by moves at the event's tables.
 TABLE_PUSH_INTERVAL_S = 1.0

@@ -8,7 +8,7 @@ an event table pushes the event page (``event.changed``), so each table's
 
 from __future__ import annotations
 
-from . import notify
+from ..running import notify
 from ..models import EventTable
 
 

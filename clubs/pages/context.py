@@ -5,7 +5,6 @@ from __future__ import annotations
 
 from django.utils import timezone
 from django.utils.translation import gettext
-from django.utils.translation import gettext_lazy as _
 
 from games.engine import get_rules
 from games.models import Hand
@@ -14,25 +13,8 @@ from games.services.readmodel import current_hand, hand_state
 from .. import formats
 from ..models import Correction, Entry, Event, EventLog, EventTable, Round
 from ..results.corrections import CorrectionForm, describe
+from ..results.labels import TIEBREAK_LABELS, entry_names, score_label, sees_running_scores  # noqa: F401 (the pages use them)
 from ..results.standings import standings, travelling
-
-#: Result and tie-break keys → labels, translated when shown (lazy).
-TIEBREAK_LABELS = {
-    "margin": _("级差"), "points": _("游戏积分"), "buchholz": _("对手分"), "direct": _("直接对局"),
-    "firsts": _("头科"), "tablemates": _("同桌总分"), "matchpoints": _("比赛分"), "maximum": _("满分"),
-}
-
-
-def score_label(event: Event) -> str:
-    """What the standings' score is, named for what it is (issue #21): the
-    matchpoint percentage of a duplicate event, the match points (2 / 1 / 0)
-    of a match event, the total game points of a table event."""
-    if event.format == Event.Format.DUPLICATE:
-        return str(_("比赛分百分比"))
-    if formats.is_match(event.game):
-        return str(_("胜负分"))
-    return str(_("游戏积分"))
-
 
 def travelling_view(round_: Round, names: dict, hooks) -> list[dict]:
     """The travelling tables of a finished duplicate round as the page shows
@@ -61,12 +43,6 @@ def travelling_view(round_: Round, names: dict, hooks) -> list[dict]:
     return out
 
 
-def entry_names(event: Event) -> dict:
-    """``{entry id: name as shown}`` of ``event``'s entries, bots' in the
-    active language (:meth:`clubs.models.Entry.display_name`)."""
-    return {e.pk: e.display_name() for e in event.entries.all()}
-
-
 def stalled(table: EventTable, room, now=None) -> bool:
     """True when a table of a running, unpaused round has not finished and its
     room has not changed (no move, no deal, no seat taken) for longer than
@@ -89,15 +65,6 @@ def in_play_points(table: EventTable, room) -> list:
     if hand is None or hand.complete:
         return []
     return list(hook(get_rules(room.game).view(hand_state(hand), None)))
-
-
-def sees_running_scores(event: Event, user) -> bool:
-    """True for the event's organisers and admins: they see a running
-    duplicate round's tables' scores, results and every board a table
-    finished in the standings and exports; everyone else sees a board once
-    its embargo is lifted (#21, docs/tournaments.md "Nothing leaks")."""
-    return bool(user is not None and user.is_authenticated and (
-        user.is_staff or user.has_perm("clubs.manage_event", event)))
 
 
 def table_view(table: EventTable, names: dict, user=None, scores: bool = True) -> dict:

@@ -29,7 +29,7 @@ from django.utils.translation import gettext as _
 from .. import formats
 from ..models import Entry, Event
 from ..models import Round
-from ..pages.context import TIEBREAK_LABELS, entry_names, score_label, sees_running_scores
+from .labels import TIEBREAK_LABELS, entry_names, score_label, sees_running_scores
 from .corrections import figure_label, result_keys
 from .standings import duplicate_scores, match_rows_of, standings
 

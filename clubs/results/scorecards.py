@@ -17,7 +17,7 @@ from django.utils.translation import gettext as _
 
 from .. import formats
 from ..models import Entry, EntryPlayer, Event, EventTable, Round
-from ..pages.context import entry_names
+from .labels import entry_names
 from .standings import board_cells, match_rows_of, table_rows_of
 
 

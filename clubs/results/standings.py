@@ -187,7 +187,7 @@ def _duplicate_tables(event: Event) -> dict:
 def hidden_boards(round_: Round, event: Event, organiser: bool = False) -> range:
     """The boards of ``round_`` the standings and exports leave out for this
     viewer: none for the event's ``organiser`` (organisers and admins, who see
-    a running round's scores, :func:`clubs.pages.context.sees_running_scores`) and
+    a running round's scores, :func:`clubs.results.labels.sees_running_scores`) and
     for rounds that are not running; otherwise the boards still embargoed
     (:func:`clubs.guards.embargoed_boards`: some table of the round has
     neither finished nor completed the board).  Issue #21."""

@@ -27,10 +27,10 @@ from games.engine import GAMES, get_rules
 from games.engine.cards import new_seed
 
 from .. import formats
-from ..live import notify
+from . import notify
 from ..models import Club, Correction, Entry, EntryPlayer, Event, EventLog, EventTable, Round
 from ..results.standings import history, standings
-from ..schedule.announce import tables_ready
+from .announce import tables_ready
 from ..schedule_models import registration_open
 from ..services import ClubError, Conflict, Forbidden, require
 from ..tournament.round_robin import round_robin_round, rounds_needed

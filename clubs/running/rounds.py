@@ -31,9 +31,9 @@ from games import services as game_services
 from games.models import Hand, Room
 
 from .. import formats
-from ..live import notify
+from . import notify
 from ..models import EntryPlayer, Event, EventTable, Round
-from ..schedule import announce
+from . import announce
 
 log = logging.getLogger(__name__)
 

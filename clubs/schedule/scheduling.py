@@ -31,8 +31,8 @@ from django.utils.translation import gettext as _
 
 from games import services as game_services
 
-from . import announce
-from ..live import notify
+from ..running import announce
+from ..running import notify
 from ..models import Club, Entry, EntryPlayer, Event, Round
 from ..running import events
 from ..schedule_models import (  # noqa: F401 (read-only helpers, re-exported)

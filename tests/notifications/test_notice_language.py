@@ -1,7 +1,7 @@
 """Notices in each member's language: a member's language is stored when they
 switch language while signed in (``/i18n/setlang/``) and when they log in
 (the request's language), never on an ordinary page view; the event notices
-(clubs/schedule/announce.py) and their e-mails (subject, body, unsubscribe footer) are
+(clubs/running/announce.py) and their e-mails (subject, body, unsubscribe footer) are
 written in it: English, Traditional Chinese, or the site default
 (Simplified) for a member who never chose."""
 
@@ -21,7 +21,8 @@ from accounts import preferences
 from accounts.models import Preference
 from clubs import services
 from clubs.running import events
-from clubs.schedule import announce, scheduling
+from clubs.running import announce
+from clubs.schedule import scheduling
 from notifications import services as notices
 from notifications.models import Kind, Notification
 

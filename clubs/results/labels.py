@@ -1,0 +1,43 @@
+"""What the results are called and who may see a running round's: the
+standings' score label, the tie-break labels, the entries' names as shown,
+and whether a viewer sees running scores.  Shared by the pages, the CSV
+export and the score cards."""
+
+from __future__ import annotations
+
+from django.utils.translation import gettext_lazy as _
+
+from .. import formats
+from ..models import Event
+
+#: Result and tie-break keys → labels, translated when shown (lazy).
+TIEBREAK_LABELS = {
+    "margin": _("级差"), "points": _("游戏积分"), "buchholz": _("对手分"), "direct": _("直接对局"),
+    "firsts": _("头科"), "tablemates": _("同桌总分"), "matchpoints": _("比赛分"), "maximum": _("满分"),
+}
+
+
+def score_label(event: Event) -> str:
+    """What the standings' score is, named for what it is (issue #21): the
+    matchpoint percentage of a duplicate event, the match points (2 / 1 / 0)
+    of a match event, the total game points of a table event."""
+    if event.format == Event.Format.DUPLICATE:
+        return str(_("比赛分百分比"))
+    if formats.is_match(event.game):
+        return str(_("胜负分"))
+    return str(_("游戏积分"))
+
+
+def entry_names(event: Event) -> dict:
+    """``{entry id: name as shown}`` of ``event``'s entries, bots' in the
+    active language (:meth:`clubs.models.Entry.display_name`)."""
+    return {e.pk: e.display_name() for e in event.entries.all()}
+
+
+def sees_running_scores(event: Event, user) -> bool:
+    """True for the event's organisers and admins: they see a running
+    duplicate round's tables' scores, results and every board a table
+    finished in the standings and exports; everyone else sees a board once
+    its embargo is lifted (#21, docs/tournaments.md "Nothing leaks")."""
+    return bool(user is not None and user.is_authenticated and (
+        user.is_staff or user.has_perm("clubs.manage_event", event)))
