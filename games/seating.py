@@ -10,6 +10,10 @@ does not know about events: apps register a *rule* at start-up
     of ``room`` (a ``games.models.Room``); otherwise a sentence (translated)
     saying why not.
 
+``play_refusal(user) -> str | None`` (optional)
+    None, or why ``user`` may not play at all now (a suspension): asked
+    by :func:`play_refusal` for what is no seat yet (a club event's entry).
+
 :func:`seat_refusal` asks every rule; the first sentence wins.
 :func:`games.services.take_seat` asks it inside the room's lock and raises
 ``Forbidden`` (403) with the sentence.  Nothing here names a game or an app.
@@ -30,6 +34,17 @@ def seat_refusal(room, user, index: int) -> str | None:
     """Why ``user`` may not take seat ``index`` of ``room``, or None."""
     for rule in _rules:
         reason = rule.seat_refusal(room, user, index)
+        if reason:
+            return reason
+    return None
+
+
+def play_refusal(user) -> str | None:
+    """Why ``user`` may not play anywhere now (the rules that answer
+    ``play_refusal``), or None."""
+    for rule in _rules:
+        ask = getattr(rule, "play_refusal", None)
+        reason = ask(user) if ask else None
         if reason:
             return reason
     return None

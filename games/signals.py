@@ -28,6 +28,15 @@
     listener that only needs to know after the fact should rather run after
     the commit.)
 
+``seat_left``
+    Sent by :func:`games.services.leave_seat` *inside* its transaction,
+    after the seat was handed to the bot or emptied, with ``sender`` the
+    game code and the keyword arguments ``room`` (the locked room, its
+    status as before the leave), ``user`` (who left) and ``hand`` (the
+    room's latest hand, or None).  Sent with ``send_robust``; a receiver
+    that writes does so in its own savepoint (e.g. reputation for leaving a
+    match before its end).
+
 ``result_notes``
     Asked by :func:`games.render.tables.table_snapshot` for the completed hand a
     table shows in its result panel: ``sender`` the game code, keyword
@@ -48,6 +57,15 @@ log = logging.getLogger(__name__)
 hand_completed = Signal()
 hand_scored = Signal()
 result_notes = Signal()
+seat_left = Signal()
+
+
+def send_seat_left(room, user, hand) -> None:
+    """Send :data:`seat_left`; a failing receiver is logged, not raised."""
+    for receiver, response in seat_left.send_robust(sender=room.game, room=room, user=user, hand=hand):
+        if isinstance(response, Exception):
+            log.error("seat_left receiver %r failed for room %s", receiver, room.pk,
+                      exc_info=(type(response), response, response.__traceback__))
 
 
 def send_hand_scored(room, hand, rules) -> None:
