@@ -37,6 +37,13 @@
     that writes does so in its own savepoint (e.g. reputation for leaving a
     match before its end).
 
+``page_links``
+    Asked by the room page (``hand`` None) and a hand's replay page, with
+    ``sender`` the game code and the keyword arguments ``room``, ``hand``
+    and ``user`` (the viewer).  A receiver answers a list of ``{"key",
+    "label", "url"}`` (e.g. "report a player"); the page shows them as
+    links in its menu.
+
 ``result_notes``
     Asked by :func:`games.render.tables.table_snapshot` for the completed hand a
     table shows in its result panel: ``sender`` the game code, keyword
@@ -58,6 +65,19 @@ hand_completed = Signal()
 hand_scored = Signal()
 result_notes = Signal()
 seat_left = Signal()
+page_links = Signal()
+
+
+def collect_page_links(game: str, room, hand, user) -> list[dict]:
+    """The :data:`page_links` answers (failures logged, skipped)."""
+    links: list[dict] = []
+    for receiver, response in page_links.send_robust(sender=game, room=room, hand=hand, user=user):
+        if isinstance(response, Exception):
+            log.error("page_links receiver %r failed", receiver,
+                      exc_info=(type(response), response, response.__traceback__))
+        elif response:
+            links.extend(response)
+    return links
 
 
 def send_seat_left(room, user, hand) -> None:

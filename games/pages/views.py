@@ -16,7 +16,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
 from games.pages import chat, rulings, throttle
-from games import embargo, private_rooms, registry, services
+from games import embargo, private_rooms, registry, services, signals
 from games.render import tables
 from games.services import records
 from games.pages.forms import CreateRoomForm
@@ -172,6 +172,7 @@ def room(request, room_id: int):
     ctx["chat_max"] = chat.MAX_LENGTH
     if room.private:  # the players may pass the invite link on (#26)
         ctx["invite_url"] = private_rooms.invite_url(room, request)
+    ctx["page_links"] = signals.collect_page_links(room.game, room, None, request.user)
     return render(request, "games/room.html", ctx)
 
 
@@ -410,5 +411,6 @@ def hand_replay(request, hand_id: int):
             "phase_name": tables.phase_name(spec, public.get("phase")),
             "described": tables.describe_action(ctx["action"], spec) if ctx["step"] else None,
             **review_page.review_context(hand, request.user, ctx["step"], ctx["names"]),
+            "page_links": signals.collect_page_links(spec.code, hand.match.room, hand, request.user),
         },
     )
