@@ -16,7 +16,9 @@ Other apps have a say through *rules* registered at start-up
 (:func:`register`), objects with any of ``chat_refusal(user) -> str | None``
 (why ``user`` may not talk now: a chat mute or a suspension) and
 ``hidden_authors(viewer) -> set[int]`` (users whose lines ``viewer`` never
-gets, a block; asked on connect and again for each new line).
+gets, a block; asked on connect and again for each new line) and
+``line_report_url() -> str`` (a link to report a line: the line's id is
+appended).
 """
 
 from __future__ import annotations
@@ -180,9 +182,10 @@ def render_lines(messages, viewer, muted: set[int], replace: bool = False) -> st
     lines = [_line(m) for m in messages if m.user_id not in muted and not m.hidden]
     if not lines and not replace:
         return ""
+    report_url = next((rule.line_report_url() for rule in _rules if hasattr(rule, "line_report_url")), "")
     return render_to_string(
         "games/_chat_lines.html",
-        {"lines": lines, "replace": replace, "viewer_id": getattr(viewer, "pk", None)},
+        {"lines": lines, "replace": replace, "viewer_id": getattr(viewer, "pk", None), "report_url": report_url},
     )
 
 
