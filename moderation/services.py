@@ -201,7 +201,7 @@ def file_report(reporter, reported=None, reason: str = "", note: str = "", sourc
             raise ModerationError(_("这位玩家没有参与这一局"))
         room = hand.match.room
     with transaction.atomic():
-        type(reporter).objects.select_for_update().filter(pk=reporter.pk).first()  # one filing at a time
+        get_user_model().objects.select_for_update().filter(pk=reporter.pk).first()  # one filing at a time
         if hand is not None:
             same = Report.objects.filter(reporter=reporter, reported=reported, hand=hand,
                                          status=Report.Status.OPEN).first()
