@@ -31,6 +31,7 @@ def moderator_required(view):
             return HttpResponseForbidden(_("只有版主可以打开这个页面"))
         return view(request, *args, **kwargs)
 
+    wrapped.moderators_only = True
     return wrapped
 
 

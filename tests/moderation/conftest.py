@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import pytest
 
+from tests.clubs.conftest import club_setup  # noqa: F401  (a club with an organiser and a member)
+
 
 @pytest.fixture
 def moderator(make_user):
@@ -24,3 +26,27 @@ def sanction(moderator):
         return services.act(moderator, user, kind, reason, days)
 
     return make
+
+
+@pytest.fixture
+def club_event(club_setup):  # noqa: F811
+    """``(event, member)``: a 保皇 event of a club and a member who may enter it."""
+    from clubs import events
+
+    club, organiser, member, _other, _other_organiser = club_setup
+    return events.create_event(organiser, club, name="周五保皇夜", game="baohuang", rounds=1), member
+
+
+@pytest.fixture
+def enter():
+    """``enter(client, user, event) -> bool``: ``user`` enters ``event`` on its
+    page (the entry exists afterwards)."""
+    from django.apps import apps
+    from django.urls import reverse
+
+    def post(client, user, event) -> bool:
+        client.force_login(user)
+        client.post(reverse("event_register", args=[event.pk]))
+        return apps.get_model("clubs", "EntryPlayer").objects.filter(user=user, entry__event=event).exists()
+
+    return post
