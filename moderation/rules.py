@@ -36,6 +36,24 @@ class Rules:
                 "need": need, "have": reputation.reputation(user)}
         return None
 
+    def seat_annotations(self) -> dict:
+        """The seated player's reputation, in the seats' own query."""
+        from django.db.models import OuterRef, Subquery
+
+        from .models import Standing
+
+        return {"moderation_reputation": Subquery(
+            Standing.objects.filter(user_id=OuterRef("user_id")).values("reputation")[:1])}
+
+    def seat_note(self, seat) -> str | None:
+        """"信誉 63" beside a seated name (a newcomer: the start value)."""
+        from .models import START
+
+        if not hasattr(seat, "moderation_reputation"):
+            return None
+        value = seat.moderation_reputation
+        return _("信誉 %(n)d") % {"n": START if value is None else value}
+
     def play_refusal(self, user) -> str | None:
         action = services.suspension(user)
         return _suspended_text(action) if action is not None else None

@@ -134,3 +134,20 @@ def test_quick_play_seats_low_reputation_players_together(make_user, multipliers
     (room,) = queue.run_pass("shengji")
     assert set(Seat.objects.filter(room=room).values_list("user_id", flat=True)) == {u.pk for u in low}
     assert QueueEntry.objects.filter(status=QueueEntry.Status.WAITING).count() == 3  # the good three wait
+
+
+def test_reputation_beside_a_seated_name_in_the_snapshots_one_seat_query(bot_room, alice):
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    from games.live import snapshots as live
+    from games.render.tables import render_table
+
+    Standing.objects.create(user=alice, reputation=58)
+    with CaptureQueriesContext(connection) as queries:
+        snap = live.load_snapshot(bot_room.pk)
+    assert len(queries) == 3  # the seats' query carries it: no query more
+    html = str(live.render_seat(snap, alice, snap.version, 0))
+    assert 'data-seat-note="0"' in html and "信誉 58" in html
+    assert html.count("data-seat-note=") == 1  # bots have none
+    assert "信誉 58" in render_table(bot_room, alice)
