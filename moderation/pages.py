@@ -16,6 +16,8 @@ from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
+from accounts.validators import text_problem
+
 from . import reputation, services
 from .models import Action, Block, Report
 from .services import ModerationError
@@ -36,10 +38,12 @@ def moderator_required(view):
 
 
 def _int(value) -> int | None:
-    try:
-        return int(value)
-    except (TypeError, ValueError):
+    """A positive id or number from a form (1 … 2**63 − 1, the id column's
+    range), or None for anything else."""
+    if not isinstance(value, str) or not (0 < len(value) <= 19 and value.isascii() and value.isdigit()):
         return None
+    number = int(value)
+    return number if 0 <= number < 2**63 else None
 
 
 # --------------------------------------------------------------------------- signal receivers
@@ -130,9 +134,12 @@ def blocks(request):
         if _int(request.POST.get("remove")):
             services.unblock(request.user, _int(request.POST.get("remove")))
             return redirect("moderation_blocks")
-        name = (request.POST.get("username") or "").strip()
-        other = get_user_model().objects.filter(username=name).first() or services.target_user(
-            _int(request.POST.get("user")))
+        name = request.POST.get("username")
+        if name is not None:  # the list's form: by username
+            name = name.strip()
+            other = None if text_problem(name) else get_user_model().objects.filter(username=name).first()
+        else:  # a profile's button: by id
+            other = services.target_user(_int(request.POST.get("user")))
         if other is None:
             error = _("没有这个用户")
         else:

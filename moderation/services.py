@@ -318,8 +318,9 @@ def _notify(action: Action) -> None:
     notify(action.target, Kind.MODERATION, f"moderation:{action.pk}", subject, body, reverse("moderation_mine"))
 
 
-def target_user(user_id):
-    return get_user_model().objects.filter(pk=user_id).first()
+def target_user(user_id) -> object | None:
+    """The user ``user_id`` (None for None or no such user)."""
+    return get_user_model().objects.filter(pk=user_id).first() if user_id else None
 
 
 #: The moderators' group (created by the migration 0002_moderators_group).
