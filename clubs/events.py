@@ -579,7 +579,10 @@ def start_round(user, round_: Round) -> Round:
                 players = sorted(entry.players.all(), key=lambda p: p.index)
                 player = players[player_index] if player_index < len(players) else None
                 if player is not None and player.user_id:
-                    game_services.take_seat(room, player.user, seat)
+                    try:
+                        game_services.take_seat(room, player.user, seat)
+                    except game_services.Forbidden:  # suspended since entering: a bot plays the seat
+                        pass
             try:
                 game_services.fill_bots(room, user, "heuristic")
             except game_services.Conflict:  # every seat is a human's

@@ -21,14 +21,15 @@ class Rules:
 
     # games.seating
     def seat_refusal(self, room, user, index: int) -> str | None:
-        """A suspended player takes no seat; a player the room's owner
-        blocked neither (the sentence does not say why); a player below the
-        room's minimum reputation neither."""
+        """A suspended player takes no seat; a player blocked by the room's
+        owner, who sits at it, neither (the sentence does not say why; an
+        organiser's event tables, where he does not sit, seat whom the
+        pairing says); a player below the room's minimum reputation neither."""
         action = services.suspension(user)
         if action is not None:
             return _suspended_text(action)
         if room.owner_id and room.owner_id != user.pk and services.Block.objects.filter(
-                user_id=room.owner_id, blocked=user).exists():
+                user_id=room.owner_id, blocked=user).exists() and room.seats.filter(user_id=room.owner_id).exists():
             return _("这个房间现在不能入座")
         need = services.minimum(room)
         if need and reputation.reputation(user) < need:

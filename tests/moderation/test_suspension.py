@@ -93,3 +93,26 @@ def test_a_warning_and_a_dismissal(alice, sanction):
     sanction(alice, "warn")
     assert Notification.objects.filter(user=alice, kind="moderation").count() == 1
     assert services.suspension(alice) is None and services.sanction(alice, services.SANCTIONS) is None
+
+
+def test_an_event_round_starts_with_a_suspended_entrant_on_a_bot_and_a_blocked_one_seated(
+        club_event, make_user, sanction):
+    from clubs import events  # the clubs app's service module (as tests/clubs use it)
+
+    event, mike = club_event
+    olga = type(mike).objects.get(username="olga")  # the club's organiser (tests/clubs/conftest.py)
+    events.register(mike, event)
+    events.add_bot_entries(olga, event, 4)
+    services.block(olga, mike)  # the organiser blocked him: her event tables still seat him
+    round_ = events.start_round(olga, events.pair_round(olga, event))
+    table = next(t for t in round_.tables.all() if t.room.seats.filter(user=mike).exists())
+    assert table.room.status == "waiting"
+    # next round: suspended in between, the round still starts and a bot plays his seat
+    event2 = events.create_event(olga, event.club, name="周日", game="baohuang", rounds=1)
+    events.register(mike, event2)
+    events.add_bot_entries(olga, event2, 4)
+    sanction(mike, "suspend", days=1)
+    round2 = events.start_round(olga, events.pair_round(olga, event2))
+    (table2,) = round2.tables.all()
+    assert not table2.room.seats.filter(user=mike).exists()
+    assert table2.room.seats.filter(bot_policy__isnull=False).count() == 5
