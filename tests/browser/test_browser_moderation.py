@@ -30,6 +30,8 @@ def test_report_from_the_table_a_moderator_acts_the_player_sees_the_notice(site_
         page.fill("#chat-input", "这局谁都别想赢")
         page.click("[data-action=chat-send]")
         page.wait_for_selector("#chat-log .chat-line")
+        assert "信誉 75" in page.locator(f'[data-seat-note]').first.inner_text()  # beside a seated name
+        page.screenshot(path=str(SHOTS / "moderation-table.png"))
         page.click("a[data-link=report]")
         page.wait_for_selector("#report-form")
         page.select_option("select[name=user]", label=offender["username"])

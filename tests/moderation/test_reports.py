@@ -96,3 +96,11 @@ def test_a_replay_of_my_hand_has_a_report_link(five_humans, driver, client):
     page = client.get(reverse("hand_replay", args=[hand.pk])).content.decode()
     assert f"{reverse('moderation_report')}?hand={hand.pk}&amp;source=replay" in page
     assert ChatMessage.objects.count() == 0
+
+
+def test_every_chat_line_of_another_player_has_a_report_link(bot_room, alice, bob):
+    line = chat.post(bot_room.pk, bob, "看我的")
+    mine = chat.post(bot_room.pk, alice, "好的")
+    html = chat.render_lines([line, mine], alice, set())
+    assert f'href="{reverse("moderation_report")}?line={line.pk}"' in html
+    assert f"?line={mine.pk}" not in html  # not one's own
