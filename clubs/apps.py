@@ -11,7 +11,7 @@ class ClubsConfig(AppConfig):
     verbose_name = _("俱乐部与比赛")
 
     def ready(self):
-        from games.runtime import dealing
+        from games.services import dealing
         from games import embargo, seating
         from games.signals import hand_completed
 

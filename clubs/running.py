@@ -10,7 +10,7 @@ finished inside a transaction that first re-reads it under a row lock and
 does nothing if it was finished already, so a doubled or lost sweep changes
 nothing twice and never hangs a round.
 
-:class:`EventTablePlanner` tells the games services (:mod:`games.runtime.dealing`)
+:class:`EventTablePlanner` tells the games services (:mod:`games.services.dealing`)
 to deal to a table of bots, to stop dealing when the round's hands are played
 or its clock ran out (the hand in progress is finished first), and which
 seed and start each duplicate board has.
@@ -26,7 +26,7 @@ from django.conf import settings
 from django.db import connections, transaction
 from django.utils import timezone
 
-from games.runtime import dealing
+from games.services import dealing
 from games import services as game_services
 from games.models import Hand, Room
 
@@ -46,7 +46,7 @@ def _table_of(room) -> EventTable | None:
 
 
 class EventTablePlanner:
-    """The :mod:`games.runtime.dealing` planner of event tables (None for other rooms)."""
+    """The :mod:`games.services.dealing` planner of event tables (None for other rooms)."""
 
     def may_deal(self, room) -> bool | None:
         table = _table_of(room)

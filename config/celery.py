@@ -9,6 +9,7 @@ processes.  In the embedded default no broker exists and
 import os
 
 from celery import Celery
+from kombu import Exchange, Queue
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
 
@@ -17,3 +18,14 @@ app.config_from_object("django.conf:settings", namespace="CELERY")
 app.autodiscover_tasks()
 # games keeps its tasks in games/runtime/tasks.py (registered names unchanged: "games.tasks.*").
 app.autodiscover_tasks(["games.runtime"])
+
+# The review worker (deploy/supervisord.conf: CARDROOM_WORKER_ROLE=reviews, no -Q)
+# consumes the review queue and nothing else; its name comes from settings
+# (GAMES_REVIEW_QUEUE, under CELERY_NAMESPACE), so no command line can name the
+# queue of another site on the same virtual host.  Every other worker consumes
+# the default queue only.
+if os.environ.get("CARDROOM_WORKER_ROLE") == "reviews":
+    from django.conf import settings
+
+    app.conf.task_queues = [Queue(settings.GAMES_REVIEW_QUEUE, Exchange(settings.GAMES_REVIEW_QUEUE),
+                                  routing_key=settings.GAMES_REVIEW_QUEUE)]

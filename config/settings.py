@@ -214,7 +214,11 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
     # Tests use a database file too, not SQLite's shared-cache memory database:
     # there, a read from another thread (the live snapshot pool, timers) during
     # a write fails at once with "database table is locked" instead of waiting.
-    DATABASES["default"]["TEST"] = {"NAME": str(BASE_DIR / "db.sqlite3-test")}
+    # One file per test process (tmp/test-db-<pid>.sqlite3): two pytest runs in
+    # one checkout (make test runs two at once) would otherwise delete and
+    # recreate each other's database under them.  Django removes the file when
+    # the run ends; conftest removes its -wal/-shm companions.
+    DATABASES["default"]["TEST"] = {"NAME": str(BASE_DIR / "tmp" / f"test-db-{os.getpid()}.sqlite3")}
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 AUTHENTICATION_BACKENDS = [
@@ -368,6 +372,11 @@ if CELERY_NAMESPACE:
     CELERY_TASK_DEFAULT_QUEUE = CELERY_NAMESPACE
     CELERY_CONTROL_EXCHANGE = CELERY_NAMESPACE
     CELERY_EVENT_EXCHANGE = f"{CELERY_NAMESPACE}.ev"
+#: The queue of hand reviews, under the namespace like every other name, so two
+#: sites on one virtual host never take each other's reviews.  Only the review
+#: worker (``CARDROOM_WORKER_ROLE=reviews``, config/celery.py) consumes it.
+GAMES_REVIEW_QUEUE = f"{CELERY_NAMESPACE}.reviews" if CELERY_NAMESPACE else "reviews"
+CELERY_TASK_ROUTES = {"games.tasks.review_hand": {"queue": GAMES_REVIEW_QUEUE}}
 BROKER_IS_REDIS = bool(CELERY_BROKER_URL) and CELERY_BROKER_URL.split(":", 1)[0] in {"redis", "rediss"}
 #: True when no broker is configured: bot turns and timeouts then run on
 #: in-process timers (games.runtime.scheduling) inside the web process.
@@ -419,7 +428,7 @@ GAMES_WORKER_SWEEP_S = float(os.environ.get("GAMES_WORKER_SWEEP_S", "5"))
 #: moves it commits, without a broker round trip per move (games.runtime.local_turns,
 #: issue #12); 0 sends every turn through the broker.
 GAMES_WORKER_LOCAL_TURNS = int(os.environ.get("GAMES_WORKER_LOCAL_TURNS", "4"))
-#: Longest window of a hidden decision (games.runtime.hidden): every holder, human or
+#: Longest window of a hidden decision (games.services.hidden): every holder, human or
 #: bot, gets min(time limit, this) seconds and it takes effect at the deadline.
 GAMES_HIDDEN_DECISION_S = float(os.environ.get("GAMES_HIDDEN_DECISION_S", "10"))
 
@@ -428,4 +437,9 @@ LOGGING = {
     "disable_existing_loggers": False,
     "handlers": {"console": {"class": "logging.StreamHandler"}},
     "root": {"handlers": ["console"], "level": os.environ.get("LOG_LEVEL", "WARNING")},
+    # Django's own default gives the "django" logger a console handler of its own
+    # (when DEBUG) *and* lets its records propagate to the root's: every line of
+    # `make run` (requests, "Not Found: …") was printed twice.  One handler, the
+    # root's; no ADMINS are configured, so Django's mail_admins had nothing to do.
+    "loggers": {"django": {"handlers": [], "level": "INFO", "propagate": True}},
 }

@@ -18,17 +18,18 @@ class GamesConfig(AppConfig):
 
         from games.pages import profile
         from games import registry
-        from games.runtime import scheduling
-        from games.pages import health  # noqa: F401 (beat's signals)
+        # the layers above the services connect their receivers by being imported,
+        # in this order: a committed room is pushed to its sockets, then its next
+        # turn is scheduled (games.signals.room_committed)
+        from games.live import notify  # noqa: F401
+        from games.runtime import scheduling  # noqa: F401
+        from games.runtime import reviewing  # noqa: F401
+        from games.runtime import heartbeats  # noqa: F401 (beat's signals)
         from games import embargo
-        from .services import turns
-
-        scheduling.configure(turn=turns.play_turn, sweep=turns.sweep)
         from . import signals as game_signals
         from .services import reviews
 
-        scheduling.configure_review(reviews.run_review)  # #26
-        from games.runtime import dealing
+        from games.services import dealing
         from games.services import deal_replay
 
         dealing.register(deal_replay.PLANNER)  # #26 "play this deal again"

@@ -18,7 +18,7 @@ Example::
 
     reason = embargo.embargo_reason(hand, request.user)
     if reason:
-        return HttpResponseForbidden(reason)
+        raise PermissionDenied(reason)  # templates/403.html prints the sentence escaped
 """
 
 from __future__ import annotations

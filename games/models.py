@@ -100,7 +100,7 @@ class Room(models.Model):
     version = models.PositiveIntegerField(_("版本"), default=0)
     deadline = models.DateTimeField(_("截止时间"), null=True, blank=True)
     #: A hidden decision made before its window closed, applied at the deadline
-    #: (issue #8; games.runtime.hidden): ``{"hand", "count", "seat", "action", "user"}``.
+    #: (issue #8; games.services.hidden): ``{"hand", "count", "seat", "action", "user"}``.
     pending = models.JSONField(_("待公布的决定"), null=True, blank=True, editable=False)
     #: A private room (#26): never listed (lobby, its push, profiles); only
     #: its seated players open or watch it; a free seat is taken with its

@@ -51,6 +51,29 @@
     "label": str, "seats": {seat index: short text}}`` (e.g. the rating change ``"+12"``);
     the answers are shown under the result, one line per note, the same for
     every viewer (a receiver must return only public information).
+
+``room_committed``
+    Sent by the services after the commit of every change to a room
+    (:func:`games.services.frame.after_commit`): ``sender`` the game code,
+    keyword arguments ``room_id``, ``version`` (the new one), ``deadline``
+    (when the server acts next, or None) and ``lobby`` (whether the lobby's
+    room list changed).  The live layer pushes the version to the room's
+    sockets, the runtime schedules the next turn.  Sent robustly: a failing
+    receiver is logged and the others still run.
+
+``turn_due``
+    Sent by :func:`games.services.turns.play_turn` when it ran before the
+    room's deadline: ``room_id``, ``version``, ``delay_s`` (seconds until the
+    deadline).  The runtime runs the turn again then.
+
+``review_due``
+    Sent after the commit that asked for a completed hand's review
+    (:func:`games.services.reviews.request_review`): ``hand_id``.  The runtime
+    computes it at low priority (:mod:`games.runtime.reviewing`).
+
+The last three are how the services reach the layers above them without
+importing them: those layers connect their receivers when Django starts
+(``GamesConfig.ready``).
 """
 
 from __future__ import annotations
@@ -64,8 +87,22 @@ log = logging.getLogger(__name__)
 hand_completed = Signal()
 hand_scored = Signal()
 result_notes = Signal()
+room_committed = Signal()
+turn_due = Signal()
+review_due = Signal()
 seat_left = Signal()
 page_links = Signal()
+
+
+def send_room_committed(game: str, **kwargs) -> None:
+    """Send :data:`room_committed`; a failing receiver is logged, the others still run."""
+    for receiver, response in room_committed.send_robust(sender=game, **kwargs):
+        if isinstance(response, Exception):
+            log.error(
+                "room_committed receiver %r failed for room %s version %s", receiver,
+                kwargs.get("room_id"), kwargs.get("version"),
+                exc_info=(type(response), response, response.__traceback__),
+            )
 
 
 def collect_page_links(game: str, room, hand, user) -> list[dict]:

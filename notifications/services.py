@@ -143,15 +143,31 @@ def push_enabled() -> bool:
     return bool(getattr(settings, "WEBPUSH_VAPID_PRIVATE_KEY", "") and getattr(settings, "WEBPUSH_VAPID_PUBLIC_KEY", ""))
 
 
+#: Browsers a user may keep subscribed; the oldest is dropped for a new one.
+MAX_SUBSCRIPTIONS_PER_USER = 5
+
+
+class SubscriptionRefused(ValueError):
+    """A push subscription the site will not keep (malformed, an endpoint the
+    server must not POST to, or another user's endpoint)."""
+
+
 def subscribe_push(user, subscription: dict):
     """Keep a browser's subscription (the Push API's JSON: ``endpoint``,
-    ``keys.p256dh``, ``keys.auth``) for ``user``; raises ``ValueError`` if
-    a field is missing or not a string, the endpoint is not an http(s) URL,
-    or a value is longer than its column or holds a NUL (#22: the database
-    would refuse it with a server error)."""
-    from django.core.exceptions import ValidationError
-    from django.core.validators import URLValidator
+    ``keys.p256dh``, ``keys.auth``) for ``user`` and return its row.
 
+    Raises :class:`SubscriptionRefused` (a ``ValueError``) when a field is
+    missing, not a string, longer than its column or holds a NUL (the
+    database would refuse it with a server error); when the endpoint is not
+    one the server may POST to (:func:`notifications.endpoints.check_endpoint`:
+    ``https`` on port 443 to a host whose every address is public); or when
+    the endpoint is another user's.  An endpoint never moves between users:
+    if it did, anyone who learnt a browser's endpoint could take its pushes
+    away from its owner.  The same user's endpoint is updated in place (new
+    keys).  A user keeps at most :data:`MAX_SUBSCRIPTIONS_PER_USER`
+    browsers: a new one drops the oldest, so one account cannot make every
+    notice fan out to a thousand URLs."""
+    from .endpoints import UnsafeEndpoint, check_endpoint
     from .models import PushSubscription
 
     try:
@@ -159,18 +175,28 @@ def subscribe_push(user, subscription: dict):
         keys = subscription["keys"]
         p256dh, auth = keys["p256dh"], keys["auth"]
     except (KeyError, TypeError, IndexError):
-        raise ValueError("not a push subscription") from None
+        raise SubscriptionRefused("not a push subscription") from None
     fields = {"endpoint": endpoint, "p256dh": p256dh, "auth": auth}
     for name, value in fields.items():
         limit = PushSubscription._meta.get_field(name).max_length
         if not isinstance(value, str) or not value or len(value) > limit or "\x00" in value:
-            raise ValueError("not a push subscription")
+            raise SubscriptionRefused("not a push subscription")
     try:
-        URLValidator(schemes=["https", "http"])(endpoint)
-    except ValidationError:
-        raise ValueError("not a push subscription") from None
-    row, _created = PushSubscription.objects.update_or_create(
-        endpoint=endpoint, defaults={"user": user, "p256dh": p256dh, "auth": auth})
+        check_endpoint(endpoint)
+    except UnsafeEndpoint as exc:
+        log.warning("push subscription of user %s refused: %s", user.pk, exc)
+        raise SubscriptionRefused(f"endpoint refused: {exc}") from None
+    with transaction.atomic():
+        row = PushSubscription.objects.select_for_update().filter(endpoint=endpoint).first()
+        if row is not None and row.user_id != user.pk:
+            raise SubscriptionRefused("endpoint belongs to another account")
+        if row is None:
+            row = PushSubscription.objects.create(user=user, endpoint=endpoint, p256dh=p256dh, auth=auth)
+        else:
+            row.p256dh, row.auth = p256dh, auth
+            row.save(update_fields=["p256dh", "auth"])
+        keep = PushSubscription.objects.filter(user=user).order_by("-created", "-pk").values_list("pk", flat=True)
+        PushSubscription.objects.filter(user=user).exclude(pk__in=list(keep[:MAX_SUBSCRIPTIONS_PER_USER])).delete()
     return row
 
 
@@ -179,11 +205,16 @@ def deliver_push(notification_id: int) -> int:
     ``pushed`` is claimed with a conditional UPDATE): the payload is JSON
     ``{"title", "body", "url"}``, encrypted for each browser (aes128gcm,
     VAPID-signed).  A subscription the push service says is gone (404/410)
-    is deleted.  Returns how many browsers accepted it."""
+    is deleted.  Every POST goes through :func:`notifications.endpoints.push_session`:
+    the endpoint is checked again as it is sent (its name may resolve to a
+    private address now), the connection goes to the address checked, no
+    redirect is followed and a slow service is given up after seconds.
+    Returns how many browsers accepted it."""
     import json
 
     from pywebpush import WebPushException, webpush
 
+    from .endpoints import UnsafeEndpoint, push_session
     from .models import PushSubscription
 
     if not push_enabled():
@@ -194,11 +225,14 @@ def deliver_push(notification_id: int) -> int:
     data = json.dumps({"title": row.subject, "body": row.body[:300], "url": row.url}, ensure_ascii=False)
     sent = 0
     key = _vapid_key()
+    session = push_session()
     for sub in PushSubscription.objects.filter(user_id=row.user_id):
         try:
-            webpush(sub.info(), data=data, vapid_private_key=key,
-                    vapid_claims={"sub": settings.WEBPUSH_VAPID_SUBJECT}, timeout=10, ttl=3600)
+            webpush(sub.info(), data=data, vapid_private_key=key, requests_session=session,
+                    vapid_claims={"sub": settings.WEBPUSH_VAPID_SUBJECT}, ttl=3600)
             sent += 1
+        except UnsafeEndpoint as exc:  # kept: it may resolve publicly again; never sent to meanwhile
+            log.warning("push to %s refused: %s", sub.endpoint[:60], exc)
         except WebPushException as exc:
             status = getattr(exc.response, "status_code", None)
             if status in (404, 410):

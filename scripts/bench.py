@@ -71,7 +71,7 @@ def main() -> int:
                         help="worker process counts to run every N with, ascending (e.g. 1 2)")
     parser.add_argument("--reviews", action="store_true",
                         help="#26: run every N twice, without and then with the review worker "
-                             "busy (deploy/supervisord.conf's reviewer: -Q reviews, one process, "
+                             "busy (deploy/supervisord.conf's reviewer: CARDROOM_WORKER_ROLE=reviews, one process, "
                              "nice 19), and print the p95 ratio")
     parser.add_argument("--review-hands", type=int, default=16,
                         help="finished hands whose reviews keep the review worker busy")
@@ -172,7 +172,7 @@ def main() -> int:
 
 class ReviewLoad:
     """The review worker of ``--reviews`` (#26), as deploy/supervisord.conf runs it:
-    ``nice -n 19 celery worker -Q reviews --concurrency 1`` with
+    ``nice -n 19 celery worker --concurrency 1`` (CARDROOM_WORKER_ROLE=reviews) with
     ``CARDROOM_WORKER_ROLE=reviews``, on the bench's stack, kept busy.
 
     Work: ``--review-hands`` finished hands with a human seat (the ``finished_hands``
@@ -201,7 +201,7 @@ class ReviewLoad:
             env["GAMES_REVIEW_IDLE_BELOW"] = args.review_idle_below
         self.governor = env.get("GAMES_REVIEW_IDLE_BELOW", "the site's default")
         self.proc = Proc("reviewer", ["nice", "-n", "19", sys.executable, "-m", "celery", "-A",
-                                      "config", "worker", "-Q", "reviews", "--concurrency", "1",
+                                      "config", "worker", "--concurrency", "1",
                                       "--pool=solo", "--loglevel=INFO", "--without-gossip",
                                       "--without-mingle", "-n", "bench-reviewer@%h"],
                          env, stack.workdir / "reviewer.log")

@@ -8,11 +8,42 @@ turns with :func:`drive` / ``games.runtime.tasks.play_turn`` instead.
 
 from __future__ import annotations
 
+import os
 from datetime import timedelta
+from pathlib import Path
 
 import pytest
 
 from tests.integration.stack import LiveStack
+
+_TMP = Path(__file__).resolve().parents[1] / "tmp"
+
+
+def _alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        return True
+    return True
+
+
+def pytest_configure(config):
+    """The SQLite test database is per process (config/settings.py:
+    tmp/test-db-<pid>.sqlite3), so tmp/ must exist before it is created; files
+    a killed run left (their process is gone) are removed."""
+    _TMP.mkdir(exist_ok=True)
+    for path in _TMP.glob("test-db-*.sqlite3*"):
+        pid = path.name.split("-")[2].split(".")[0]
+        if pid.isdigit() and int(pid) != os.getpid() and not _alive(int(pid)):
+            path.unlink(missing_ok=True)
+
+
+def pytest_unconfigure(config):
+    """Django removes this process's test database; its WAL companions too."""
+    for suffix in ("-wal", "-shm", ""):
+        (_TMP / f"test-db-{os.getpid()}.sqlite3{suffix}").unlink(missing_ok=True)
 
 
 @pytest.fixture(autouse=True)

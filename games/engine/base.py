@@ -115,7 +115,7 @@ class Action:
         return self.arg if self.verb in CARD_VERBS else ()
 
     def to_record(self) -> dict:
-        """The hand-record JSON form (``shared/spec/hand-record.md``)."""
+        """The hand-record JSON form (``docs/spec/hand-record.md``)."""
         if self.verb in CARD_VERBS:
             value: Any = format_cards(self.arg)
         elif self.verb == "give":

@@ -1,4 +1,4 @@
-"""Replaying hand records (``shared/spec/hand-record.md``) with the real engine.
+"""Replaying hand records (``docs/spec/hand-record.md``) with the real engine.
 
 >>> replay_record({"format": "hand-record/1", "game": "baohuang", "hands": []})
 Traceback (most recent call last):
@@ -32,7 +32,7 @@ def load_record(path: str, stdin=None) -> tuple[Any, str | None]:
     refuse what is not a record), or ``(None, sentence)``, one line in
     English, when the file is unusable; the commands print the sentence on
     stderr and exit 2 (the exit status of "not a valid hand record",
-    ``shared/spec/hand-record.md``).  The sentences:
+    ``docs/spec/hand-record.md``).  The sentences:
 
     * ``cannot read PATH: …`` (``OSError``: missing file, a directory, no permission);
     * ``not valid UTF-8: byte N cannot be decoded; …`` (a record is UTF-8 JSON);

@@ -393,7 +393,7 @@ def review_hand(rules: GameRules, match: Any, deal: Any, actions: Sequence[Actio
 
 def review_record(record: Any, hand: int = -1, **kwargs) -> HandReview:
     """Review hand number ``hand`` (default the last) of a hand record
-    (``shared/spec/hand-record.md``), replaying the hands before it for the
+    (``docs/spec/hand-record.md``), replaying the hands before it for the
     match carried in.  Raises :class:`RecordError` on a record that is not
     valid, or whose hand is illegal or not complete (a review needs a finished
     hand).  ``kwargs`` go to :func:`review_hand`."""

@@ -168,7 +168,7 @@ def run_simulation(
 
 
 def hand_record(rules, match, deal, state, players=None) -> dict:
-    """The hand-record (``shared/spec/hand-record.md``) of one hand: the match
+    """The hand-record (``docs/spec/hand-record.md``) of one hand: the match
     it started from (options and start), its deal and its actions, so that
     ``replay`` and ``review`` take it alone."""
     m = rules.match_to_json(match)

@@ -36,13 +36,11 @@ from asgiref.sync import sync_to_async
 from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncWebsocketConsumer
 
-from games.pages.outage import socket_survives_outage
-
 from games.pages import chat
 from games.live import fanout, snapshots as live, notify
 from games import embargo, registry
 from games.models import Room
-from games.live.socket_scope import render_in, scope_language
+from games.live.socket_scope import render_in, scope_language, scope_user, socket_survives_outage
 from games.render import regions
 from games.render.tables import render_room_list
 
@@ -80,7 +78,7 @@ class TableConsumer(AsyncWebsocketConsumer):
 
     async def connect(self):
         notify.register_loop(asyncio.get_running_loop())
-        self.user = self.scope.get("user")
+        self.user = scope_user(self.scope)
         await self.accept()
         self.language = scope_language(self.scope)
         self.room_id = int(self.scope["url_route"]["kwargs"]["room_id"])
@@ -232,7 +230,7 @@ class LobbyConsumer(AsyncWebsocketConsumer):
 
     async def connect(self):
         notify.register_loop(asyncio.get_running_loop())
-        user = self.scope.get("user")
+        user = scope_user(self.scope)
         await self.accept()
         if user is None or not user.is_authenticated:
             await self.close(code=UNAUTHORIZED)

@@ -26,6 +26,9 @@ import time
 
 from asgiref.sync import async_to_sync
 from channels.layers import InMemoryChannelLayer, get_channel_layer
+from django.dispatch import receiver
+
+from games import signals
 
 log = logging.getLogger(__name__)
 
@@ -78,6 +81,12 @@ def table_changed(room_id: int, version: int, game: str, lobby: bool = True) -> 
     """Send ``table.changed`` to the room's group (and the lobby's)."""
     groups = [room_group(room_id)] + ([lobby_group(game)] if lobby else [])
     send(groups, message(version, room=room_id), what=f"room {room_id} version {version}")
+
+
+@receiver(signals.room_committed, dispatch_uid="games.live.notify.committed")
+def _on_room_committed(sender, room_id: int, version: int, lobby: bool = True, **kwargs) -> None:
+    """After a room's commit: tell its sockets (and the lobby's, if its list changed)."""
+    table_changed(room_id, version, sender, lobby=lobby)
 
 
 def send(groups: list[str], msg: dict, what: str = "") -> None:

@@ -35,7 +35,7 @@ from django.db import close_old_connections, connections
 
 from games import embargo, seating
 from games.models import Room, Seat
-from games.live.prepared import Prepared
+from games.services.prepared import Prepared
 from games.render.regions import TableHtml
 from games.render.tables import TableSnapshot, render_table_parts, table_snapshot
 

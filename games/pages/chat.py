@@ -25,6 +25,7 @@ from __future__ import annotations
 
 from datetime import timedelta
 
+from django.contrib.auth import get_user_model
 from django.template.loader import render_to_string
 from django.utils import timezone
 from django.utils.translation import gettext as _
@@ -157,7 +158,7 @@ def set_mute(user, other_id: int, on: bool) -> bool:
     if other_id == user.pk:
         return False
     if on:
-        if not type(user).objects.filter(pk=other_id).exists():
+        if not get_user_model().objects.filter(pk=other_id).exists():
             return False
         ChatMute.objects.get_or_create(user=user, muted_id=other_id)
     else:

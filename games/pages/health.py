@@ -27,58 +27,18 @@ from __future__ import annotations
 import logging
 import time
 
-from celery.signals import beat_init, before_task_publish
 from django.conf import settings
 from django.core.cache import cache
 from django.db import connection
 
 from games.pages import pool_returns
+from games.runtime import heartbeats
 
 log = logging.getLogger(__name__)
 
-#: beat's process stamps this when it sends the deadline sweep
-BEAT_KEY = "games:health:beat-sent"
-#: a worker stamps this when it runs the deadline sweep that beat sent
-SWEEP_RAN_KEY = "games:health:sweep-ran"
-WORKER_SWEEP_KEY = "games:health:worker-sweep"
-
-
-def _stamp(key: str) -> None:
-    try:
-        cache.set(key, time.time(), timeout=3600)
-    except Exception:  # Redis down: the health check will say so
-        log.debug("health stamp %s not stored", key, exc_info=True)
-
-
-def beat_ran() -> None:
-    """Called by beat's process each time it sends ``sweep_deadlines``."""
-    _stamp(BEAT_KEY)
-
-
-def sweep_ran() -> None:
-    """Called by a worker each time it runs beat's ``sweep_deadlines``."""
-    _stamp(SWEEP_RAN_KEY)
-
-
-def worker_swept() -> None:
-    """Called by a worker's own sweep thread each time it ran."""
-    _stamp(WORKER_SWEEP_KEY)
-
-
-_in_beat = False
-
-
-@beat_init.connect
-def _mark_beat_process(**kwargs) -> None:
-    global _in_beat
-    _in_beat = True
-
-
-@before_task_publish.connect
-def _beat_sent(sender=None, **kwargs) -> None:
-    """In beat's process: stamp :data:`BEAT_KEY` whenever the deadline sweep is sent."""
-    if _in_beat and sender == "games.tasks.sweep_deadlines":
-        beat_ran()
+# The stamps the processes leave (beat, the sweeps) are written by
+# games.runtime.heartbeats, the layer that runs them; this module only reads them.
+BEAT_KEY, SWEEP_RAN_KEY, WORKER_SWEEP_KEY = heartbeats.BEAT_KEY, heartbeats.SWEEP_RAN_KEY, heartbeats.WORKER_SWEEP_KEY
 
 
 def pool_state() -> dict | None:

@@ -1,5 +1,5 @@
 """Rules and help pages (issue #11): one page per game, written for players
-from ``shared/rules/`` and ``RULINGS.md``, in the reader's language.
+from ``docs/spec/rules/`` and ``RULINGS.md``, in the reader's language.
 
 Each game's page is a template per language, ``games/<game>/rules.<lang>.html``
 (in the game's package, ``games/<game>/templates/``)

@@ -20,7 +20,9 @@ Two hooks catch the two places an error can arise:
   load: its cause chain holds the database error, which is what counts).
 
 The page is rendered without the request's context processors (they query the
-database) and without a session.
+database) and without a session.  What counts as an outage is
+:func:`games.services.outage.is_outage`; websockets survive one through
+:func:`games.live.socket_scope.socket_survives_outage`.
 """
 
 from __future__ import annotations
@@ -29,35 +31,13 @@ import logging
 import sys
 
 from django.conf import settings
-from django.db import InterfaceError, OperationalError
 from django.http import HttpResponse
 from django.template import loader
 from django.views.defaults import server_error as django_server_error
 
+from games.services.outage import is_outage
+
 log = logging.getLogger(__name__)
-
-#: The exception classes that mean "the database is not available right now".
-OUTAGE_ERRORS: tuple[type[BaseException], ...] = (OperationalError, InterfaceError)
-
-
-def is_outage(exc: BaseException | None) -> bool:
-    """True when ``exc``, or an exception in its cause/context chain (at most
-    10 deep), is a database outage error (:data:`OUTAGE_ERRORS`)."""
-    seen = 0
-    while exc is not None and seen < 10:
-        if isinstance(exc, OUTAGE_ERRORS):
-            return True
-        try:
-            import psycopg
-
-            if isinstance(exc, psycopg.OperationalError):  # psycopg_pool.PoolTimeout unwrapped
-                return True
-        except ImportError:  # SQLite-only installs
-            pass
-        exc = exc.__cause__ or exc.__context__
-        seen += 1
-    return False
-
 
 def retry_after() -> int:
     """Seconds a client should wait before trying again (``OUTAGE_RETRY_AFTER_S``)."""
@@ -100,26 +80,3 @@ def server_error(request, *args, **kwargs):
                     getattr(request, "method", "?"), getattr(request, "path", "?"), exc)
         return outage_response(request)
     return django_server_error(request, *args, **kwargs)
-
-
-def socket_survives_outage(handler):
-    """Decorator for an async websocket consumer's handler (``receive``, a
-    group message's handler): a database outage error in it is logged and the
-    handler returns None, so the socket stays open (daphne closed it with 1011)
-    and gets the table again when the database is back.  The user's message
-    that met the outage (a chat line, a mute) is dropped, never half-stored: it
-    was one transaction.  Other errors propagate as before."""
-    import functools
-
-    @functools.wraps(handler)
-    async def wrapper(self, *args, **kwargs):
-        try:
-            return await handler(self, *args, **kwargs)
-        except Exception as exc:
-            if not is_outage(exc):
-                raise
-            log.warning("database unavailable, socket %s kept open: %r",
-                        getattr(self, "scope", {}).get("path", "?"), exc)
-            return None
-
-    return wrapper

@@ -15,8 +15,9 @@ from __future__ import annotations
 import json
 
 from django.contrib.auth.decorators import login_required
-from django.http import Http404, HttpResponseForbidden
-from django.shortcuts import get_object_or_404, redirect
+from django.core.exceptions import PermissionDenied
+from django.http import Http404
+from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
@@ -154,7 +155,7 @@ def request_review(request, hand_id: int):
         raise Http404("hand in play")
     reason = embargo.embargo_reason(hand, request.user)
     if reason:
-        return HttpResponseForbidden(reason)
+        raise PermissionDenied(reason)  # templates/403.html prints it escaped
     if not reviews.reviewable(hand.match.room.game):
         raise Http404("no reviewer for this game")
     reviews.request_review(hand)
@@ -172,7 +173,7 @@ def play_again(request, hand_id: int):
         raise Http404("hand in play")
     reason = embargo.embargo_reason(hand, request.user)
     if reason:
-        return HttpResponseForbidden(reason)
+        raise PermissionDenied(reason)  # templates/403.html prints it escaped
     try:
         seat = int(request.POST.get("seat", ""))
     except ValueError:
@@ -180,7 +181,5 @@ def play_again(request, hand_id: int):
     try:
         room = deal_replay.start(hand, request.user, seat)
     except ServiceError as exc:
-        from django.http import HttpResponseBadRequest
-
-        return HttpResponseBadRequest(str(exc))
+        return render(request, "400.html", {"reason": str(exc)}, status=400)
     return redirect(reverse("room", args=[room.pk]))

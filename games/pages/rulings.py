@@ -2,7 +2,7 @@
 
 The engine refuses with :class:`games.engine.base.IllegalAction`, whose
 ``message`` is written for developers (English and Chinese, ruling ids) and
-whose ``rule`` is the ruling id of ``shared/rules/RULINGS.md``.  Players see
+whose ``rule`` is the ruling id of ``docs/spec/rules/RULINGS.md``.  Players see
 one sentence in their own language per ruling (the game's
 ``GameSpec.rule_messages`` and the common ones in
 :data:`games.render.tables.RULE_MESSAGES`, Django i18n) and a link to that rule on

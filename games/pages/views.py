@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from django.conf import settings
 from django.contrib.auth.decorators import login_required
-from django.http import Http404, HttpResponse, HttpResponseForbidden, JsonResponse
+from django.http import Http404, HttpResponse, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.template.loader import render_to_string
 from django.urls import reverse
@@ -261,7 +261,7 @@ def act(request, room_id: int):
     if not outcome.applied:
         return refuse(request, _("牌桌已经变化，请按最新状态再操作"), 409)
     if outcome.reason == "held":
-        # A hidden decision takes effect at its deadline (games.runtime.hidden, #8).
+        # A hidden decision takes effect at its deadline (games.services.hidden, #8).
         response = HttpResponse(render_to_string(
             "games/_message.html",
             {"message": _("已记下你的选择，时限到时生效（到那时之前可以改）")}, request=request))

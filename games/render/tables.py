@@ -24,7 +24,7 @@ from games.pages import rulings
 from games.engine.base import CARD_VERBS, CHOICE_VERBS, FLAG_VERBS
 from games.models import Hand, Room, Seat
 from games.services.settlement import related_model
-from games.live.prepared import Prepared
+from games.services.prepared import Prepared
 from games.render.regions import Regions, TableHtml
 
 #: Button labels of the verbs every game may use; a game adds its own

@@ -38,7 +38,7 @@ waits).  Pages show such a review as pending.
 A review never waits longer than ``max_pause_s`` in all
 (``settings.GAMES_REVIEW_MAX_PAUSE_S``, default 600): past that the governor
 raises :class:`Deferred` and the service sends the review to the back of its
-queue (games.services.reviews.run_review).  The review task is acknowledged
+queue (games.runtime.reviewing.run_review).  The review task is acknowledged
 only when it ends (``acks_late``), and the broker does not wait for ever:
 RabbitMQ closes a channel whose delivery stays unacknowledged for
 ``consumer_timeout`` (30 min by default; 3.10.8 here), and Redis's transport

@@ -1,9 +1,10 @@
 """The one place that knows the topology: where and when a room's turn runs.
 
 *What* a turn does is :func:`games.services.turns.play_turn`; this module
-only decides *where*: :func:`configure` is given that function (and the
-sweep) by :meth:`games.apps.GamesConfig.ready`, so nothing here imports the
-services.
+only decides *where* and *when*.  It sits above the services: they never
+import it, but announce a committed room (``room_committed``) and a turn that
+came early (``turn_due``) through :mod:`games.signals`, whose receivers here
+schedule the room's next turn for its deadline.
 
 - Production topology (a Celery broker is configured,
   ``settings.GAMES_INPROCESS_TASKS`` false): :func:`schedule_turn` sends the
@@ -34,41 +35,31 @@ from typing import Callable
 from django.conf import settings
 from django.db import connections
 
+from django.dispatch import receiver
+from django.utils import timezone
+
+from games import signals
 from games.runtime import local_turns
+from games.services import turns
 
 log = logging.getLogger(__name__)
 
 SWEEP_INTERVAL_S = 2.0
 #: The Celery task names (``games/runtime/tasks.py`` registers them).
 RUN_TURN_TASK = "games.tasks.run_turn"
-#: Hand reviews (#26): a low-priority task on its own queue, :data:`REVIEW_QUEUE`,
-#: which the live worker does not consume (a separate ``celery worker -Q
-#: reviews --concurrency 1`` at ``nice 19`` does, deploy/supervisord.conf).
-REVIEW_TASK = "games.tasks.review_hand"
-REVIEW_QUEUE = "reviews"
 
 _sweeper: threading.Thread | None = None
 _sweeper_lock = threading.Lock()
 _room_locks: dict[int, threading.Lock] = {}
 _room_locks_guard = threading.Lock()
-_turn: Callable[[int, int], str] | None = None
-_sweep: Callable[[], int] | None = None
-
-
-def configure(turn: Callable[[int, int], str], sweep: Callable[[], int]) -> None:
-    """Give the functions that run one room's turn (``turn(room_id,
-    version)``) and a sweep (``sweep() -> rooms handled``)."""
-    global _turn, _sweep
-    _turn, _sweep = turn, sweep
-
-
-def _disabled() -> bool:
+def disabled() -> bool:
+    """True when tests drive turns by hand (``settings.GAMES_SCHEDULING_DISABLED``)."""
     return bool(getattr(settings, "GAMES_SCHEDULING_DISABLED", False))
 
 
 def inprocess() -> bool:
     """True when turns run in this process (embedded topology, or tests)."""
-    return bool(settings.GAMES_INPROCESS_TASKS) or _disabled()
+    return bool(settings.GAMES_INPROCESS_TASKS) or disabled()
 
 
 def room_lock(room_id: int) -> threading.Lock:
@@ -81,7 +72,7 @@ def room_lock(room_id: int) -> threading.Lock:
         return lock
 
 
-def _celery_task(name: str):
+def celery_task(name: str):
     """The registered Celery task ``name`` (the apps' ``tasks`` modules are
     loaded by Celery's own autodiscovery the first time)."""
     from celery import current_app
@@ -95,7 +86,7 @@ def _celery_task(name: str):
 
 def schedule_turn(room_id: int, version: int, delay_s: float) -> None:
     """Run the turn of ``(room_id, version)`` after ``delay_s`` seconds."""
-    if _disabled():
+    if disabled():
         return
     delay_s = max(0.0, float(delay_s))
     if settings.GAMES_INPROCESS_TASKS:
@@ -108,13 +99,13 @@ def schedule_turn(room_id: int, version: int, delay_s: float) -> None:
 
 
 def send_turn(room_id: int, version: int, delay_s: float) -> None:
-    """Send ``run_turn(room_id, version)`` to the broker with a countdown of
+    """Send ``runturns.play_turn(room_id, version)`` to the broker with a countdown of
     ``delay_s`` seconds (production topology).
 
     Never holds a task longer than half the broker's visibility timeout: a
     task woken early finds the deadline not due and reschedules itself for
     the rest ("early"), instead of being redelivered as a duplicate."""
-    _celery_task(RUN_TURN_TASK).apply_async(args=(room_id, version),
+    celery_task(RUN_TURN_TASK).apply_async(args=(room_id, version),
                                             countdown=min(max(0.0, delay_s), max_countdown_s()))
 
 
@@ -135,7 +126,7 @@ def stop_local_turns() -> int:
 
 def _run_local(room_id: int, version: int) -> None:
     with room_lock(room_id):
-        _turn(room_id, version)
+        turns.play_turn(room_id, version)
 
 
 def max_countdown_s() -> float:
@@ -149,17 +140,17 @@ def dispatch(room_id: int, version: int) -> None:
     if inprocess():
         with room_lock(room_id):
             try:
-                _turn(room_id, version)
+                turns.play_turn(room_id, version)
             except Exception:
                 log.exception("sweep: room %s failed", room_id)
     else:
-        _celery_task(RUN_TURN_TASK).apply_async(args=(room_id, version))
+        celery_task(RUN_TURN_TASK).apply_async(args=(room_id, version))
 
 
 def _run_inprocess(room_id: int, version: int) -> None:
     try:
         with room_lock(room_id):
-            _turn(room_id, version)
+            turns.play_turn(room_id, version)
     except Exception:
         log.exception("in-process turn for room %s version %s failed", room_id, version)
     finally:
@@ -173,7 +164,7 @@ def ensure_sweeper() -> None:
     in-process schedule, so after a restart of the web process every overdue
     table comes back to life."""
     global _sweeper
-    if _disabled() or not settings.GAMES_INPROCESS_TASKS:
+    if disabled() or not settings.GAMES_INPROCESS_TASKS:
         return
     with _sweeper_lock:
         if _sweeper is not None and _sweeper.is_alive():
@@ -185,105 +176,53 @@ def ensure_sweeper() -> None:
 def _sweep_forever() -> None:
     while True:
         time.sleep(SWEEP_INTERVAL_S)
-        if _disabled():
+        if disabled():
             continue
         try:
-            _sweep()
+            sweep()
         except Exception:
             log.exception("deadline sweep failed")
         finally:
             connections.close_all()
 
 
-# ------------------------------------------------------------ reviews (#26)
+def sweep(direct: bool = False) -> int:
+    """Run the due turn of every overdue room
+    (:func:`games.services.turns.due_rooms`); returns how many rooms were
+    handled.  Each goes through :func:`dispatch`: a ``run_turn`` task in the
+    production topology, here and now otherwise; with ``direct`` (a worker's
+    own sweep thread, :mod:`games.runtime.worker_sweep`) here and now always,
+    so tables go on while the broker is down."""
+    due = turns.due_rooms()
+    for room_id, version in due:
+        if direct:
+            with room_lock(room_id):
+                try:
+                    turns.play_turn(room_id, version)
+                except Exception:
+                    log.exception("worker sweep: room %s failed", room_id)
+        else:
+            dispatch(room_id, version)
+    return len(due)
 
-_review: Callable[[int], str] | None = None
-_review_queue = None
-_review_thread: threading.Thread | None = None
-_review_pool = None
 
-
-def configure_review(run: Callable[[int], str]) -> None:
-    """Give the function that computes and stores one hand's review
-    (``services.reviews.run_review(hand_id)``)."""
-    global _review
-    _review = run
-
-
-def schedule_review(hand_id: int) -> None:
-    """Review hand ``hand_id`` in the background, after live turns.
-
-    Production: the task :data:`REVIEW_TASK` on the queue :data:`REVIEW_QUEUE`
-    (only the review worker consumes it, so a review never holds a live
-    worker's slot).  Embedded: one daemon thread takes hand ids in order and
-    has each review computed in a child process at ``nice 19``
-    (:func:`run_review_job`), so the web process's threads never wait for it
-    (a review in a thread would share the GIL with the live tables).
-    Disabled scheduling (tests): nothing; tests call the review directly."""
-    if _disabled():
+@receiver(signals.room_committed, dispatch_uid="games.runtime.scheduling.committed")
+def _on_room_committed(sender, room_id: int, version: int, deadline=None, **kwargs) -> None:
+    """After a room's commit: its next turn for its deadline, if it has one."""
+    if deadline is None:
         return
-    if settings.GAMES_INPROCESS_TASKS:
-        _review_thread_queue().put(hand_id)
-    else:
-        _celery_task(REVIEW_TASK).apply_async(args=(hand_id,), queue=REVIEW_QUEUE,
-                                              priority=9)
-
-
-def _review_thread_queue():
-    global _review_queue, _review_thread
-    import queue
-
-    with _sweeper_lock:
-        if _review_queue is None:
-            _review_queue = queue.Queue()
-        if _review_thread is None or not _review_thread.is_alive():
-            _review_thread = threading.Thread(target=_review_forever, name="games-review",
-                                              daemon=True)
-            _review_thread.start()
-    return _review_queue
-
-
-def _review_forever() -> None:
-    while True:
-        hand_id = _review_queue.get()
-        try:
-            _review(hand_id)
-        except Exception:
-            log.exception("review of hand %s failed", hand_id)
-        finally:
-            connections.close_all()
-
-
-def _nice_child() -> None:
-    """The embedded review process's start: ``nice 19``, and the review
-    governor's pause and resume lines on its stderr (the web process's log;
-    the spawned child has no logging configured otherwise)."""
-    import logging
-    import os
-
+    delay = max(0.0, (deadline - timezone.now()).total_seconds())
     try:
-        os.nice(19)
-    except OSError:  # pragma: no cover
-        pass
-    handler = logging.StreamHandler()
-    handler.setFormatter(logging.Formatter("%(asctime)s %(levelname)s %(name)s %(message)s"))
-    governor_log = logging.getLogger("games.runtime.governor")
-    governor_log.addHandler(handler)
-    governor_log.setLevel(logging.INFO)
+        schedule_turn(room_id, version, delay)
+    except Exception:
+        # The move is committed: answer it as such.  The deadline is in the
+        # database; a sweep runs it once the broker is back (beat, or a
+        # worker's own sweep thread).
+        log.warning("room %s version %s: turn not scheduled (broker down?); "
+                    "the deadline sweep will run it", room_id, version, exc_info=True)
 
 
-def run_review_job(fn: Callable, args: tuple):
-    """``fn(*args)`` (plain data in and out): in a child process at nice 19
-    when called from the embedded topology's review thread, else here (a
-    Celery review worker is itself a low-priority process; tests)."""
-    global _review_pool
-    if threading.current_thread() is not _review_thread:
-        return fn(*args)
-    if _review_pool is None:
-        import multiprocessing
-        from concurrent.futures import ProcessPoolExecutor
-
-        _review_pool = ProcessPoolExecutor(
-            max_workers=1, mp_context=multiprocessing.get_context("spawn"),
-            initializer=_nice_child)
-    return _review_pool.submit(fn, *args).result()
+@receiver(signals.turn_due, dispatch_uid="games.runtime.scheduling.turn_due")
+def _on_turn_due(sender, room_id: int, version: int, delay_s: float, **kwargs) -> None:
+    """A turn ran before its deadline: run it again when it is due."""
+    schedule_turn(room_id, version, delay_s)

@@ -17,13 +17,14 @@ from celery.signals import (
 
 from django.conf import settings
 
-from games.runtime import scheduling, worker_sweep
-from games.services.turns import play_turn, sweep
+from games.runtime import heartbeats, reviewing, scheduling, worker_sweep
+from games.runtime.scheduling import sweep
+from games.services.turns import play_turn
 
 __all__ = ["run_turn", "sweep_deadlines", "review_hand", "play_turn", "sweep"]
 
 #: A worker started with ``CARDROOM_WORKER_ROLE=reviews`` (the review worker,
-#: ``-Q reviews``) runs reviews only: no deadline sweep, no local turns.
+#: the namespaced review queue only) runs reviews only: no deadline sweep, no local turns.
 REVIEW_ROLE = "reviews"
 
 
@@ -38,21 +39,17 @@ def run_turn(room_id: int, version: int) -> str:
 
 @shared_task(name="games.tasks.sweep_deadlines", ignore_result=True)
 def sweep_deadlines() -> int:
-    """Celery beat entry point of :func:`~games.services.turns.sweep` (every 2 s).
+    """Celery beat entry point of :func:`~games.runtime.scheduling.sweep` (every 2 s).
     Records the time it ran (beat records when it sent it: ``manage.py health``)."""
-    from games.pages import health
-
-    health.sweep_ran()
+    heartbeats.sweep_ran()
     return sweep()
 
 
 @shared_task(name="games.tasks.review_hand", ignore_result=True, acks_late=True)
 def review_hand(hand_id: int) -> str:
-    """#26: compute and store a completed hand's review (idempotent: a done
-    review is never recomputed).  Sent to the ``reviews`` queue only."""
-    from games.services.reviews import run_review
-
-    return run_review(hand_id)
+    """Compute and store a completed hand's review (idempotent: a done review
+    is never recomputed).  Sent to the review queue only."""
+    return reviewing.run_review(hand_id)
 
 
 def _review_worker() -> bool:

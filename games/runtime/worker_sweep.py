@@ -6,7 +6,7 @@ the overdue table.  Every worker process now runs a daemon thread (started on
 Celery's ``worker_ready`` signal by :mod:`games.runtime.tasks`, in the worker's main process) that every
 ``settings.GAMES_WORKER_SWEEP_S`` seconds (default 5) runs the turn of each
 room whose deadline passed more than a second ago, itself, through
-:func:`games.runtime.tasks.sweep` with ``direct=True``.
+:func:`games.runtime.scheduling.sweep` with ``direct=True``.
 
 Running a turn from several places at once (beat's sweep, this thread in every
 worker, a redelivered task) is harmless: :func:`games.runtime.tasks.play_turn`
@@ -25,6 +25,8 @@ import threading
 from django.conf import settings
 from django.db import connections
 
+from games.runtime import heartbeats
+
 log = logging.getLogger(__name__)
 
 _stop = threading.Event()
@@ -32,12 +34,10 @@ _thread: threading.Thread | None = None
 
 
 def _loop(interval: float, sweep) -> None:
-    from games.pages import health
-
     while not _stop.wait(interval):
         try:
             sweep()
-            health.worker_swept()
+            heartbeats.worker_swept()
         except Exception:
             log.warning("worker sweep failed (database down?); retrying", exc_info=True)
         finally:

@@ -9,9 +9,10 @@ from datetime import timedelta
 from django.conf import settings
 from django.utils import timezone
 
-from games.runtime import dealing
+from games.services import dealing
 from ..models import Hand, Room, Seat
-from games.live.prepared import Prepared
+from games.services.prepared import Prepared
+from games.services import hidden
 
 #: Seconds between the end of a hand and the deal of the next (result panel).
 HAND_PAUSE_S = float(getattr(settings, "GAMES_HAND_PAUSE_S", 6.0))
@@ -57,14 +58,13 @@ def set_deadline(room: Room, rules, state, seats: list[Seat]) -> None:
     """Deadline for the seat to act: bot delay for bots and 托管 seats, the
     room's time limit (C5) for a human, None when nobody is to act.  The
     caller saves ``room``."""
-    from games.runtime import hidden
 
     now = timezone.now()
     seat_index = rules.to_act(state)
     if seat_index is None:
         room.deadline = None
     elif hidden.uniform(rules, state, seats):
-        # Whoever holds a hidden decision: the same window (games.runtime.hidden, issue #8).
+        # Whoever holds a hidden decision: the same window (games.services.hidden, issue #8).
         room.deadline = now + timedelta(seconds=hidden.window_s(room))
     elif acts_automatically(seats[seat_index]):
         room.deadline = now + timedelta(milliseconds=room.bot_delay_ms)
@@ -79,7 +79,7 @@ def set_pause(room: Room) -> None:
 
 def can_start(room: Room, seats: list[Seat]) -> bool:
     """Every seat filled, every human ready, at least one human, room open (a
-    planner, :mod:`games.runtime.dealing`, may allow a table of bots or stop the
+    planner, :mod:`games.services.dealing`, may allow a table of bots or stop the
     dealing; where it says deal, a human on 托管 counts as ready: an event
     table deals through its round, issue #21)."""
     if room.status == Room.Status.CLOSED or any(s.is_empty for s in seats):

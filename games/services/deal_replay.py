@@ -7,7 +7,7 @@ it waits, with its invite link.
 :func:`start` makes a room of the same game, multiplier and options, seats
 the player at the seat they chose, fills the other seats with ``search``
 bots and deals the *same* hand: the planner below gives the room the source
-hand's seed and start (:class:`games.runtime.dealing.DealPlan`: levels, dealer,
+hand's seed and start (:class:`games.services.dealing.DealPlan`: levels, dealer,
 tribute carried in), as a duplicate board does.  The room deals that one hand
 only and scores nothing (the player has seen the cards: no ledger credit, no
 rating).  :func:`comparison` puts the two results side by side.
@@ -22,7 +22,7 @@ from django.db import transaction
 from django.utils.translation import gettext as _
 
 from games.models import DealReplay, Hand, Room
-from games.runtime import dealing
+from games.services import dealing
 
 from . import rooms as room_services
 from .errors import Conflict, InvalidRequest
@@ -32,7 +32,7 @@ BOT_POLICY = "search"
 
 
 class ReplayPlanner:
-    """The :mod:`games.runtime.dealing` planner of deal-replay rooms."""
+    """The :mod:`games.services.dealing` planner of deal-replay rooms."""
 
     def _replay(self, room):
         try:

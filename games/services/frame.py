@@ -12,9 +12,11 @@ illegal action) rolls the bump back, so a refused action leaves the room
 exactly as it was.
 
 When the block ends normally the room's ``deadline`` and ``status`` are saved
-and, after the commit, the room's channel group is told ``table.changed``
-with the new version (:mod:`games.live.notify`) and the next turn is scheduled
-for ``room.deadline`` (:mod:`games.runtime.scheduling`).
+and, after the commit, the ``room_committed`` signal (:mod:`games.signals`)
+announces the new version: the live layer tells the room's sockets
+(:mod:`games.live.notify`) and the runtime schedules the next turn for
+``room.deadline`` (:mod:`games.runtime.scheduling`).  The services import
+neither: the layers above connect their receivers in ``GamesConfig.ready``.
 """
 
 from __future__ import annotations
@@ -26,8 +28,7 @@ from contextlib import contextmanager
 from django.db import connections, transaction
 from django.utils import timezone
 
-from games.live import notify
-from games.runtime import scheduling
+from games import signals
 from ..models import Room
 from .errors import Outcome
 
@@ -114,7 +115,7 @@ def stale_outcome(room_id: int) -> Outcome:
 
 
 def after_commit(room: Room, lobby: bool | None = None) -> None:
-    """Register the post-commit notify + schedule for the room's final state.
+    """Announce the room's final state after the commit (``room_committed``).
 
     ``lobby``: whether the lobby's room list changed too (its group is then
     told as well, and every lobby socket re-renders the list).  True for the
@@ -126,17 +127,8 @@ def after_commit(room: Room, lobby: bool | None = None) -> None:
     room_id, version, game, deadline = room.pk, room.version, room.game, room.deadline
 
     def run():
-        notify.table_changed(room_id, version, game, lobby=lobby)
-        if deadline is not None:
-            delay = max(0.0, (deadline - timezone.now()).total_seconds())
-            try:
-                scheduling.schedule_turn(room_id, version, delay)
-            except Exception:
-                # The move is committed: answer it as such (issue #8).  The
-                # deadline is in the database; a sweep runs it once the broker
-                # is back (beat, or a worker's own sweep thread).
-                log.warning("room %s version %s: turn not scheduled (broker down?); "
-                            "the deadline sweep will run it", room_id, version, exc_info=True)
+        signals.send_room_committed(game, room_id=room_id, version=version, deadline=deadline,
+                                    lobby=lobby)
 
     transaction.on_commit(run)
 

@@ -6,7 +6,7 @@ game-generic.  When a hand completes its summary, the tribute history
 and the ledger credits (C4) are written in the same transaction,
 :data:`games.signals.hand_scored` is sent inside it (ratings) and
 :data:`games.signals.hand_completed` after the commit (events, statistics).
-A planner (:mod:`games.runtime.dealing`) may fix a deal or stop the dealing.
+A planner (:mod:`games.services.dealing`) may fix a deal or stop the dealing.
 """
 
 from __future__ import annotations
@@ -25,7 +25,7 @@ from ..engine import get_rules
 from ..engine.base import Action, IllegalAction, RecordError
 from ..engine.cards import new_seed
 from ..models import Hand, HandAction, Match, Room, Seat
-from games.runtime import dealing
+from games.services import dealing
 from games import signals
 from ..signals import hand_completed
 from .deadlines import can_start, seats_of, set_deadline, set_pause
@@ -34,6 +34,7 @@ from .frame import StaleVersion, locked_room, stale_outcome, versioned
 from .readmodel import by_seat, cache_put, current_hand, current_hand_counted, hand_key, hand_state, room_id
 from .settlement import carry_in_after, related_model
 from . import turncache
+from games.services import hidden
 
 log = logging.getLogger(__name__)
 
@@ -190,7 +191,7 @@ def next_hand(room: Room | int, expected_version: int) -> Outcome:
     """After the pause: deal the next hand, or go back to waiting when a seat
     is empty, a human is not ready, or every human is on 托管 (nobody is
     watching: the humans are then marked not ready) unless a planner
-    (:mod:`games.runtime.dealing`) decides about this table (an event table deals on
+    (:mod:`games.services.dealing`) decides about this table (an event table deals on
     within its round and waits, its players untouched, when the round is
     paused or over; issue #21).  Version-checked like an action."""
     rid = room_id(room)
@@ -280,8 +281,7 @@ def user_by_id(user_id):
 
 
 def hidden_decision(rules, state) -> bool:
-    """Whether the decision now due is hidden from the others (:mod:`games.runtime.hidden`)."""
-    from games.runtime import hidden
+    """Whether the decision now due is hidden from the others (:mod:`games.services.hidden`)."""
 
     return hidden.is_hidden(rules, state)
 
@@ -292,7 +292,6 @@ def _hold_hidden(rid: int, seat: int, record: dict, expected_version, user) -> O
     the server's turn.  No version bump, no notification: nobody can see when
     it was made.  Returns the :class:`Outcome` (``reason="held"``), or None
     when the decision is not held (applied at once as usual)."""
-    from games.runtime import hidden
 
     with transaction.atomic():
         room = Room.objects.select_for_update().filter(pk=rid).first()
@@ -373,7 +372,7 @@ def do_action(
     rid = room_id(room)
     if actor == HandAction.Actor.USER and hold_hidden:
         # A hidden decision on a mixed table is held until its deadline
-        # (games.runtime.hidden, issue #8); the server's turn applies it then.
+        # (games.services.hidden, issue #8); the server's turn applies it then.
         held = _hold_hidden(rid, seat, record, expected_version, user)
         if held is not None:
             return held

@@ -20,7 +20,7 @@ from django.db.models.functions import Coalesce
 from ..engine import get_rules
 from ..engine.base import Action
 from ..models import Hand, HandAction, Room
-from games.live.prepared import Prepared
+from games.services.prepared import Prepared
 
 _CACHE_SIZE = 512
 _cache: OrderedDict[tuple, Any] = OrderedDict()
@@ -222,7 +222,7 @@ _ACTIONS_TAIL = Prepared(
 def current_hand_counted(room: Room | int) -> Hand | None:
     """:func:`current_hand` with its stored action count as ``n_actions``,
     in one query (the live table read, :func:`games.render.tables.table_snapshot`;
-    its SQL compiled once per thread, :mod:`games.live.prepared`)."""
+    its SQL compiled once per thread, :mod:`games.services.prepared`)."""
     return _CURRENT_HAND_COUNTED.first(room_id(room))
 
 

@@ -1,4 +1,4 @@
-"""Reads of completed hands: the hand record (``shared/spec/hand-record.md``)
+"""Reads of completed hands: the hand record (``docs/spec/hand-record.md``)
 and the replay's step-by-step state.  Nothing here writes."""
 
 from __future__ import annotations
@@ -12,7 +12,7 @@ from .settlement import segment_start
 
 
 def build_record(hand: Hand, scope: str = "match") -> dict:
-    """The hand record (``shared/spec/hand-record.md``) of ``hand`` alone
+    """The hand record (``docs/spec/hand-record.md``) of ``hand`` alone
     (``scope="hand"``) or of its match up to and including it (``"match"``,
     every completed hand, voided deals included, so tribute carries over).
     A debt that lapsed when a player left breaks the carry-over: the

@@ -2,16 +2,13 @@
 
 * :func:`request_review` — a completed hand's review is wanted (after a hand
   with a human completes, :func:`on_hand_completed`; or a player asks on the
-  replay page): a ``pending`` row, and the computation scheduled at low
-  priority (:func:`games.runtime.scheduling.schedule_review`).
-* :func:`run_review` — what the task runs: the engine's reviewer
-  (:func:`games.engine.review.review_hand`) within
-  ``settings.GAMES_REVIEW_BUDGET_MS`` of CPU, paused while live tables keep
-  the machine busy (:mod:`games.runtime.governor`,
-  ``settings.GAMES_REVIEW_IDLE_BELOW``), stored with one
-  :class:`~games.models.SeatAccuracy` row per human seat.  Idempotent: a
-  review that is done is never recomputed (the row is locked while it is
-  written; a second run finds it done).
+  replay page): a ``pending`` row, and after the commit the
+  ``review_due`` signal (:mod:`games.signals`), on which the runtime
+  schedules the computation at low priority.
+* :func:`store_review` — a computed review stored with one
+  :class:`~games.models.SeatAccuracy` row per human seat, once (the row is
+  locked while it is written).  Computing it, paced by the review governor,
+  is the runtime's business (:mod:`games.runtime.reviewing`).
 * :func:`review_for` — the stored review as a page may show it, or why not:
   a review shows every card, so it follows :func:`games.embargo.embargo_reason`.
 
@@ -21,15 +18,12 @@ Nothing here names a game.
 from __future__ import annotations
 
 import logging
-import time
-from functools import partial
 
 from django.conf import settings
 from django.db import transaction
 from django.utils import timezone
 
-from games import embargo
-from games.runtime import governor, scheduling
+from games import embargo, signals
 from ..engine import get_rules
 from ..models import Hand, HandReview, SeatAccuracy
 
@@ -39,20 +33,6 @@ log = logging.getLogger(__name__)
 def budget_ms() -> float:
     """CPU milliseconds one hand's review may spend (``GAMES_REVIEW_BUDGET_MS``)."""
     return float(getattr(settings, "GAMES_REVIEW_BUDGET_MS", 4000.0))
-
-
-def idle_below() -> float | None:
-    """The governor's threshold (``GAMES_REVIEW_IDLE_BELOW``): the share of all
-    CPUs the other processes may use while a review runs, or None (no
-    governor).  ``ValueError`` on a value that is not a share or ``off``."""
-    return governor.parse_idle_below(getattr(settings, "GAMES_REVIEW_IDLE_BELOW",
-                                             governor.DEFAULT_IDLE_BELOW))
-
-
-def max_pause_s() -> float:
-    """Seconds a review may wait for an idle machine in all
-    (``GAMES_REVIEW_MAX_PAUSE_S``), then it is deferred (:func:`run_review`)."""
-    return float(getattr(settings, "GAMES_REVIEW_MAX_PAUSE_S", governor.DEFAULT_MAX_PAUSE_S))
 
 
 def reviewable(game: str) -> bool:
@@ -86,7 +66,7 @@ def request_review(hand: Hand) -> HandReview:
             review.save(update_fields=["status", "error"])
             created = True
         if created:
-            transaction.on_commit(lambda: scheduling.schedule_review(hand.pk))
+            transaction.on_commit(lambda: signals.review_due.send(sender=hand.match.room.game, hand_id=hand.pk))
     return review
 
 
@@ -112,48 +92,16 @@ def review_inputs(hand: Hand, budget: float | None = None) -> tuple:
             budget_ms() if budget is None else budget, hand.seed & ((1 << 62) - 1))
 
 
-def compute(hand: Hand, budget: float | None = None) -> dict:
-    """The engine's review of the completed ``hand`` as JSON (not stored),
-    computed where :func:`games.runtime.scheduling.run_review_job` says: in this
-    thread, or in the embedded topology's low-priority review process; under
-    the governor (:func:`idle_below`), whose pauses it reports as
-    ``"paused_ms"``."""
-    return scheduling.run_review_job(partial(governor.review_paced, max_pause_s=max_pause_s()),
-                                     (idle_below(), f"review of hand {hand.pk}",
-                                      *review_inputs(hand, budget)))
-
-
-def run_review(hand_id: int, budget: float | None = None) -> str:
-    """Compute and store the review of hand ``hand_id`` unless it is done.
-    Returns ``"done"``, ``"already"`` (stored before: never recomputed),
-    ``"missing"`` (no such completed hand), ``"failed"``, or ``"deferred"``:
-    the governor waited ``GAMES_REVIEW_MAX_PAUSE_S`` for an idle machine, so
-    the review stays pending and is scheduled again, at the back of the queue
-    (the task ends, and its delivery is acknowledged before the broker's
-    timeout: :mod:`games.runtime.governor`)."""
-    hand = Hand.objects.select_related("match__room").filter(pk=hand_id, complete=True).first()
-    if hand is None:
-        return "missing"
-    existing = HandReview.objects.filter(hand=hand).first()
-    if existing is not None and existing.status == HandReview.Status.DONE:
-        return "already"
-    started = time.perf_counter()
-    try:
-        result = compute(hand, budget)
-    except governor.Deferred as exc:
-        log.info("review of hand %s deferred: %s", hand_id, exc)
-        scheduling.schedule_review(hand_id)
-        return "deferred"
-    except Exception as exc:  # a corrupt log must not kill the worker
-        log.exception("review of hand %s failed", hand_id)
-        HandReview.objects.update_or_create(
-            hand=hand, defaults={"status": HandReview.Status.FAILED, "error": str(exc)[:200]})
-        return "failed"
+def store_review(hand: Hand, result: dict) -> bool:
+    """Store the engine's ``result`` (:func:`games.engine.review.review_inputs_json`'s
+    JSON) as ``hand``'s done review, with one :class:`SeatAccuracy` row per
+    human seat; False when it was stored already (the row is locked while it
+    is written, so two runs never both store)."""
     with transaction.atomic():
         review, _ = HandReview.objects.select_for_update().get_or_create(
             hand=hand, defaults={"budget_ms": result["budget_ms"]})
         if review.status == HandReview.Status.DONE:
-            return "already"
+            return False
         review.status = HandReview.Status.DONE
         review.data = result
         review.budget_ms = result["budget_ms"]
@@ -169,10 +117,7 @@ def run_review(hand_id: int, budget: float | None = None) -> str:
                                             game=hand.match.room.game, seat=seat["seat"],
                                             accuracy=seat["accuracy"],
                                             decisions=seat["decisions"])
-    log.info("review of hand %s: %.0f ms CPU (budget %.0f), %.0f ms wall, %.0f ms paused "
-             "by the governor", hand_id, result["cpu_ms"], result["budget_ms"],
-             1000 * (time.perf_counter() - started), result.get("paused_ms", 0.0))
-    return "done"
+    return True
 
 
 def review_for(hand: Hand, user) -> tuple[HandReview | None, str | None]:

@@ -12,7 +12,7 @@ from django.utils.translation import gettext as _
 
 from accounts.validators import text_problem
 
-from games.runtime import hidden
+from games.services import hidden
 from games import private_rooms, seating, signals
 from ..engine import get_rules
 from ..engine.base import RecordError
@@ -298,7 +298,7 @@ def set_autoplay(room: Room | int, user, on: bool, expected_version: int | None 
             rules = get_rules(room.game)
             state = hand_state(hand)
             # A hidden decision keeps its deadline: moving it only when this
-            # seat holds it would tell everyone who does (games.runtime.hidden, #8).
+            # seat holds it would tell everyone who does (games.services.hidden, #8).
             if rules.to_act(state) == seat.index and not hidden.is_hidden(rules, state):
                 set_deadline(room, rules, state, seats_of(room))
         return Outcome(True, room.version)

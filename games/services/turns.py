@@ -5,9 +5,10 @@ the production topology, an in-process timer in the embedded one; where it
 runs is :mod:`games.runtime.scheduling`'s business).  It is idempotent: it does
 nothing unless the room is still at the version it was scheduled for, and
 the command it calls repeats that check under the row lock, so two workers
-can never apply the same turn twice.  :func:`sweep` finds every room whose
-deadline passed (Celery beat or the in-process sweep thread), so a lost task
-or a restart cannot hang a table.
+can never apply the same turn twice.  :func:`due_rooms` lists every room whose
+deadline passed, for the runtime's sweeps (Celery beat or the in-process sweep
+thread), so a lost task or a restart cannot hang a table.  A turn that comes
+early says so with the ``turn_due`` signal, and the runtime runs it again then.
 """
 
 from __future__ import annotations
@@ -18,16 +19,17 @@ from datetime import timedelta
 
 from django.utils import timezone
 
-from games.runtime import scheduling
+from games import signals
 from ..engine import get_rules
 from ..engine.base import bot_decision
 from ..models import HandAction, Room
-from games.live.prepared import Prepared
+from games.services.prepared import Prepared
 from .deadlines import AUTOPLAY_POLICY, acts_automatically, bot_rng, search_config, seats_of
 from .errors import ServiceError
 from .hands import do_action, hidden_decision, next_hand, user_by_id
 from .readmodel import current_hand_counted, hand_state
 from . import turncache
+from games.services import hidden
 
 log = logging.getLogger(__name__)
 
@@ -105,7 +107,8 @@ def play_turn(room_id: int, version: int) -> str:
         hand = current_hand_counted(room)
     if hand is None or hand.complete:
         if not due:
-            scheduling.schedule_turn(room_id, version, (room.deadline - now).total_seconds())
+            signals.turn_due.send(sender=room.game, room_id=room_id, version=version,
+                                  delay_s=(room.deadline - now).total_seconds())
             return "early"
         outcome = next_hand(room_id, version)
         return "dealt" if outcome.applied else "stale"
@@ -120,15 +123,15 @@ def play_turn(room_id: int, version: int) -> str:
     seat = seats[seat_index]
     known = (hand, seats)
     if not due:
-        scheduling.schedule_turn(room_id, version, (room.deadline - now).total_seconds())
+        signals.turn_due.send(sender=room.game, room_id=room_id, version=version,
+                              delay_s=(room.deadline - now).total_seconds())
         return "early"
     secret = hidden_decision(rules, state)
     if secret and kept is not None:
         # A held hidden decision is kept in Room.pending without a version
-        # bump (games.runtime.hidden): read the room again (the entry is gone now).
+        # bump (games.services.hidden): read the room again (the entry is gone now).
         return play_turn(room_id, version)
     if secret:
-        from games.runtime import hidden
 
         pending = hidden.pending_for(room, hand, count, seat_index)
         if pending is not None:
@@ -173,22 +176,3 @@ def due_rooms() -> list[tuple[int, int]]:
         .order_by("deadline")
         .values_list("id", "version")[:SWEEP_BATCH]
     )
-
-
-def sweep(direct: bool = False) -> int:
-    """Run the due turn of every overdue room (:func:`due_rooms`); returns how
-    many rooms were handled.  Each goes through :func:`games.runtime.scheduling.dispatch`:
-    a ``run_turn`` task in the production topology, here and now otherwise;
-    with ``direct`` (a worker's own sweep thread, :mod:`games.runtime.worker_sweep`)
-    here and now always, so tables go on while the broker is down (issue #8)."""
-    due = due_rooms()
-    for room_id, version in due:
-        if direct:
-            with scheduling.room_lock(room_id):
-                try:
-                    play_turn(room_id, version)
-                except Exception:
-                    log.exception("worker sweep: room %s failed", room_id)
-        else:
-            scheduling.dispatch(room_id, version)
-    return len(due)

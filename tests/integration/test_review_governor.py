@@ -42,7 +42,7 @@ def test_the_review_worker_pauses_while_every_cpu_is_busy(tmp_path):
                                          BURN.format(s=WAIT_S + 60)])
                        for _ in range(os.cpu_count() or 1)]
             reviewer = Proc("reviewer", ["nice", "-n", "19", sys.executable, "-m", "celery", "-A",
-                                         "config", "worker", "-Q", "reviews", "--concurrency", "1",
+                                         "config", "worker", "--concurrency", "1",
                                          "--pool=solo", "--loglevel=INFO", "--without-gossip",
                                          "--without-mingle", "-n", "reviewer-gov@%h"],
                             dict(stack.env, CARDROOM_WORKER_ROLE="reviews"),

@@ -1,8 +1,9 @@
 """#26 in the production topology: a finished hand with a human is reviewed
-on the Celery queue ``reviews``, which the live worker does not consume (the
-tables keep being served, the review waits); a review worker started as
-deploy/supervisord.conf starts it (``-Q reviews --concurrency 1``,
-``CARDROOM_WORKER_ROLE=reviews``, ``nice -n 19``) computes and stores it.
+on the Celery review queue (``<CELERY_NAMESPACE>.reviews``: the stack's own
+namespace), which the live worker does not consume (the tables keep being
+served, the review waits); a review worker started as deploy/supervisord.conf
+starts it (``CARDROOM_WORKER_ROLE=reviews``, no ``-Q``, ``--concurrency 1``,
+``nice -n 19``) finds that queue by itself, computes and stores it.
 """
 
 from __future__ import annotations
@@ -58,7 +59,7 @@ def test_reviews_wait_on_their_queue_for_the_review_worker(tmp_path):
 
         env = dict(stack.env, CARDROOM_WORKER_ROLE="reviews")
         reviewer = Proc("reviewer", ["nice", "-n", "19", sys.executable, "-m", "celery", "-A",
-                                     "config", "worker", "-Q", "reviews", "--concurrency", "1",
+                                     "config", "worker", "--concurrency", "1",
                                      "--pool=solo", "--loglevel=INFO", "--without-gossip",
                                      "--without-mingle", "-n", "reviewer-it@%h"],
                         env, tmp_path / "reviewer.log")

@@ -19,7 +19,7 @@ from cryptography.hazmat.primitives import serialization
 from cryptography.hazmat.primitives.asymmetric import ec
 from py_vapid import Vapid01
 
-from notifications import services
+from notifications import endpoints, services
 from notifications.models import Kind, PushSubscription
 
 pytestmark = pytest.mark.django_db
@@ -74,6 +74,21 @@ def browser_keys():
     return private, public, auth
 
 
+def admit_only(monkeypatch, service: "PushService"):
+    """Let the server push to ``service`` on loopback, and to nothing else on
+    loopback: the site's policy refuses every non-public address (tested in
+    test_push_endpoints.py), so a test's own push service is admitted by name."""
+    port = service.server.server_address[1]
+    monkeypatch.setattr(endpoints, "POLICY", endpoints.Policy(
+        schemes=("http",), ports=(port,), allow=lambda address: str(address) == "127.0.0.1"))
+
+
+@pytest.fixture
+def public_names(monkeypatch):
+    """Every name resolves to a public address (no DNS in the test sandbox)."""
+    monkeypatch.setattr(endpoints, "POLICY", endpoints.Policy(resolve=lambda host, port: ["93.184.215.14"]))
+
+
 @pytest.fixture(autouse=True)
 def _no_proxy(monkeypatch):
     for name in ("http_proxy", "HTTP_PROXY", "https_proxy", "HTTPS_PROXY", "all_proxy", "ALL_PROXY"):
@@ -81,9 +96,11 @@ def _no_proxy(monkeypatch):
     monkeypatch.setenv("NO_PROXY", "127.0.0.1")
 
 
-def test_a_notice_is_pushed_once_encrypted_for_the_browser(vapid, make_user, client, django_capture_on_commit_callbacks):
+def test_a_notice_is_pushed_once_encrypted_for_the_browser(vapid, make_user, client, django_capture_on_commit_callbacks,
+                                                           monkeypatch):
     mia = make_user("mia")
     service = PushService()
+    admit_only(monkeypatch, service)
     try:
         private, public, auth = browser_keys()
         client.force_login(mia)
@@ -106,9 +123,10 @@ def test_a_notice_is_pushed_once_encrypted_for_the_browser(vapid, make_user, cli
         service.close()
 
 
-def test_a_gone_subscription_is_deleted(vapid, make_user, django_capture_on_commit_callbacks):
+def test_a_gone_subscription_is_deleted(vapid, make_user, django_capture_on_commit_callbacks, monkeypatch):
     mia = make_user("mia")
     service = PushService(status=410)
+    admit_only(monkeypatch, service)
     try:
         private, public, auth = browser_keys()
         services.subscribe_push(mia, {"endpoint": service.url, "keys": {"p256dh": b64(public), "auth": b64(auth)}})
@@ -131,7 +149,7 @@ def test_without_keys_nothing_is_pushed(settings, make_user, client):
 
 
 @pytest.mark.django_db
-def test_a_malformed_subscription_is_refused_and_stores_nothing(vapid, make_user, client):
+def test_a_malformed_subscription_is_refused_and_stores_nothing(vapid, make_user, client, public_names):
     """#22: a subscription too long for its columns (a server error on
     PostgreSQL, stored as is on SQLite), with a NUL, of the wrong types, or
     nested too deep for the JSON parser (RecursionError: 500) gets 400."""

@@ -1,4 +1,4 @@
-"""Hand records (shared/spec/hand-record.md) downloaded from the site replay
+"""Hand records (docs/spec/hand-record.md) downloaded from the site replay
 with status 0 through the real engine; the replay page steps through a hand."""
 
 from __future__ import annotations

@@ -14,6 +14,7 @@ import pytest
 
 from games import embargo
 from games.models import Hand, HandReview, SeatAccuracy
+from games.runtime import reviewing
 from games.services import reviews
 
 pytestmark = pytest.mark.django_db
@@ -49,7 +50,7 @@ def test_a_hand_with_a_human_gets_a_pending_review_then_one_stored_review(finish
     if finished.summary.get("voided"):
         pytest.skip("deal voided")
     assert review.status == HandReview.Status.PENDING
-    assert reviews.run_review(finished.pk) == "done"
+    assert reviewing.run_review(finished.pk) == "done"
     review.refresh_from_db()
     assert review.status == "done" and review.data["game"] == "baohuang"
     assert len(review.data["decisions"]) == finished.actions.count()
@@ -57,7 +58,7 @@ def test_a_hand_with_a_human_gets_a_pending_review_then_one_stored_review(finish
     acc = SeatAccuracy.objects.get(review=review)  # alice only: the bots get no row
     assert acc.user == alice and acc.seat == 0 and 0 <= acc.accuracy <= 100
     before = review.data
-    assert reviews.run_review(finished.pk) == "already"  # never recomputed
+    assert reviewing.run_review(finished.pk) == "already"  # never recomputed
     review.refresh_from_db()
     assert review.data == before and SeatAccuracy.objects.count() == 1
 
@@ -73,7 +74,7 @@ def test_bots_only_hand_gets_no_review(db, make_user, multipliers, driver, setti
 
 def _done(finished):
     reviews.request_review(finished)
-    assert reviews.run_review(finished.pk) in ("done", "already")
+    assert reviewing.run_review(finished.pk) in ("done", "already")
     return HandReview.objects.get(hand=finished)
 
 
@@ -329,7 +330,7 @@ def test_the_review_waits_while_the_machine_is_busy_then_is_stored(finished, set
     reader = _BusyThenIdle(busy=2)
     monkeypatch.setattr(governor, "cpu_times", reader)
     with caplog.at_level("INFO", logger="games.runtime.governor"):
-        assert reviews.run_review(finished.pk) == "done"
+        assert reviewing.run_review(finished.pk) == "done"
     review = HandReview.objects.get(hand=finished)
     assert review.status == "done" and review.data["governor"] == 0.25
     assert review.data["paused_ms"] >= 150 + 50  # two busy windows, then an idle one
@@ -343,7 +344,7 @@ def test_a_review_busy_for_max_pause_s_is_deferred_and_asked_again(finished, set
     review gives up for now (the Celery task must end before RabbitMQ's
     consumer_timeout drops its unacknowledged delivery): it stays pending and
     is scheduled again; once the machine is idle it is stored."""
-    from games.runtime import governor, scheduling
+    from games.runtime import governor
 
     if finished.summary.get("voided"):
         pytest.skip("deal voided")
@@ -351,13 +352,13 @@ def test_a_review_busy_for_max_pause_s_is_deferred_and_asked_again(finished, set
     settings.GAMES_REVIEW_IDLE_BELOW = "0.25"
     settings.GAMES_REVIEW_MAX_PAUSE_S = 0.3
     asked = []
-    monkeypatch.setattr(scheduling, "schedule_review", asked.append)
+    monkeypatch.setattr(reviewing, "schedule_review", asked.append)
     monkeypatch.setattr(governor, "cpu_times", _BusyThenIdle(busy=10 ** 6))
-    assert reviews.run_review(finished.pk) == "deferred"
+    assert reviewing.run_review(finished.pk) == "deferred"
     assert HandReview.objects.get(hand=finished).status == "pending"
     assert asked == [finished.pk]
     monkeypatch.setattr(governor, "cpu_times", _BusyThenIdle(busy=0))
-    assert reviews.run_review(finished.pk) == "done"
+    assert reviewing.run_review(finished.pk) == "done"
     assert HandReview.objects.get(hand=finished).status == "done" and asked == [finished.pk]
 
 
@@ -365,5 +366,5 @@ def test_a_bad_governor_setting_fails_the_review_with_its_reason(finished, setti
     if finished.summary.get("voided"):
         pytest.skip("deal voided")
     settings.GAMES_REVIEW_IDLE_BELOW = "often"
-    assert reviews.run_review(finished.pk) == "failed"
+    assert reviewing.run_review(finished.pk) == "failed"
     assert "often" in HandReview.objects.get(hand=finished).error

@@ -9,6 +9,7 @@ import pytest
 from django.core.management import call_command
 
 from games.pages import health
+from games.runtime import heartbeats
 
 pytestmark = pytest.mark.django_db
 
@@ -44,7 +45,7 @@ def test_beat_check_reads_the_sweep_stamp(settings):
 
     cache.delete(health.BEAT_KEY)
     assert health.check_beat()[0][0] is False
-    health.beat_ran()
+    heartbeats.beat_ran()
     ok, detail = health.check_beat()[0]
     assert ok and "last sweep sent" in detail
 
@@ -67,7 +68,7 @@ def test_beat_stamps_when_it_sends_the_sweep_not_when_a_worker_runs_it(settings)
         assert cache.get(health.BEAT_KEY) is None, "only the sweep counts"
         before_task_publish.send(sender="games.tasks.sweep_deadlines")
     finally:
-        health._in_beat = False
+        heartbeats._in_beat = False
     ok, detail = health.check_beat()[0]
     assert ok and detail.startswith("beat: last sweep sent"), detail
     assert cache.get(health.SWEEP_RAN_KEY) is None, "no worker ran it, and beat is still healthy"

@@ -11,7 +11,7 @@ only what is public and not the role: seat H's name/机器人 label, room and
 hand ids, and on seat H's own *visible* turns the deadline and its "auto" pace mark (a seat's kind is
 on its label; its visible turns are paced by it).
 
-升級: no decision is hidden (``games.runtime.hidden.is_hidden`` is false through a
+升級: no decision is hidden (``games.services.hidden.is_hidden`` is false through a
 whole hand): teams are fixed (S1), bids and the declarer who takes the kitty
 are public, so the pace follows only the public kind of the seat to act.
 """
@@ -26,7 +26,7 @@ import pytest
 from django.test import Client
 from django.utils import timezone
 
-from games.runtime import hidden
+from games.services import hidden
 from games.live import snapshots as live
 from games import services
 from games.engine import get_rules

@@ -1,4 +1,4 @@
-"""games.live.prepared: querysets compiled once per thread (issue #12)."""
+"""games.services.prepared: querysets compiled once per thread (issue #12)."""
 
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ import pytest
 from django.db.models import Count
 
 from games.models import HandAction, Hand, Seat
-from games.live.prepared import Prepared
+from games.services.prepared import Prepared
 from games.services import readmodel
 
 pytestmark = pytest.mark.django_db

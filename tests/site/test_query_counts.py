@@ -77,7 +77,7 @@ def c5_record(room, game: str) -> tuple[int, dict]:
 # one player's action ------------------------------------------------------
 USER_ACTION = [
     "SELECT games_seat",            # the user's seat (user_action)
-    "SAVEPOINT",                    # hidden-decision check (games.runtime.hidden, issue #8)
+    "SAVEPOINT",                    # hidden-decision check (games.services.hidden, issue #8)
     "SELECT games_room",            #   the room, locked
     "SELECT games_hand",            #   hand + action count: not hidden, nothing held
     "RELEASE",

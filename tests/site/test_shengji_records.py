@@ -1,4 +1,4 @@
-"""升级 hand records from the site (shared/spec/hand-record.md): the match so
+"""升级 hand records from the site (docs/spec/hand-record.md): the match so
 far and a single hand replay with status 0 through the real engine and give
 the stored summaries; levels and dealer carry over (S15, S17); the replay
 page shows every seat's cards at each step."""

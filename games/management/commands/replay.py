@@ -1,7 +1,7 @@
 """``python manage.py replay FILE`` (or ``-`` for stdin): check a hand record.
 
 Runs the real rules engine without touching the database and prints one JSON
-object (``shared/spec/hand-record.md``).  Exit 0: every action legal; 1: an
+object (``docs/spec/hand-record.md``).  Exit 0: every action legal; 1: an
 action was illegal (``error`` member, replay stopped); 2: not a valid hand
 record (one sentence on stderr, no traceback: unreadable file, invalid UTF-8,
 invalid or too deeply nested JSON, a record the engine refuses — #22); the

@@ -1,7 +1,7 @@
 """``python manage.py simulate GAME --hands N --seed S --policies P0,P1,... [--duplicate --budget-ms MS --jobs J] [--records DIR]``
 
 ``--records DIR`` (#26) writes each hand's record there as
-``GAME-NNNN.json`` (``shared/spec/hand-record.md``; one hand per file, with
+``GAME-NNNN.json`` (``docs/spec/hand-record.md``; one hand per file, with
 the match it started from), ready for ``replay`` and ``review``.
 
 Plays bot-only hands in one process (no database) and prints hands per second,
