@@ -302,7 +302,16 @@ def appeal(user, action_id: int, text: str, now=None) -> Action:
 
 
 def _notify(action: Action) -> None:
-    """Tell the player, in the language active now (the moderator's page's)."""
+    """Tell the player, in his own language (:func:`accounts.preferences.language_of`)."""
+    from django.utils import translation
+
+    from accounts.preferences import language_of
+
+    with translation.override(language_of(action.target)):
+        _notify_now(action)
+
+
+def _notify_now(action: Action) -> None:
     from notifications.models import Kind
     from notifications.services import notify
 

@@ -95,6 +95,11 @@ def test_a_replay_of_my_hand_has_a_report_link(five_humans, driver, client):
     client.force_login(users[0])
     page = client.get(reverse("hand_replay", args=[hand.pk])).content.decode()
     assert f"{reverse('moderation_report')}?hand={hand.pk}&amp;source=replay" in page
+    response = client.post(reverse("moderation_report"), {"hand": hand.pk, "source": "replay",
+                                                          "user": users[3].pk, "reason": "cheat", "note": ""})
+    assert response.status_code == 200
+    report = Report.objects.get()
+    assert (report.hand, report.reported, report.source, report.chat) == (hand, users[3], "replay", [])
     assert ChatMessage.objects.count() == 0
 
 

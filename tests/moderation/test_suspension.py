@@ -116,3 +116,13 @@ def test_an_event_round_starts_with_a_suspended_entrant_on_a_bot_and_a_blocked_o
     (table2,) = round2.tables.all()
     assert not table2.room.seats.filter(user=mike).exists()
     assert table2.room.seats.filter(bot_policy__isnull=False).count() == 5
+
+
+def test_the_notice_is_in_the_players_language(alice, bob, sanction):
+    from accounts.models import Preference
+
+    Preference.objects.create(user=bob, language="en")
+    sanction(bob, "mute", days=2, reason="spam")
+    sanction(alice, "mute", days=2, reason="spam")
+    assert Notification.objects.get(user=bob).subject.startswith("A moderator's decision about you: Chat mute")
+    assert Notification.objects.get(user=alice).subject.startswith("版主对你的处理：禁言")
