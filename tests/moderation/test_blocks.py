@@ -13,6 +13,8 @@ from channels.db import database_sync_to_async
 from channels.routing import URLRouter
 from channels.testing import WebsocketCommunicator
 from django.urls import reverse
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from games import services as game_services
 from games.live.routing import websocket_urlpatterns
@@ -39,6 +41,32 @@ def test_the_matcher_never_puts_apart_parties_at_one_table():
     # only they are left: each gets a table of bots after the wait, not one together
     tables = matcher.match(parties[:2], layout, 20.0, apart=[(1, 2)])
     assert sorted(t.parties for t in tables) == [(1,), (2,)]
+
+
+@settings(max_examples=150, deadline=None)
+@given(
+    arrivals=st.lists(st.tuples(st.floats(0, 60, allow_nan=False), st.integers(1400, 1700),
+                                st.sampled_from([10.0, 30.0, None]), st.sampled_from([0, 0, 0, 1])),
+                      min_size=2, max_size=16),
+    pairs=st.lists(st.tuples(st.integers(0, 15), st.integers(0, 15)), max_size=12),
+)
+def test_over_random_queues_apart_parties_and_tiers_never_share_a_table(arrivals, pairs):
+    """Passes every 2 s for 2 minutes: nobody seated twice, no table holds a
+    blocked pair or two tiers (quick play's low-reputation grouping)."""
+    layout = matcher.Layout(4, ((0, 2), (1, 3)))
+    parties = [matcher.Party(i, 1, float(r), t, w, tier) for i, (t, r, w, tier) in enumerate(arrivals)]
+    apart = {frozenset(p) for p in pairs if p[0] != p[1] and max(p) < len(parties)}
+    seated: set[int] = set()
+    now = 0.0
+    while now <= 120.0:
+        waiting = [p for p in parties if p.since <= now and p.id not in seated]
+        for table in matcher.match(waiting, layout, now, apart=apart):
+            ids = table.parties
+            assert not seated.intersection(ids)
+            seated.update(ids)
+            assert not any(frozenset((a, b)) in apart for a in ids for b in ids if a != b)
+            assert len({parties[i].tier for i in ids}) == 1
+        now += 2.0
 
 
 @pytest.mark.django_db

@@ -151,3 +151,18 @@ def test_reputation_beside_a_seated_name_in_the_snapshots_one_seat_query(bot_roo
     assert 'data-seat-note="0"' in html and "信誉 58" in html
     assert html.count("data-seat-note=") == 1  # bots have none
     assert "信誉 58" in render_table(bot_room, alice)
+
+
+def test_the_receivers_are_connected_to_the_games_signals(five_humans, driver):
+    """The app's ready() wires the end of a match (hand_completed) as well as
+    leaving (seat_left, exercised above through leave_seat)."""
+    from games.models import Hand
+    from games.signals import hand_completed
+
+    room, users = five_humans
+    driver(room, lambda r: Hand.objects.filter(match__room=r, complete=True).exists())
+    hand = Hand.objects.get(match__room=room, number=1)
+    HandAction.objects.filter(hand=hand).update(actor=HandAction.Actor.USER)
+    hand_completed.send_robust(sender="baohuang", room_id=room.pk, hand_id=hand.pk, match_id=hand.match_id,
+                               summary={}, players=hand.players, match_finished=True)
+    assert [reputation.reputation(u) for u in users] == [76] * 5
