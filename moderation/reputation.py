@@ -68,8 +68,10 @@ def reputations(user_ids) -> dict[int, int]:
 
 def record(user_id: int, match_id: int, reason: str, now=None) -> ReputationEvent | None:
     """Record ``reason`` for ``user_id`` in ``match_id`` and move the
-    reputation; None (nothing changes) when it was recorded before.  Runs
-    in its own savepoint."""
+    reputation; None (nothing changes) when it was recorded before.  The
+    event's insert runs in its own savepoint (the unique constraint decides
+    between concurrent requests); the reputation moves in the caller's
+    transaction, by one conditional ``UPDATE``."""
     now = now or timezone.now()
     if reason == ReputationEvent.Reason.FINISHED:
         delta = FINISHED
@@ -78,16 +80,28 @@ def record(user_id: int, match_id: int, reason: str, now=None) -> ReputationEven
             user_id=user_id, reason__in=PENALTIES, created__gte=now - timedelta(days=REPEAT_DAYS),
         ).exists()
         delta = REPEAT if repeat else (ABANDONED if reason == ReputationEvent.Reason.ABANDONED else AUTOPLAY)
+    _ensure_standing(user_id)
     try:
         with transaction.atomic():
             event = ReputationEvent.objects.create(user_id=user_id, match_id=match_id, reason=reason,
                                                    delta=delta, created=now)
-            Standing.objects.get_or_create(user_id=user_id)
-            Standing.objects.filter(user_id=user_id).update(
-                reputation=Greatest(Value(MINIMUM), Least(Value(MAXIMUM), F("reputation") + delta)))
-    except IntegrityError:
+    except IntegrityError:  # recorded before (or by a concurrent request that won)
         return None
+    Standing.objects.filter(user_id=user_id).update(
+        reputation=Greatest(Value(MINIMUM), Least(Value(MAXIMUM), F("reputation") + delta)))
     return event
+
+
+def _ensure_standing(user_id: int) -> None:
+    """The player's :class:`Standing` row exists (made at the start value;
+    a concurrent maker's row is as good), in its own savepoint."""
+    if Standing.objects.filter(user_id=user_id).exists():
+        return
+    try:
+        with transaction.atomic():
+            Standing.objects.create(user_id=user_id)
+    except IntegrityError:
+        pass
 
 
 def on_seat_left(sender, room=None, user=None, hand=None, **kwargs) -> None:
