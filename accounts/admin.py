@@ -8,6 +8,7 @@ from django.contrib import admin
 from django.utils.translation import gettext_lazy as _
 
 from .models import LevelTitle, PlayerStanding, PointsEntry, Preference
+from .ledger import title_for
 
 
 @admin.register(LevelTitle)
@@ -46,8 +47,6 @@ class PlayerStandingAdmin(ReadOnlyAdmin):
 
     @admin.display(description=_("称号"))
     def title(self, obj):
-        from .ledger import title_for
-
         return title_for(obj.game, obj.points).display_name
 
 

@@ -17,13 +17,13 @@ class ClubsConfig(AppConfig):
 
         from . import rules  # noqa: F401  (registers the per-club permissions)
         from .guards import GUARD
-        from .live import on_hand_completed
-        from .running import PLANNER, after_sweep
-        from .schedule import sweep_schedules
+        from .live.receivers import on_hand_completed
+        from .running.rounds import PLANNER, after_sweep
+        from .schedule.scheduling import sweep_schedules
 
         dealing.register(PLANNER)
         after_sweep(sweep_schedules)  # scheduled starts and automatic rounds (#25)
         embargo.register(GUARD)  # duplicate boards, watching event tables (#21)
         seating.register(GUARD)  # event tables seat only their entrants (#21)
         # the organiser's live page: pushed as each table completes a hand (#21)
-        hand_completed.connect(on_hand_completed, dispatch_uid="clubs.live.on_hand_completed")
+        hand_completed.connect(on_hand_completed, dispatch_uid="clubs.live.receivers.on_hand_completed")

@@ -23,13 +23,13 @@ only (None for every other room):
   ``seat_plan()`` puts there: player *p* of the entry at entry index *e* of
   the table (``EventTable.entries``).  A bot entry's or a bot seat's seat is
   nobody's.  A substitute the organiser names replaces the entry's player
-  (:func:`clubs.events.substitute`) and so gets the seat.
+  (:func:`clubs.running.events.substitute`) and so gets the seat.
 
 The embargo's one rule is :func:`embargoed_boards` (the boards of a round
 hidden now); the hand record and replay (:meth:`EventGuard.hand_embargo`), the
 table's result panel and score sheet (:meth:`EventGuard.room_hidden_hands`,
 asked once per table snapshot) and the event's standings and exports
-(:mod:`clubs.results`) all ask it.
+(:mod:`clubs.results.standings`) all ask it.
 """
 
 from __future__ import annotations

@@ -234,7 +234,7 @@ class Round(models.Model):
     PREVIEW the organiser may swap entries or ask for another pairing; START
     creates the rooms.  ``deadline`` is the round clock (``minutes_per_round``),
     ``seat_deadline`` the end of the no-show grace; the sweep
-    (:func:`clubs.running.sweep_rounds`, Celery beat) acts on both.
+    (:func:`clubs.running.rounds.sweep_rounds`, Celery beat) acts on both.
     ``boards``: for a duplicate round, per board ``{"seed", "start"}``.
     """
 

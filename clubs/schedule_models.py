@@ -3,7 +3,7 @@ closes, whether rounds start by themselves, and who checked in.
 
 Kept apart from :mod:`clubs.models` (which imports this module at its end so
 Django registers the models under the ``clubs`` app).  The behaviour is in
-:mod:`clubs.schedule`.
+:mod:`clubs.schedule.scheduling`.
 """
 
 from __future__ import annotations
@@ -25,7 +25,7 @@ class EventSchedule(models.Model):
     at the start) ends registration.  With ``auto_rounds`` every later round is
     paired and started ``gap_seconds`` after the previous round ended (the
     round's ``ended`` is the deadline in the database; the sweep
-    :func:`clubs.schedule.sweep_schedules` acts on it).  ``no_checkin`` says
+    :func:`clubs.schedule.scheduling.sweep_schedules` acts on it).  ``no_checkin`` says
     what happens at the start to an entry none of whose players checked in:
     withdrawn before pairing, or its seats played by bots.
     """
@@ -89,7 +89,7 @@ class EventSession(models.Model):
 
 
 # ------------------------------------------------------------------ read-only helpers
-# (here rather than in clubs.schedule so that announce/events can read them without
+# (here rather than in clubs.schedule.scheduling so that announce/events can read them without
 # importing the module that drives them)
 
 

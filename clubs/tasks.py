@@ -4,10 +4,10 @@ from __future__ import annotations
 
 from celery import shared_task
 
+from .running import rounds
+
 
 @shared_task(name="clubs.tasks.sweep_rounds", ignore_result=True)
 def sweep_rounds() -> int:
-    """Beat entry point of :func:`clubs.running.sweep_rounds` (idempotent)."""
-    from .running import sweep_rounds as sweep
-
-    return sweep()
+    """Beat entry point of :func:`clubs.running.rounds.sweep_rounds` (idempotent)."""
+    return rounds.sweep_rounds()

@@ -14,8 +14,8 @@ django_asgi_app = get_asgi_application()
 from channels.auth import AuthMiddlewareStack  # noqa: E402
 from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
 
-from clubs.routing import websocket_urlpatterns as club_sockets  # noqa: E402
-from clubs.running import ensure_round_sweeper  # noqa: E402
+from clubs.live.routing import websocket_urlpatterns as club_sockets  # noqa: E402
+from clubs.running.rounds import ensure_round_sweeper  # noqa: E402
 from config.ws_deflate import install as install_ws_deflate  # noqa: E402
 from config.ws_origin import SameOriginValidator  # noqa: E402
 from games.live.routing import websocket_urlpatterns  # noqa: E402

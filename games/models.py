@@ -276,9 +276,9 @@ class HandAction(models.Model):
 class ChatMessage(models.Model):
     """One line of a table's chat (issue #11): players and spectators.
 
-    ``text`` is stored as typed (at most :data:`games.pages.chat.MAX_LENGTH`
+    ``text`` is stored as typed (at most :data:`games.services.chat.MAX_LENGTH`
     characters) and escaped when rendered; ``quick`` names a quick phrase
-    (快捷语, :data:`games.pages.chat.QUICK_PHRASES`) shown in each reader's own
+    (快捷语, :data:`games.services.chat.QUICK_PHRASES`) shown in each reader's own
     language instead of ``text``.  ``hidden`` is set by an admin who removes
     a message from the table (admins may also delete it outright)."""
 

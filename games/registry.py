@@ -22,6 +22,7 @@ from django.utils.translation import gettext_lazy as _
 
 from .engine import register_rules
 from .engine.base import GameRules
+from .engine import unregister_rules
 
 #: The title ladder of ruling C4 (level number, name as the rule text writes
 #: it, threshold in game points); every game starts with it, admins edit each
@@ -187,7 +188,6 @@ def _register(spec: GameSpec) -> GameSpec:
 
 def unregister(code: str) -> None:
     """Remove a game (tests that registered one of their own)."""
-    from .engine import unregister_rules
 
     _specs.pop(code, None)
     unregister_rules(code)

@@ -111,28 +111,7 @@ def check_en(path: Path) -> list[str]:
     return missing
 
 
-def convert_help_pages() -> int:
-    """Write ``rules.zh-hant.html`` beside every ``rules.zh-hans.html`` help
-    page (issue #11) with :func:`to_hant`, overwriting it: the Simplified page
-    is the one source, so the two cannot drift (a fix to the Traditional text
-    goes into :data:`ZH_HANT_TERMS`); ``tests/site/test_help_pages.py`` fails
-    when a committed Traditional page differs from the conversion.  Returns the
-    number of pages whose text changed."""
-    count = 0
-    for source in sorted(ROOT.parent.glob("games/*/templates/games/*/rules.zh-hans.html")):
-        target = source.with_name("rules.zh-hant.html")
-        text = to_hant(source.read_text(encoding="utf-8"))
-        if target.exists() and target.read_text(encoding="utf-8") == text:
-            continue
-        target.write_text(text, encoding="utf-8")
-        count += 1
-    return count
-
-
 def main() -> int:
-    pages = convert_help_pages()
-    if pages:
-        print(f"help pages: {pages} converted to zh-Hant")
     hant = fill_hant(ROOT / "zh_Hant" / "LC_MESSAGES" / "django.po")
     missing = check_en(ROOT / "en" / "LC_MESSAGES" / "django.po")
     print(f"zh_Hant: filled {hant}; en: missing {len(missing)} (write them in locale/en/LC_MESSAGES/django.po)")

@@ -14,7 +14,7 @@ class ModerationConfig(AppConfig):
     def ready(self):
         from accounts.signals import profile_context
         from games import seating, signals as game_signals
-        from games.pages import chat
+        from games.services import chat
         from quickplay import rules as queue_rules
 
         from . import pages, reputation, rules

@@ -1,6 +1,6 @@
 """The one object this app registers with the generic modules
 (:class:`moderation.apps.ModerationConfig`): :mod:`games.seating` (seats,
-event entry), :mod:`games.pages.chat` (who may talk, whose lines a reader
+event entry), :mod:`games.services.chat` (who may talk, whose lines a reader
 never gets) and :mod:`quickplay.rules` (who queues, who sits with whom)."""
 
 from __future__ import annotations
@@ -59,7 +59,7 @@ class Rules:
         action = services.suspension(user)
         return _suspended_text(action) if action is not None else None
 
-    # games.pages.chat
+    # games.services.chat
     def chat_refusal(self, user) -> str | None:
         action = services.sanction(user, services.SANCTIONS)
         if action is None:

@@ -24,7 +24,8 @@ from django.utils.translation import gettext as _
 from accounts.preferences import language_of
 from games.live import notify as game_notify
 
-from .models import Kind, Notification, Unsubscribe
+from .endpoints import UnsafeEndpoint, check_endpoint, push_session
+from .models import Kind, Notification, PushSubscription, Unsubscribe
 
 log = logging.getLogger(__name__)
 
@@ -167,8 +168,6 @@ def subscribe_push(user, subscription: dict):
     keys).  A user keeps at most :data:`MAX_SUBSCRIPTIONS_PER_USER`
     browsers: a new one drops the oldest, so one account cannot make every
     notice fan out to a thousand URLs."""
-    from .endpoints import UnsafeEndpoint, check_endpoint
-    from .models import PushSubscription
 
     try:
         endpoint = subscription["endpoint"]
@@ -214,8 +213,6 @@ def deliver_push(notification_id: int) -> int:
 
     from pywebpush import WebPushException, webpush
 
-    from .endpoints import UnsafeEndpoint, push_session
-    from .models import PushSubscription
 
     if not push_enabled():
         return 0

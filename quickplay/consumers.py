@@ -8,45 +8,34 @@ status)."""
 
 from __future__ import annotations
 
-import asyncio
 import json
 
 from channels.db import database_sync_to_async
-from channels.generic.websocket import AsyncWebsocketConsumer
 
-from games.live import notify as game_notify
-from games.live.socket_scope import render_in, scope_csrf_token, scope_language
+from games.live.group_push import UNAUTHORIZED, GroupPushConsumer
+from games.live.socket_scope import render_in, scope_csrf_token
 
 from . import notify, services
 from .views import _bot_wait as bot_wait
 from .views import render_status
 
-UNAUTHORIZED = 4401
+__all__ = ["MAX_MESSAGE", "UNAUTHORIZED", "QueueConsumer"]
+
 #: Longest command read (characters); a longer message only counts as a ping.
 MAX_MESSAGE = 1000
 
 
-class QueueConsumer(AsyncWebsocketConsumer):
-    async def connect(self):
-        game_notify.register_loop(asyncio.get_running_loop())
-        user = self.scope.get("user")
-        await self.accept()
-        if user is None or not user.is_authenticated:
-            await self.close(code=UNAUTHORIZED)
-            return
-        self.user = user
-        self.language = scope_language(self.scope)
-        self.group = notify.group(user.pk)
-        await self.channel_layer.group_add(self.group, self.channel_name)
+class QueueConsumer(GroupPushConsumer):
+    """The signed-in user's queue status; every message is a sign of life."""
+
+    async def group_for(self) -> str:
+        return notify.group(self.user.pk)
+
+    async def joined(self):
         await self.alive()
 
-    async def disconnect(self, code):
-        group = getattr(self, "group", None)
-        if group:
-            await self.channel_layer.group_discard(group, self.channel_name)
-
     async def receive(self, text_data=None, bytes_data=None):
-        if getattr(self, "user", None) is None:
+        if getattr(self, "group", None) is None:  # refused at connect
             return
         command = None
         if text_data and text_data.startswith("{") and len(text_data) <= MAX_MESSAGE:
@@ -73,7 +62,7 @@ class QueueConsumer(AsyncWebsocketConsumer):
         return render_in(self.language, render_status, self.user, None, scope_csrf_token(self.scope))
 
     async def queue_changed(self, event):
-        await self.send(text_data=await database_sync_to_async(self.render)())
+        await self.push()
 
     async def alive(self):
         def work():

@@ -38,6 +38,7 @@ from ratings.models import PlayerRating
 
 from . import matcher, rules
 from .models import QueueEntry
+from . import notify
 
 log = logging.getLogger(__name__)
 
@@ -327,8 +328,6 @@ def _after_commit_notify(user_ids) -> None:
     ids = list(user_ids)
 
     def run():
-        from . import notify
-
         notify.queue_changed(ids)
 
     transaction.on_commit(run)

@@ -8,16 +8,19 @@ from __future__ import annotations
 from django import template
 from django.utils import timezone
 
-from .. import schedule
+from ..pages.schedule import ScheduleForm, SessionForm
+from ..results.scorecards import entry_of
+from ..schedule import scheduling
+from ..schedule.calendar import member_feed_url
 from ..schedule_models import CheckIn
 
 register = template.Library()
 
 
 def _item(event) -> dict:
-    number, at = schedule.next_start(event.schedule)
-    many = len(schedule.sessions(event.schedule)) > 1
-    return {"event": event, "starts": schedule.local_time(event, at), "session": number if many else None}
+    number, at = scheduling.next_start(event.schedule)
+    many = len(scheduling.sessions(event.schedule)) > 1
+    return {"event": event, "starts": scheduling.local_time(event, at), "session": number if many else None}
 
 
 @register.inclusion_tag("clubs/_upcoming.html", takes_context=True)
@@ -26,13 +29,11 @@ def upcoming_events(context, club=None, limit: int = 5):
     club) those of the signed-in user's clubs; each with its local start."""
     user = getattr(context.get("request"), "user", None)
     if club is not None:
-        rows = schedule.upcoming(clubs=[club], limit=limit)
+        rows = scheduling.upcoming(clubs=[club], limit=limit)
     elif user is not None and user.is_authenticated:
-        rows = schedule.upcoming(user=user, limit=limit)
+        rows = scheduling.upcoming(user=user, limit=limit)
     else:
         rows = []
-    from ..calendar import member_feed_url
-
     return {
         "items": [_item(e) for e in rows],
         "club": club,
@@ -44,32 +45,26 @@ def upcoming_events(context, club=None, limit: int = 5):
 def event_schedule_panel(context):
     event = context["event"]
     user = getattr(context.get("request"), "user", None)
-    sched = schedule.schedule_of(event)
+    sched = scheduling.schedule_of(event)
     out = {"event": event, "sched": sched, "can_manage": context.get("can_manage"),
            "csrf_token": context.get("csrf_token"), "zone": event.club.time_zone, "rounds": event.round_set.exclude(status="preview")}
     if sched is not None:
-        out["starts"] = schedule.local_time(event, sched.starts_at)
-        out["closes"] = schedule.local_time(event, sched.registration_closes) if sched.registration_closes else None
-        parts = schedule.sessions(sched)
-        out["sessions"] = [{"number": k, "first": f, "starts": schedule.local_time(event, at)} for k, f, at in parts] if len(parts) > 1 else []
+        out["starts"] = scheduling.local_time(event, sched.starts_at)
+        out["closes"] = scheduling.local_time(event, sched.registration_closes) if sched.registration_closes else None
+        parts = scheduling.sessions(sched)
+        out["sessions"] = [{"number": k, "first": f, "starts": scheduling.local_time(event, at)} for k, f, at in parts] if len(parts) > 1 else []
         if user is not None and user.is_authenticated:
-            from ..scorecards import entry_of
-
             entry = entry_of(event, user)
             if entry is not None and entry.status != "withdrawn" and not event.round_set.exclude(status="preview").exists():
                 out["entry"] = entry
                 out["checked_in"] = CheckIn.objects.filter(entry=entry, user=user).exists()
-                out["checkin_open"] = timezone.now() >= sched.starts_at - schedule.CHECKIN_OPENS
+                out["checkin_open"] = timezone.now() >= sched.starts_at - scheduling.CHECKIN_OPENS
     if out["can_manage"]:
-        from ..schedule_views import ScheduleForm
-
         initial = {}
         if sched is not None:
             initial = {"starts_at": out["starts"].replace(tzinfo=None), "auto_rounds": sched.auto_rounds,
                        "gap_minutes": sched.gap_seconds / 60, "no_checkin": sched.no_checkin}
         out["form"] = ScheduleForm(initial=initial)
         if sched is not None and event.rounds > 1:
-            from ..schedule_views import SessionForm
-
             out["session_form"] = SessionForm(initial={"first_round": 2})
     return out

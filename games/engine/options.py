@@ -2,7 +2,7 @@
 
 Each game's rules object has ``option_schema``: a mapping from option name to
 an :class:`Option` (the allowed values).  The site validates a room's options
-against it (:mod:`games.pages.room_options`) before they reach ``new_match``, so an
+against it (:mod:`games.services.room_options`) before they reach ``new_match``, so an
 unknown key, a nested value or an oversized payload is refused with a clear
 message instead of being stored (issue #8).  ``multiplier`` is not in any
 schema: the room's multiplier is its own field (C4).

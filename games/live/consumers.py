@@ -36,17 +36,17 @@ from asgiref.sync import sync_to_async
 from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncWebsocketConsumer
 
-from games.pages import chat
+from games.services import chat
+from games.render import chat as chat_view
 from games.live import fanout, snapshots as live, notify
 from games import embargo, registry
 from games.models import Room
+from games.live.group_push import FORBIDDEN, NOT_FOUND, UNAUTHORIZED, GroupPushConsumer
 from games.live.socket_scope import render_in, scope_language, scope_user, socket_survives_outage
 from games.render import regions
 from games.render.tables import render_room_list
 
-UNAUTHORIZED = 4401
-FORBIDDEN = 4403
-NOT_FOUND = 4404
+__all__ = ["FORBIDDEN", "NOT_FOUND", "UNAUTHORIZED", "LobbyConsumer", "TableConsumer", "watch_verdict"]
 
 
 def watch_verdict(room_id: int, user) -> tuple[bool, bool]:
@@ -119,7 +119,7 @@ class TableConsumer(AsyncWebsocketConsumer):
     async def receive(self, text_data=None, bytes_data=None):
         """Only chat comes over the socket (moves are POSTed): ``{"chat":
         text}``, ``{"quick": key}``, ``{"mute": user id}``, ``{"unmute": …}``
-        (:mod:`games.pages.chat`), and ``{"full": …}``: the page asks for the
+        (:mod:`games.services.chat`), and ``{"full": …}``: the page asks for the
         whole table (a stub it could not apply, :mod:`games.render.regions`;
         honoured once per version).  Anything else, or anything malformed, is ignored."""
         if not hasattr(self, "hub") or not text_data or len(text_data) > 4 * chat.MAX_LENGTH + 2000:
@@ -155,9 +155,9 @@ class TableConsumer(AsyncWebsocketConsumer):
                 quick if isinstance(quick, str) else None,
             )
         except chat.ChatRefused as exc:
-            await self.send(text_data=chat.render_error(exc.message))
+            await self.send(text_data=chat_view.render_error(exc.message))
             return
-        await self.send(text_data=chat.render_error(""))
+        await self.send(text_data=chat_view.render_error(""))
         await self.channel_layer.group_send(
             self.group, {"type": "chat.posted", "room": self.room_id, "id": msg.pk}
         )
@@ -174,7 +174,7 @@ class TableConsumer(AsyncWebsocketConsumer):
 
     async def send_chat(self, messages, replace: bool = False):
         html = await sync_to_async(render_in, thread_sensitive=False)(
-            self.language, chat.render_lines, messages, self.user, self.muted, replace
+            self.language, chat_view.render_lines, messages, self.user, self.muted, replace
         )
         if html:
             await self.send(text_data=html)
@@ -225,36 +225,19 @@ class TableConsumer(AsyncWebsocketConsumer):
         await self.deliver(snap.version, html, again)  # unless a newer push went out meanwhile
 
 
-class LobbyConsumer(AsyncWebsocketConsumer):
-    """Pushes the ``#room-list`` fragment of one game's lobby."""
+class LobbyConsumer(GroupPushConsumer):
+    """Pushes the ``#room-list`` fragment of one game's lobby (signed-in users
+    only; an unknown game is closed with 4404)."""
 
-    async def connect(self):
-        notify.register_loop(asyncio.get_running_loop())
-        user = scope_user(self.scope)
-        await self.accept()
-        if user is None or not user.is_authenticated:
-            await self.close(code=UNAUTHORIZED)
-            return
-        self.language = scope_language(self.scope)
+    async def group_for(self) -> str | None:
         self.game = self.scope["url_route"]["kwargs"]["game"]
         if self.game not in registry.codes():
             await self.close(code=NOT_FOUND)
-            return
-        self.group = notify.lobby_group(self.game)
-        await self.channel_layer.group_add(self.group, self.channel_name)
-        await self.push()
-
-    async def disconnect(self, code):
-        group = getattr(self, "group", None)
-        if group:
-            await self.channel_layer.group_discard(group, self.channel_name)
-
-    async def receive(self, text_data=None, bytes_data=None):
-        """Nothing to receive."""
+            return None
+        return notify.lobby_group(self.game)
 
     async def table_changed(self, event):
         await self.push()
 
-    async def push(self):
-        html = await database_sync_to_async(render_in)(self.language, render_room_list, self.game)
-        await self.send(text_data=html)
+    def render(self) -> str:
+        return render_in(self.language, render_room_list, self.game)

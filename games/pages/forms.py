@@ -6,7 +6,7 @@ from django import forms
 from django.utils.translation import gettext_lazy as _
 
 from games import registry
-from games.pages import room_options
+from games.services import room_options
 from games.models import RoomMultiplier
 
 

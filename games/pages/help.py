@@ -1,11 +1,14 @@
 """Rules and help pages (issue #11): one page per game, written for players
 from ``docs/spec/rules/`` and ``RULINGS.md``, in the reader's language.
 
-Each game's page is a template per language, ``games/<game>/rules.<lang>.html``
-(in the game's package, ``games/<game>/templates/``)
-(``zh-hans``, ``zh-hant``, ``en``); a section per ruling carries the anchor
-``rule-<id>`` that refusals link to (:func:`games.pages.rulings.rule_url`).  The
-title ladder is read from the admin-managed table (C4), never written out.
+Each game's page is one template, ``games/<game>/rules.html`` (in the game's
+package, ``games/<game>/templates/``), written in Simplified Chinese with
+``{% translate %}`` / ``{% blocktranslate %}`` (message context ``"<game> rules"``,
+and ``"<game> rules contents"`` for its table of contents): the English and
+Traditional texts are entries of ``locale/*/django.po``, so the page renders in
+the reader's language like every other page.  A section per ruling carries the
+anchor ``rule-<id>`` that refusals link to (:func:`games.render.rulings.rule_url`).
+The title ladder is read from the admin-managed table (C4), never written out.
 """
 
 from __future__ import annotations
@@ -13,19 +16,8 @@ from __future__ import annotations
 from django.apps import apps
 from django.http import Http404
 from django.shortcuts import render
-from django.template.loader import select_template
-from django.utils.translation import get_language
 
 from games import registry
-
-
-def _language() -> str:
-    lang = (get_language() or "zh-hans").lower()
-    if lang.startswith("zh-hant") or lang in ("zh-tw", "zh-hk"):
-        return "zh-hant"
-    if lang.startswith("en"):
-        return "en"
-    return "zh-hans"
 
 
 def help_index(request):
@@ -42,13 +34,11 @@ def help_game(request, game: str):
     spec = registry.find(game)
     if spec is None:
         raise Http404
-    lang = _language()
-    body = select_template([f"games/{game}/rules.{lang}.html", f"games/{game}/rules.zh-hans.html"])
     # the accounts app's ladder, looked up by name (games does not import accounts)
     ladder = list(apps.get_model("accounts", "LevelTitle").objects.filter(game=game).order_by("threshold"))
     return render(
         request,
         "games/help_game.html",
-        {"game": game, "game_name": spec.label, "body_template": body.template.name, "ladder": ladder,
+        {"game": game, "game_name": spec.label, "body_template": f"games/{game}/rules.html", "ladder": ladder,
          "games": _games()},
     )

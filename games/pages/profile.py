@@ -4,6 +4,8 @@
 from __future__ import annotations
 
 from games.models import Room, Seat
+from games import registry
+from games.services.reviews import ACCURACY_WEEKS, average_accuracy
 
 
 def current_seats(user) -> list[Seat]:
@@ -23,8 +25,6 @@ def seats_for_profile(sender, user, **kwargs) -> dict:
     "review_accuracy": [...]}`` (the hand reviews' average accuracy per
     game, #26: ``[{"game", "label", "hands", "accuracy", "recent", "weeks",
     "spark"}]``: ``spark`` is :func:`accuracy_spark` of the weekly means)."""
-    from games import registry
-    from games.services.reviews import average_accuracy
 
     rows = average_accuracy(user)
     for row in rows:
@@ -47,7 +47,6 @@ def accuracy_spark(weeks: list[dict]) -> dict | None:
     ``services.reviews.ACCURACY_WEEKS`` weeks at the left, this week
     at the right, so a week without a reviewed hand leaves its gap) and y
     from accuracy 100 (top) to 0 (bottom); None without any week."""
-    from games.services.reviews import ACCURACY_WEEKS
 
     if not weeks:
         return None

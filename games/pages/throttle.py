@@ -26,6 +26,7 @@ from django.template.loader import render_to_string
 from django.utils.translation import gettext as _
 from django_ratelimit import ALL
 from django_ratelimit.core import is_ratelimited
+from accounts.client_ip import client_ip
 
 log = logging.getLogger(__name__)
 
@@ -34,7 +35,6 @@ def _key(group, request) -> str:
     user = getattr(request, "user", None)
     if user is not None and user.is_authenticated:
         return f"u{user.pk}"
-    from accounts.client_ip import client_ip
 
     return f"ip{client_ip(request)}"
 

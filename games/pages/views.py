@@ -15,13 +15,17 @@ from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
-from games.pages import chat, rulings, throttle
+from games.pages import throttle
+from games.render import rulings
+from games.services import chat
 from games import embargo, private_rooms, registry, services, signals
 from games.render import tables
 from games.services import records
 from games.pages.forms import CreateRoomForm
 from games.models import Hand, Room
 from games.services.deadlines import FILL_POLICY
+from django.contrib.auth.views import redirect_to_login
+from games.pages import review as review_page
 
 
 # --------------------------------------------------------------------------- helpers
@@ -150,8 +154,6 @@ def watch_refusal(request, room: Room) -> HttpResponse | None:
     if not user.is_authenticated:
         verdict = embargo.anonymous_watch(room)
         if verdict is None:
-            from django.contrib.auth.views import redirect_to_login
-
             return redirect_to_login(request.get_full_path())
     elif room.seats.filter(user=user).exists():
         return None
@@ -186,8 +188,6 @@ def room_invite(request, room_id: int, token: str):
     if not private_rooms.valid_invite(room, token):
         raise Http404
     if not request.user.is_authenticated:
-        from django.contrib.auth.views import redirect_to_login
-
         return redirect_to_login(request.get_full_path())
     if room.seats.filter(user=request.user).exists():
         return redirect("room", room.pk)
@@ -384,7 +384,6 @@ def hand_replay(request, hand_id: int):
         hand = _completed_hand(hand_id, request.user)
     except Embargoed as exc:
         return _embargoed(request, exc)
-    from games.pages import review as review_page
     try:
         step = int(request.GET.get("step", ""))
     except ValueError:

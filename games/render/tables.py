@@ -20,7 +20,7 @@ from django.utils.safestring import mark_safe
 from django.utils.translation import gettext_lazy as _
 
 from games import embargo, registry, seating, services, signals
-from games.pages import rulings
+from games.render import rulings
 from games.engine.base import CARD_VERBS, CHOICE_VERBS, FLAG_VERBS
 from games.models import Hand, Room, Seat
 from games.services.settlement import related_model

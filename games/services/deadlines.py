@@ -9,10 +9,11 @@ from datetime import timedelta
 from django.conf import settings
 from django.utils import timezone
 
-from games.services import dealing
+from . import dealing
 from ..models import Hand, Room, Seat
-from games.services.prepared import Prepared
-from games.services import hidden
+from .prepared import Prepared
+from . import hidden
+from ..engine.search import SearchConfig
 
 #: Seconds between the end of a hand and the deal of the next (result panel).
 HAND_PAUSE_S = float(getattr(settings, "GAMES_HAND_PAUSE_S", 6.0))
@@ -28,7 +29,6 @@ FILL_POLICY = "search"
 def search_config():
     """The :class:`~games.engine.search.SearchConfig` of the site's search bots:
     ``settings.GAMES_SEARCH_BUDGET_MS`` (default 300) per decision."""
-    from ..engine.search import SearchConfig
 
     return SearchConfig(budget_ms=float(getattr(settings, "GAMES_SEARCH_BUDGET_MS", 300.0)))
 

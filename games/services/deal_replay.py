@@ -22,7 +22,7 @@ from django.db import transaction
 from django.utils.translation import gettext as _
 
 from games.models import DealReplay, Hand, Room
-from games.services import dealing
+from . import dealing
 
 from . import rooms as room_services
 from .errors import Conflict, InvalidRequest

@@ -25,7 +25,7 @@ from ..engine import get_rules
 from ..engine.base import Action, IllegalAction, RecordError
 from ..engine.cards import new_seed
 from ..models import Hand, HandAction, Match, Room, Seat
-from games.services import dealing
+from . import dealing
 from games import signals
 from ..signals import hand_completed
 from .deadlines import can_start, seats_of, set_deadline, set_pause
@@ -34,7 +34,7 @@ from .frame import StaleVersion, locked_room, stale_outcome, versioned
 from .readmodel import by_seat, cache_put, current_hand, current_hand_counted, hand_key, hand_state, room_id
 from .settlement import carry_in_after, related_model
 from . import turncache
-from games.services import hidden
+from . import hidden
 
 log = logging.getLogger(__name__)
 

@@ -20,7 +20,7 @@ from django.db.models.functions import Coalesce
 from ..engine import get_rules
 from ..engine.base import Action
 from ..models import Hand, HandAction, Room
-from games.services.prepared import Prepared
+from .prepared import Prepared
 
 _CACHE_SIZE = 512
 _cache: OrderedDict[tuple, Any] = OrderedDict()

@@ -12,7 +12,7 @@ from django.utils.translation import gettext as _
 
 from accounts.validators import text_problem
 
-from games.services import hidden
+from . import hidden, room_options
 from games import private_rooms, seating, signals
 from ..engine import get_rules
 from ..engine.base import RecordError
@@ -58,7 +58,7 @@ def create_room(
 
     ``multiplier`` must be one of the admin-managed :class:`RoomMultiplier`
     values (None: the default, C4); ``options`` are checked against the
-    game's schema (:mod:`games.pages.room_options`: known keys, flat values) and by
+    game's schema (:mod:`games.services.room_options`: known keys, flat values) and by
     the engine's ``new_match``.  ``max_open_rooms``: refuse (:class:`Conflict`)
     when the owner already owns that many rooms not closed (issue #8; the
     create-room page passes ``settings.GAMES_MAX_OPEN_ROOMS``).  ``name`` is
@@ -66,8 +66,6 @@ def create_room(
     a long username made it longer, #22).  Raises :class:`InvalidRequest`
     (also for a name holding NUL or a lone surrogate).
     """
-    from games.pages import room_options
-
     try:
         rules = get_rules(game)
     except KeyError:

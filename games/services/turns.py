@@ -23,13 +23,13 @@ from games import signals
 from ..engine import get_rules
 from ..engine.base import bot_decision
 from ..models import HandAction, Room
-from games.services.prepared import Prepared
+from .prepared import Prepared
 from .deadlines import AUTOPLAY_POLICY, acts_automatically, bot_rng, search_config, seats_of
 from .errors import ServiceError
 from .hands import do_action, hidden_decision, next_hand, user_by_id
 from .readmodel import current_hand_counted, hand_state
 from . import turncache
-from games.services import hidden
+from . import hidden
 
 log = logging.getLogger(__name__)
 

@@ -4,7 +4,7 @@ hands a round, pairs round 1 and starts it, then only watches the event page:
 the table's "hands done" changes from 0 to at least 1 while the table is still
 playing (before its result),
 pushed over ws/events/<id>/, and the page is never reloaded (a marker set on
-the window after the start survives).  Without clubs/live.py the count only
+the window after the start survives).  Without clubs/live/receivers.py the count only
 changed when the whole table finished (the test then times out)."""
 
 from __future__ import annotations

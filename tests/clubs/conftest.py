@@ -28,7 +28,7 @@ def signed_in(client, user):
 def finish_tables(round_, driver, hands: int) -> None:
     """Play every table of a running round until ``hands`` hands are complete
     (the server's turns, driven by hand), then run the round sweep."""
-    from clubs.running import sweep_rounds
+    from clubs.running.rounds import sweep_rounds
     from games.models import Hand
 
     for table in round_.tables.select_related("room"):

@@ -3,7 +3,8 @@ mike's entry and bot entries in a one-round event of two boards."""
 
 from __future__ import annotations
 
-from clubs import events, services
+from clubs import services
+from clubs.running import events
 from games import services as game_services
 
 

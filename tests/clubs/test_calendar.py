@@ -10,7 +10,8 @@ import icalendar
 import pytest
 from django.utils import timezone
 
-from clubs import calendar, events, schedule
+from clubs.running import events
+from clubs.schedule import calendar, scheduling
 
 pytestmark = pytest.mark.django_db
 
@@ -19,11 +20,11 @@ pytestmark = pytest.mark.django_db
 def scheduled(club_setup, multipliers):
     club, olga, mike, other, oscar = club_setup
     event = events.create_event(olga, club, name="周五保皇夜", game="baohuang", rounds=3, hands_per_round=2)
-    start = timezone.make_aware(datetime(2031, 3, 7, 19, 30), schedule.club_zone(club))
-    schedule.schedule_event(olga, event, starts_at=start)
+    start = timezone.make_aware(datetime(2031, 3, 7, 19, 30), scheduling.club_zone(club))
+    scheduling.schedule_event(olga, event, starts_at=start)
     unscheduled = events.create_event(olga, club, name="没有日期", game="baohuang", rounds=1)
     theirs = events.create_event(oscar, other, name="西城赛", game="baohuang", rounds=1)
-    schedule.schedule_event(oscar, theirs, starts_at=start + timedelta(days=1))
+    scheduling.schedule_event(oscar, theirs, starts_at=start + timedelta(days=1))
     return event, start, unscheduled, theirs
 
 

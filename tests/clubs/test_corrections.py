@@ -11,11 +11,11 @@ import pytest
 from django.urls import reverse
 from django.utils import timezone
 
-from clubs import events
-from clubs.corrections import CorrectionForm
 from clubs.models import Correction, Event, EventTable, Round
-from clubs.pages import entry_names
-from clubs.results import standings, travelling
+from clubs.pages.context import entry_names
+from clubs.results.corrections import CorrectionForm
+from clubs.results.standings import standings, travelling
+from clubs.running import events
 
 pytestmark = pytest.mark.django_db
 
@@ -104,7 +104,7 @@ def test_forfeit_corrected_to_a_draw_changes_match_points(club_setup, multiplier
     events.correct_result(olga, table, result, "B 其实到了", boards=boards, forfeit=forfeit)
     assert {s.entry: s.score for s in standings(event)} == {a: 1, b: 1}
     row = Correction.objects.get()
-    from clubs.corrections import describe
+    from clubs.results.corrections import describe
 
     assert describe(row, entry_names(event), event.game) == ["机器人2：缺席 → 出席"]
 

@@ -11,10 +11,10 @@ from datetime import timedelta
 import pytest
 from django.utils import timezone
 
-from clubs import events
 from clubs.models import Event, EventTable, Round
-from clubs.results import duplicate_rows_of, standings, travelling
-from clubs.running import sweep_rounds
+from clubs.results.standings import duplicate_rows_of, standings, travelling
+from clubs.running import events
+from clubs.running.rounds import sweep_rounds
 
 pytestmark = pytest.mark.django_db
 

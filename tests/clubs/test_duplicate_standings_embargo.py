@@ -7,7 +7,7 @@ exports and the corrections' trail leave board *k* out (the tables' own
 figures are blank in the rounds export, as on the page).  Organisers see every
 board a table finished, as they see the running tables' scores.
 
-Without clubs.results.hidden_boards the standings of a member (and of the
+Without clubs.results.standings.hidden_boards the standings of a member (and of the
 public CSV) counted board 2 as soon as two of the three tables had finished
 it: 满分 2 instead of 1."""
 
@@ -19,10 +19,10 @@ import io
 import pytest
 from django.urls import reverse
 
-from clubs import events
 from clubs.models import Round
-from clubs.results import standings
-from clubs.running import sweep_rounds
+from clubs.results.standings import standings
+from clubs.running import events
+from clubs.running.rounds import sweep_rounds
 from games.models import Hand
 
 pytestmark = pytest.mark.django_db

@@ -10,7 +10,7 @@ from __future__ import annotations
 import pytest
 from django.urls import reverse
 
-from clubs import events
+from clubs.running import events
 from games import embargo
 from games.models import Hand
 from tests.clubs.rounds import two_table_round

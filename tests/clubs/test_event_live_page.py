@@ -16,9 +16,10 @@ from django.db import connections
 from django.urls import reverse
 from django.utils import timezone
 
-from clubs import events, services
+from clubs import services
+from clubs.live.routing import websocket_urlpatterns
 from clubs.models import Round
-from clubs.routing import websocket_urlpatterns
+from clubs.running import events
 from games.models import Hand, Room
 
 

@@ -8,8 +8,8 @@ from __future__ import annotations
 import pytest
 from django.urls import reverse
 
-from clubs import events
 from clubs.models import Correction, Entry, Event, EventTable, Round
+from clubs.running import events
 
 pytestmark = pytest.mark.django_db
 
@@ -19,7 +19,7 @@ MESSAGE = "只有俱乐部“东城牌社”的组织者可以这样做"
 @pytest.fixture
 def running(club_setup, multipliers):
     """An event with round 1 finished (one table) and round 2 in preview."""
-    from clubs.running import sweep_rounds
+    from clubs.running.rounds import sweep_rounds
     from games.models import Hand
     from tests.conftest import drive
 

@@ -9,7 +9,8 @@ from __future__ import annotations
 import pytest
 from django.urls import reverse
 
-from clubs import events, services
+from clubs import services
+from clubs.running import events
 from games import services as game_services
 
 pytestmark = pytest.mark.django_db

@@ -11,7 +11,7 @@ from channels.db import database_sync_to_async
 from channels.routing import URLRouter
 from channels.testing import WebsocketCommunicator
 
-from clubs.routing import websocket_urlpatterns
+from clubs.live.routing import websocket_urlpatterns
 
 # close_thread_connections: tests/conftest.py
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.usefixtures("close_thread_connections")]
@@ -20,7 +20,7 @@ APP = URLRouter(websocket_urlpatterns)
 
 
 async def test_event_socket_pushes_after_a_change(club_setup, multipliers):
-    from clubs import events
+    from clubs.running import events
 
     club, olga, mike, *_ = club_setup
     event = await database_sync_to_async(events.create_event)(
@@ -51,7 +51,7 @@ async def test_unknown_event_is_closed(db):
 async def test_pushed_forms_carry_the_viewers_csrf_token(club_setup, multipliers):
     """The organiser's start/pause/swap forms arrive by push; each carries this
     browser's CSRF cookie, and a forged cookie value is not echoed."""
-    from clubs import events
+    from clubs.running import events
 
     club, olga, mike, *_ = club_setup
     event = await database_sync_to_async(events.create_event)(
@@ -78,7 +78,7 @@ async def test_pushed_forms_carry_the_viewers_csrf_token(club_setup, multipliers
 async def test_event_pushes_are_in_the_viewers_language(club_setup, multipliers):
     """An English viewer's pushed #event-live fragment is in English (#11: every
     pushed fragment in the connection's language), a default viewer's in zh-Hans."""
-    from clubs import events
+    from clubs.running import events
 
     club, olga, mike, *_ = club_setup
     event = await database_sync_to_async(events.create_event)(

@@ -22,8 +22,9 @@ from django.contrib.auth.models import AnonymousUser
 from django.db import connections
 from django.urls import reverse
 
-from clubs import events, services
+from clubs import services
 from clubs.models import Club
+from clubs.running import events
 from games.models import Hand
 from tests.clubs.rounds import two_table_round
 

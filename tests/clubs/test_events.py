@@ -10,10 +10,11 @@ import pytest
 from django.urls import reverse
 from django.utils import timezone
 
-from clubs import events, services
+from clubs import services
 from clubs.models import Correction, Entry, Event, Round
-from clubs.results import standings
-from clubs.running import sweep_rounds
+from clubs.results.standings import standings
+from clubs.running import events
+from clubs.running.rounds import sweep_rounds
 from games.models import Hand, Room
 
 pytestmark = pytest.mark.django_db
@@ -218,7 +219,7 @@ def test_duplicate_tables_get_identical_deals_per_board(club_setup, multipliers,
     assert all(len(t.result["boards"]) == 2 for t in r.tables.all())
     # the travelling tables, once the round has ended: every table's score per board;
     # the same deal played by the same bots gives the same result, so every table ties (½ each)
-    from clubs.results import travelling
+    from clubs.results.standings import travelling
 
     boards = travelling(r)
     assert [b["board"] for b in boards] == [1, 2]

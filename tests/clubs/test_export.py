@@ -12,9 +12,10 @@ import pytest
 from django.urls import reverse
 from django.utils import timezone
 
-from clubs import events, services
-from clubs.export import neutralise
+from clubs import services
 from clubs.models import Entry, EventTable, Round
+from clubs.results.export import neutralise
+from clubs.running import events
 
 pytestmark = pytest.mark.django_db
 

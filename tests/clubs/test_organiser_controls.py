@@ -12,8 +12,9 @@ from __future__ import annotations
 import pytest
 from django.urls import reverse
 
-from clubs import events, services
+from clubs import services
 from clubs.models import Entry, Event, EventLog, Round
+from clubs.running import events
 
 pytestmark = pytest.mark.django_db
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 import pytest
 from django.urls import reverse
 
-from clubs import events
+from clubs.running import events
 from games.models import Hand
 
 pytestmark = pytest.mark.django_db

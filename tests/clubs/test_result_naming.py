@@ -10,8 +10,8 @@ import pytest
 from django.urls import reverse
 from django.utils import timezone
 
-from clubs import events
 from clubs.models import EventTable, Round
+from clubs.running import events
 from games.engine.baohuang import tournament as baohuang
 from games.engine.shengji import tournament as shengji
 

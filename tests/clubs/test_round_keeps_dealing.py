@@ -7,7 +7,8 @@ from __future__ import annotations
 
 import pytest
 
-from clubs import events, services
+from clubs import services
+from clubs.running import events
 from games import services as game_services
 from games.models import Hand, Room, Seat
 

@@ -10,8 +10,9 @@ from collections import Counter
 import pytest
 from django.urls import reverse
 
-from clubs import events, services
+from clubs import services
 from clubs.models import Entry, EntryPlayer, Round
+from clubs.running import events
 
 pytestmark = pytest.mark.django_db
 

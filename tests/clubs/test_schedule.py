@@ -13,10 +13,12 @@ from datetime import timezone as dt_timezone
 import pytest
 from django.utils import timezone
 
-from clubs import events, schedule, services
+from clubs import services
 from clubs.models import Entry, Event, Round
-from clubs.running import sweep_rounds
-from clubs.schedule import sweep_schedules
+from clubs.running import events
+from clubs.running.rounds import sweep_rounds
+from clubs.schedule import scheduling
+from clubs.schedule.scheduling import sweep_schedules
 from clubs.schedule_models import EventSchedule
 from games.models import Room
 from notifications.models import Kind, Notification
@@ -32,7 +34,7 @@ def bots_event(club_setup, multipliers):
                                 bot_delay_ms=0)
     events.add_bot_entries(olga, event, 10)
     start = timezone.now() + timedelta(seconds=60)
-    schedule.schedule_event(olga, event, starts_at=start, gap_minutes=2)
+    scheduling.schedule_event(olga, event, starts_at=start, gap_minutes=2)
     return event, start
 
 
@@ -72,7 +74,7 @@ def test_a_step_killed_midway_or_run_twice_neither_skips_nor_doubles(bots_event,
 
     monkeypatch.setattr(events, "start_round", dies)
     with pytest.raises(SystemError):
-        schedule.run_due(event.pk, now=start + timedelta(seconds=1))
+        scheduling.run_due(event.pk, now=start + timedelta(seconds=1))
     assert numbers(event) == [] and Room.objects.count() == rooms_before
     monkeypatch.setattr(events, "start_round", real_start)
     sweep_schedules(now=start + timedelta(seconds=2))   # the restarted worker's beat
@@ -119,10 +121,10 @@ def people_event(club_setup, make_user, multipliers):
 def test_absent_entries_are_withdrawn_before_pairing(people_event):
     event, mine, hers, olga, mike, pam = people_event
     start = timezone.now() + timedelta(seconds=30)
-    schedule.schedule_event(olga, event, starts_at=start, no_checkin=EventSchedule.NoCheckIn.WITHDRAW)
-    schedule.check_in(mike, mine)
+    scheduling.schedule_event(olga, event, starts_at=start, no_checkin=EventSchedule.NoCheckIn.WITHDRAW)
+    scheduling.check_in(mike, mine)
     with pytest.raises(services.Forbidden):
-        schedule.check_in(mike, hers)
+        scheduling.check_in(mike, hers)
     sweep_schedules(now=start + timedelta(seconds=1))
     hers.refresh_from_db()
     assert hers.status == Entry.Status.WITHDRAWN
@@ -135,8 +137,8 @@ def test_absent_entries_are_withdrawn_before_pairing(people_event):
 def test_absent_players_seats_are_played_by_bots(people_event):
     event, mine, hers, olga, mike, pam = people_event
     start = timezone.now() + timedelta(seconds=30)
-    schedule.schedule_event(olga, event, starts_at=start, no_checkin=EventSchedule.NoCheckIn.BOT)
-    schedule.check_in(mike, mine)
+    scheduling.schedule_event(olga, event, starts_at=start, no_checkin=EventSchedule.NoCheckIn.BOT)
+    scheduling.check_in(mike, mine)
     sweep_schedules(now=start + timedelta(seconds=1))
     hers.refresh_from_db()
     assert hers.status == Entry.Status.ACTIVE
@@ -150,22 +152,22 @@ def test_absent_players_seats_are_played_by_bots(people_event):
 
 def test_checkin_opens_an_hour_before(people_event):
     event, mine, hers, olga, mike, pam = people_event
-    schedule.schedule_event(olga, event, starts_at=timezone.now() + timedelta(hours=3))
+    scheduling.schedule_event(olga, event, starts_at=timezone.now() + timedelta(hours=3))
     with pytest.raises(services.Conflict):
-        schedule.check_in(mike, mine)
+        scheduling.check_in(mike, mine)
 
 
 def test_registration_closes_at_its_time(club_setup, make_user, multipliers):
     club, olga, mike, *_ = club_setup
     event = events.create_event(olga, club, name="截止", game="baohuang", rounds=1)
     now = timezone.now()
-    schedule.schedule_event(olga, event, starts_at=now + timedelta(hours=2), registration_closes=now - timedelta(minutes=1))
+    scheduling.schedule_event(olga, event, starts_at=now + timedelta(hours=2), registration_closes=now - timedelta(minutes=1))
     with pytest.raises(services.Conflict):
         events.register(mike, event)
     with pytest.raises(services.ClubError):  # closing after the start is refused
-        schedule.schedule_event(olga, event, starts_at=now + timedelta(hours=1), registration_closes=now + timedelta(hours=2))
+        scheduling.schedule_event(olga, event, starts_at=now + timedelta(hours=1), registration_closes=now + timedelta(hours=2))
     with pytest.raises(services.Forbidden):
-        schedule.schedule_event(mike, event, starts_at=now + timedelta(hours=1))
+        scheduling.schedule_event(mike, event, starts_at=now + timedelta(hours=1))
 
 
 def test_start_is_a_wall_clock_time_in_the_clubs_zone(club_setup, multipliers):
@@ -173,16 +175,16 @@ def test_start_is_a_wall_clock_time_in_the_clubs_zone(club_setup, multipliers):
     club.time_zone = "Europe/London"
     club.save()
     event = events.create_event(olga, club, name="伦敦", game="baohuang", rounds=1)
-    sched = schedule.schedule_event(olga, event, starts_at=datetime(2031, 7, 1, 19, 30))
+    sched = scheduling.schedule_event(olga, event, starts_at=datetime(2031, 7, 1, 19, 30))
     sched.refresh_from_db()
     assert sched.starts_at.astimezone(dt_timezone.utc).hour == 18  # BST = UTC+1
-    assert schedule.local_time(event, sched.starts_at).strftime("%H:%M") == "19:30"
+    assert scheduling.local_time(event, sched.starts_at).strftime("%H:%M") == "19:30"
 
 
 def test_entrants_are_told_once_starts_soon_table_ready_and_results(people_event, finish):
     event, mine, hers, olga, mike, pam = people_event
     start = timezone.now() + timedelta(minutes=20)
-    schedule.schedule_event(olga, event, starts_at=start, no_checkin=EventSchedule.NoCheckIn.BOT)
+    scheduling.schedule_event(olga, event, starts_at=start, no_checkin=EventSchedule.NoCheckIn.BOT)
     # every member of the club was told registration is open
     assert set(Notification.objects.filter(kind=Kind.REGISTRATION_OPEN).values_list("user__username", flat=True)) == {
         "olga", "mike", "pam"}
@@ -192,7 +194,7 @@ def test_entrants_are_told_once_starts_soon_table_ready_and_results(people_event
         sweep_schedules(now=start - timedelta(minutes=14))
     assert sorted(Notification.objects.filter(kind=Kind.STARTS_SOON).values_list("user__username", flat=True)) == [
         "mike", "pam"]
-    schedule.check_in(mike, mine)
+    scheduling.check_in(mike, mine)
     sweep_schedules(now=start + timedelta(seconds=1))
     sweep_schedules(now=start + timedelta(seconds=3))
     ready = Notification.objects.filter(kind=Kind.TABLE_READY)
@@ -223,7 +225,7 @@ def test_the_organisers_form_and_the_check_in_button(client, people_event):
     """The event page's schedule form takes the club's wall-clock time; an
     entrant's check-in button appears an hour before and checks them in."""
     event, mine, hers, olga, mike, pam = people_event
-    local = schedule.local_time(event, timezone.now() + timedelta(minutes=30)).replace(second=0, microsecond=0)
+    local = scheduling.local_time(event, timezone.now() + timedelta(minutes=30)).replace(second=0, microsecond=0)
     client.force_login(olga)
     page = client.get(f"/clubs/events/{event.pk}/").content.decode()
     assert 'id="schedule-form"' in page
@@ -240,7 +242,7 @@ def test_the_organisers_form_and_the_check_in_button(client, people_event):
     client.post(f"/clubs/entries/{mine.pk}/checkin")
     page = client.get(f"/clubs/events/{event.pk}/").content.decode()
     assert 'id="checked-in"' in page and 'id="check-in"' not in page
-    assert schedule.absent_players(event) == {hers.pk: [pam.pk]}
+    assert scheduling.absent_players(event) == {hers.pk: [pam.pk]}
 
 
 def test_results_notice_for_an_event_run_by_hand(people_event, finish, django_capture_on_commit_callbacks):
@@ -278,4 +280,4 @@ def test_a_start_at_the_calendars_ends_is_refused_not_a_500(club_setup, client, 
                        {"first_round": "2", "starts_at": "0001-01-01T00:00"}).status_code == 400
     assert not EventSchedule.objects.get(event=event).sessions.exists()
     with pytest.raises(services.ClubError):
-        schedule.schedule_event(olga, event, starts_at=timezone.now() + schedule.HORIZON + timedelta(days=1))
+        scheduling.schedule_event(olga, event, starts_at=timezone.now() + scheduling.HORIZON + timedelta(days=1))

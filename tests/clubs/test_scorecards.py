@@ -8,9 +8,9 @@ import re
 
 import pytest
 
-from clubs import events
-from clubs.results import standings
-from clubs.scorecards import card, card_text
+from clubs.results.scorecards import card, card_text
+from clubs.results.standings import standings
+from clubs.running import events
 
 pytestmark = pytest.mark.django_db
 

@@ -10,9 +10,11 @@ import icalendar
 import pytest
 from django.utils import timezone
 
-from clubs import events, schedule, services
-from clubs.results import standings
-from clubs.schedule import sweep_schedules
+from clubs import services
+from clubs.results.standings import standings
+from clubs.running import events
+from clubs.schedule import scheduling
+from clubs.schedule.scheduling import sweep_schedules
 
 pytestmark = pytest.mark.django_db
 
@@ -25,9 +27,9 @@ def two_evenings(club_setup, multipliers):
                                 bot_delay_ms=0)
     events.add_bot_entries(olga, event, 4)
     start = timezone.now() + timedelta(seconds=30)
-    schedule.schedule_event(olga, event, starts_at=start, gap_minutes=1)
+    scheduling.schedule_event(olga, event, starts_at=start, gap_minutes=1)
     later = start + timedelta(days=7)
-    schedule.add_session(olga, event, starts_at=later, first_round=3)
+    scheduling.add_session(olga, event, starts_at=later, first_round=3)
     return event, start, later
 
 
@@ -67,10 +69,10 @@ def test_session_rules(two_evenings, club_setup):
     event, start, later = two_evenings
     club, olga, mike, *_ = club_setup
     with pytest.raises(services.ClubError):
-        schedule.add_session(olga, event, starts_at=later, first_round=1)
+        scheduling.add_session(olga, event, starts_at=later, first_round=1)
     with pytest.raises(services.ClubError):
-        schedule.add_session(olga, event, starts_at=later, first_round=4)
+        scheduling.add_session(olga, event, starts_at=later, first_round=4)
     with pytest.raises(services.ClubError):  # must start after the evening before
-        schedule.add_session(olga, event, starts_at=start - timedelta(hours=1), first_round=2)
+        scheduling.add_session(olga, event, starts_at=start - timedelta(hours=1), first_round=2)
     with pytest.raises(services.Forbidden):
-        schedule.add_session(mike, event, starts_at=later, first_round=2)
+        scheduling.add_session(mike, event, starts_at=later, first_round=2)

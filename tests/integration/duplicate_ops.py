@@ -7,7 +7,7 @@ process against a stack's database (like ``tests.integration.ops``):
   organiser's club, a 保皇 duplicate event (1 round, 1 board, no-show rule
   机器人代打，缺席者判负, no grace), one human member registered (he never
   comes), nine bot entries; round 1 paired and started through
-  :mod:`clubs.events` (the worker and beat do the rest).
+  :mod:`clubs.running.events` (the worker and beat do the rest).
 * ``status``: ``{event}`` → the round's status and, per table, its number,
   entries, finished, result.
 * ``form``: ``{table}`` → the correction form's pre-filled values.
@@ -28,8 +28,9 @@ def start() -> dict:
 
     from django.contrib.auth import get_user_model
 
-    from clubs import events, services
+    from clubs import services
     from clubs.models import Event
+    from clubs.running import events
 
     tag = secrets.token_hex(3)
     User = get_user_model()
@@ -60,9 +61,9 @@ def status(event: int) -> dict:
 
 
 def form(table: int) -> dict:
-    from clubs.corrections import CorrectionForm
     from clubs.models import EventTable
-    from clubs.pages import entry_names
+    from clubs.pages.context import entry_names
+    from clubs.results.corrections import CorrectionForm
 
     t = EventTable.objects.select_related("round__event").get(pk=table)
     f = CorrectionForm(t, entry_names(t.round.event))
@@ -70,10 +71,10 @@ def form(table: int) -> dict:
 
 
 def standings(event: int) -> dict:
-    from clubs.corrections import describe
     from clubs.models import Correction, Event
-    from clubs.pages import entry_names
-    from clubs.results import standings as table
+    from clubs.pages.context import entry_names
+    from clubs.results.corrections import describe
+    from clubs.results.standings import standings as table
 
     e = Event.objects.get(pk=event)
     names = entry_names(e)

@@ -263,7 +263,8 @@ def event_round(game="shengji", bots=4, bot_delay_ms=800, prefix="ev") -> dict:
 
     from django.contrib.auth import get_user_model
 
-    from clubs import events, services
+    from clubs import services
+    from clubs.running import events
 
     tag = secrets.token_hex(3)
     user = get_user_model().objects.create_user(f"{prefix}{tag}org", password=None)

@@ -10,7 +10,7 @@ import pytest
 from django.contrib.auth.models import Group
 from django.urls import reverse
 
-from games.pages import chat
+from games.services import chat
 from moderation import services, urls
 from moderation.models import Action, Report
 

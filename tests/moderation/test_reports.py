@@ -8,7 +8,7 @@ import pytest
 from django.urls import reverse
 
 from games.models import ChatMessage, Hand
-from games.pages import chat
+from games.services import chat
 from moderation import services
 from moderation.models import Report
 from moderation.services import ModerationError
@@ -106,6 +106,8 @@ def test_a_replay_of_my_hand_has_a_report_link(five_humans, driver, client):
 def test_every_chat_line_of_another_player_has_a_report_link(bot_room, alice, bob):
     line = chat.post(bot_room.pk, bob, "看我的")
     mine = chat.post(bot_room.pk, alice, "好的")
-    html = chat.render_lines([line, mine], alice, set())
+    from games.render.chat import render_lines
+
+    html = render_lines([line, mine], alice, set())
     assert f'href="{reverse("moderation_report")}?line={line.pk}"' in html
     assert f"?line={mine.pk}" not in html  # not one's own

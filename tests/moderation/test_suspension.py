@@ -12,7 +12,7 @@ from django.urls import reverse
 from django.utils import timezone
 
 from games import services as game_services
-from games.pages import chat
+from games.services import chat
 from games.services.errors import Forbidden
 from moderation import services
 from moderation.models import Action

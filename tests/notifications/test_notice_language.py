@@ -1,7 +1,7 @@
 """Notices in each member's language: a member's language is stored when they
 switch language while signed in (``/i18n/setlang/``) and when they log in
 (the request's language), never on an ordinary page view; the event notices
-(clubs/announce.py) and their e-mails (subject, body, unsubscribe footer) are
+(clubs/schedule/announce.py) and their e-mails (subject, body, unsubscribe footer) are
 written in it: English, Traditional Chinese, or the site default
 (Simplified) for a member who never chose."""
 
@@ -19,7 +19,9 @@ from django.utils import timezone, translation
 
 from accounts import preferences
 from accounts.models import Preference
-from clubs import announce, events, schedule, services
+from clubs import services
+from clubs.running import events
+from clubs.schedule import announce, scheduling
 from notifications import services as notices
 from notifications.models import Kind, Notification
 
@@ -66,7 +68,7 @@ def test_each_member_gets_the_notice_and_its_email_in_their_language(members, dj
     event, olga, mike, hana = members
     # the organiser works in English: that must not decide anyone else's language
     with translation.override("en"), django_capture_on_commit_callbacks(execute=True):
-        schedule.schedule_event(olga, event, starts_at=timezone.now() + timedelta(hours=2))
+        scheduling.schedule_event(olga, event, starts_at=timezone.now() + timedelta(hours=2))
     assert notice(mike, Kind.REGISTRATION_OPEN).subject == "Registration open: “周五赛”"
     assert "starts at" in notice(mike, Kind.REGISTRATION_OPEN).body
     assert notice(hana, Kind.REGISTRATION_OPEN).subject == "“周五赛”開始報名"

@@ -22,9 +22,10 @@ from channels.routing import URLRouter
 from channels.testing import WebsocketCommunicator
 from django.db import connections
 
-from clubs import events, services as club_services
+from clubs import services as club_services
 from clubs.models import Club, Correction, Event, EventTable
-from games.pages import chat
+from clubs.running import events
+from games.services import chat
 from games.models import ChatMessage, ChatMute
 from games.live.routing import websocket_urlpatterns
 from quickplay.models import QueueEntry

@@ -17,7 +17,7 @@ from django.conf import settings
 from django.test import Client
 
 from games.models import ChatMute
-from games.pages.chat import MAX_USER_ID
+from games.services.chat import MAX_USER_ID
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.usefixtures("close_thread_connections")]
 
@@ -47,14 +47,20 @@ async def _connect(room, user):
     return comm
 
 
+_pings = iter(range(1, 10**6))
+
+
 async def _still_open(comm) -> bool:
-    """The socket answers a chat line with its (empty) error fragment: it is open."""
-    await comm.send_to(text_data=json.dumps({"chat": "still here?"}))
-    for _i in range(10):
+    """The socket carries a new chat line back to its sender: it is open, and
+    every message sent before the line was handled (a consumer handles its
+    messages in order).  Earlier fragments still queued are skipped."""
+    text = f"still here? {next(_pings)}"
+    await comm.send_to(text_data=json.dumps({"chat": text}))
+    for _i in range(20):
         out = await comm.receive_output(timeout=10)
         if out["type"] == "websocket.close":
             return False
-        if 'id="chat-log"' in out.get("text", "") or "chat-error" in out.get("text", ""):
+        if text in out.get("text", ""):
             return True
     return False
 

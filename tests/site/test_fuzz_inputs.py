@@ -56,10 +56,12 @@ from datetime import timedelta
 
 from django.utils import timezone
 
-from clubs import events, schedule, services as club_services
+from clubs import services as club_services
+from clubs.live.routing import websocket_urlpatterns as club_sockets
 from clubs.models import EventTable
-from clubs.routing import websocket_urlpatterns as club_sockets
-from games.pages import chat
+from clubs.running import events
+from clubs.schedule import scheduling
+from games.services import chat
 from games.models import Hand
 from games.live.routing import websocket_urlpatterns as game_sockets
 from notifications.models import Kind, Notification, Unsubscribe
@@ -342,7 +344,7 @@ def world(make_user, multipliers, settings):
     # push on; alice's notice read and every kind's e-mail on
     settings.WEBPUSH_VAPID_PRIVATE_KEY = settings.WEBPUSH_VAPID_PUBLIC_KEY = "fuzz"
     draft = events.create_event(alice, club, name="下周赛", game="shengji", rounds=3)
-    schedule.schedule_event(alice, draft, starts_at=timezone.now() + timedelta(days=7), announce_now=False)
+    scheduling.schedule_event(alice, draft, starts_at=timezone.now() + timedelta(days=7), announce_now=False)
     Notification.objects.create(user=alice, kind=Kind.RESULTS, key="fuzz", subject="周赛", read=timezone.now())
     assert not Unsubscribe.objects.filter(user=alice).exists()
     ids = {"room_id": room.pk, "club_id": club.pk, "user_id": bob.pk, "event_id": event.pk, "number": 1,

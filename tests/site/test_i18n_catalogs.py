@@ -106,8 +106,8 @@ def test_compiled_catalog_matches_the_po_file(lang):
     """The committed .mo was compiled from the committed .po (compilemessages was run)."""
     po = catalog(lang)
     mo = polib.mofile(str(ROOT / "locale" / lang / "LC_MESSAGES" / "django.mo"))
-    want = {e.msgid: e.msgstr for e in po if not e.obsolete and not e.msgid_plural}
-    have = {e.msgid: e.msgstr for e in mo if e.msgid and not e.msgid_plural}
+    want = {(e.msgctxt, e.msgid): e.msgstr for e in po if not e.obsolete and not e.msgid_plural}
+    have = {(e.msgctxt, e.msgid): e.msgstr for e in mo if e.msgid and not e.msgid_plural}
     assert have == want
 
 
@@ -167,7 +167,8 @@ def test_event_leaderboard_and_quick_play_pages_render_in_english(client, make_u
     and quick-play pages.  The data itself is ASCII: club, event, user names, and
     bot entrants created in English."""
     from accounts.models import PlayerStanding
-    from clubs import events, services
+    from clubs import services
+    from clubs.running import events
     from ratings import compute
     from ratings.models import PlayerRating
 

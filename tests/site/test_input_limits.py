@@ -23,7 +23,7 @@ from django.contrib.auth import get_user_model
 from django.core.cache import caches
 from django.test import Client, override_settings
 
-from games.pages import room_options
+from games.services import room_options
 from games import services
 from games.models import Room
 

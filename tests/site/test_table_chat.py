@@ -11,7 +11,7 @@ from channels.db import database_sync_to_async
 from channels.routing import URLRouter
 from channels.testing import WebsocketCommunicator
 
-from games.pages import chat
+from games.services import chat
 from games.models import ChatMessage
 from games.live.routing import websocket_urlpatterns
 

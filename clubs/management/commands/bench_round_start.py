@@ -2,7 +2,7 @@
 
 Creates a club and an event of bot entries big enough for ``--tables`` tables
 (two pairs per table for a match game, five players for a table game), pairs
-round 1 and times :func:`clubs.events.start_round` (one room per table, seats,
+round 1 and times :func:`clubs.running.events.start_round` (one room per table, seats,
 bots, the first deal of every table, in one transaction), then ends the round
 at once (the rooms are closed).  Uses the configured database (embedded:
 SQLite); prints the pairing time, the start time and the time per table.
@@ -17,8 +17,9 @@ from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.core.management.base import BaseCommand
 
-from clubs import events, formats, services
-from clubs.running import finish_round
+from clubs import formats, services
+from clubs.running import events
+from clubs.running.rounds import finish_round
 
 
 class Command(BaseCommand):

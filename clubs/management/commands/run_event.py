@@ -1,10 +1,10 @@
 """``python manage.py run_event``: run a whole club event with bot-only entries.
 
-It goes through the real path: :mod:`clubs.events` creates the club, event,
+It goes through the real path: :mod:`clubs.running.events` creates the club, event,
 entries and rounds; starting a round creates rooms and seats through
 :mod:`games.services`; the bots' turns run on the games scheduling (in-process
 timers in the embedded topology, the Celery worker in production); tables
-finish and rounds end through :func:`clubs.running.sweep_rounds` (run here in
+finish and rounds end through :func:`clubs.running.rounds.sweep_rounds` (run here in
 the embedded topology, by Celery beat in production: ``DATABASE_URL`` /
 ``REDIS_URL`` set).  Prints each round's pairing, each round's results, and
 the final standings under a line ``Standings``; exits 0 when the event
@@ -21,14 +21,19 @@ from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.core.management import call_command
 from django.core.management.base import BaseCommand, CommandError
+from django.db.models import Q
 from django.utils import timezone
 
-from clubs import events, formats, services
+from clubs import formats, services
 from clubs.models import Event, Round
-from clubs.results import standings
-from clubs.running import sweep_rounds
+from clubs.results.standings import standings
+from clubs.running import events
+from clubs.running.rounds import sweep_rounds
+from clubs.schedule import scheduling as club_schedule
+from clubs.schedule_models import EventSchedule
 from clubs.tournament.round_robin import rounds_needed
 from games.runtime import scheduling
+from notifications.models import Kind, Notification
 
 
 class Command(BaseCommand):
@@ -137,18 +142,13 @@ class Command(BaseCommand):
         ``--auto`` the sweep (here, or Celery beat) pairs and starts every
         round; this only watches, then prints the notifications sent (per
         kind) and the standings.  Exit 1 on a timeout."""
-        from notifications.models import Kind, Notification
-
-        from clubs import schedule
-        from clubs.schedule_models import EventSchedule
-
         out = self.stdout
         start_in = o["start_in"] if o["start_in"] is not None else 5.0
         if not o["auto"]:
             raise CommandError("--start-in without --auto: the organiser would start the rounds; add --auto")
         starts = timezone.now() + timedelta(seconds=start_in)
-        schedule.schedule_event(organiser, event, starts_at=starts, auto_rounds=True, gap_minutes=o["gap"] / 60)
-        out.write(f"Scheduled start {schedule.local_time(event, starts):%Y-%m-%d %H:%M:%S %Z} "
+        club_schedule.schedule_event(organiser, event, starts_at=starts, auto_rounds=True, gap_minutes=o["gap"] / 60)
+        out.write(f"Scheduled start {club_schedule.local_time(event, starts):%Y-%m-%d %H:%M:%S %Z} "
                   f"(in {start_in:g} s), automatic rounds {o['gap']:g} s apart; nobody starts a round from here")
         seen: dict[int, str] = {}
         began: dict[int, float] = {}
@@ -180,8 +180,6 @@ class Command(BaseCommand):
         numbers = list(event.round_set.order_by("number").values_list("number", flat=True))
         out.write(f"Rounds played: {' '.join(map(str, numbers))}")
         out.write("Notifications")
-        from django.db.models import Q
-
         rows = Notification.objects.filter(Q(key=f"event:{event.pk}") | Q(key__startswith=f"event:{event.pk}:"))
         for code, label in Kind.choices:
             kind = rows.filter(kind=code)

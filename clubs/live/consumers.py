@@ -15,13 +15,14 @@ from __future__ import annotations
 import asyncio
 
 from channels.db import database_sync_to_async
-from channels.generic.websocket import AsyncWebsocketConsumer
 
 from games.live import notify as game_notify
-from games.live.socket_scope import render_in, scope_csrf_token, scope_language
+from games.live.group_push import NOT_FOUND, GroupPushConsumer
+from games.live.socket_scope import render_in, scope_csrf_token
 
+from ..models import Event, EventTable, Round
+from ..pages.events import render_live
 from . import notify
-from .models import Event, EventTable, Round
 
 #: Seconds between two pushes caused by moves at the event's tables.
 TABLE_PUSH_INTERVAL_S = 1.0
@@ -37,34 +38,32 @@ def running_rooms(event_id: int) -> set[int]:
     )
 
 
-class EventConsumer(AsyncWebsocketConsumer):
-    async def connect(self):
-        game_notify.register_loop(asyncio.get_running_loop())
+class EventConsumer(GroupPushConsumer):
+    """An event page's live fragment, for anyone who may open the page (the
+    page is public); an unknown event is closed with 4404."""
+
+    login_required = False
+
+    async def group_for(self) -> str | None:
         self.event_id = self.scope["url_route"]["kwargs"]["event_id"]
-        self.language = scope_language(self.scope)
         self.rooms: set[int] = set()
         self.timer = None
-        await self.accept()
         if not await database_sync_to_async(Event.objects.filter(pk=self.event_id).exists)():
-            await self.close(code=4404)
-            return
-        self.group = notify.event_group(self.event_id)
-        await self.channel_layer.group_add(self.group, self.channel_name)
+            await self.close(code=NOT_FOUND)
+            return None
+        return notify.event_group(self.event_id)
+
+    async def joined(self):
         await self.follow_tables()
         await self.push()
 
     async def disconnect(self, code):
-        group = getattr(self, "group", None)
-        if group:
-            await self.channel_layer.group_discard(group, self.channel_name)
+        await super().disconnect(code)
         for room_id in getattr(self, "rooms", ()):
             await self.channel_layer.group_discard(game_notify.room_group(room_id), self.channel_name)
         timer = getattr(self, "timer", None)
         if timer is not None:
             timer.cancel()
-
-    async def receive(self, text_data=None, bytes_data=None):
-        """Nothing to receive."""
 
     async def follow_tables(self):
         """Join the groups of the rooms of running tables, leave the others."""
@@ -94,10 +93,5 @@ class EventConsumer(AsyncWebsocketConsumer):
             self.timer = None
         await self.push()
 
-    async def push(self):
-        from .event_views import render_live
-
-        html = await database_sync_to_async(render_in)(
-            self.language, render_live, self.event_id, self.scope.get("user"), scope_csrf_token(self.scope)
-        )
-        await self.send(text_data=html)
+    def render(self) -> str:
+        return render_in(self.language, render_live, self.event_id, self.user, scope_csrf_token(self.scope))

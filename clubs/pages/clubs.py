@@ -4,14 +4,15 @@ message, the service's status: 403 not an organiser of this club)."""
 
 from __future__ import annotations
 
+from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
-from django.shortcuts import get_object_or_404, redirect, render
+from django.shortcuts import get_object_or_404, redirect, render, resolve_url
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
-from . import services
-from .models import Club
+from .. import services
+from ..models import Club
 
 
 def confirmation(request, question: str, ok: str, back: str):
@@ -97,9 +98,6 @@ def club_join_code(request):
 
 
 def _login_url():
-    from django.conf import settings
-    from django.shortcuts import resolve_url
-
     return resolve_url(settings.LOGIN_URL)
 
 

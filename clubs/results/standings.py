@@ -8,11 +8,11 @@ from __future__ import annotations
 from collections import Counter, defaultdict
 from fractions import Fraction
 
-from . import formats
-from .guards import embargoed_boards
-from .models import Entry, Event, EventTable, Round
-from .tournament.duplicate import board_matchpoints
-from .tournament.standings import (
+from .. import formats
+from ..guards import embargoed_boards
+from ..models import Entry, Event, EventTable, Round
+from ..tournament.duplicate import board_matchpoints
+from ..tournament.standings import (
     MatchResult,
     Standing,
     TableResult,
@@ -169,7 +169,7 @@ def _duplicate_tables(event: Event) -> dict:
 def hidden_boards(round_: Round, event: Event, organiser: bool = False) -> range:
     """The boards of ``round_`` the standings and exports leave out for this
     viewer: none for the event's ``organiser`` (organisers and admins, who see
-    a running round's scores, :func:`clubs.pages.sees_running_scores`) and
+    a running round's scores, :func:`clubs.pages.context.sees_running_scores`) and
     for rounds that are not running; otherwise the boards still embargoed
     (:func:`clubs.guards.embargoed_boards`: some table of the round has
     neither finished nor completed the board).  Issue #21."""

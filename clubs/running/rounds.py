@@ -30,8 +30,10 @@ from games.services import dealing
 from games import services as game_services
 from games.models import Hand, Room
 
-from . import formats, notify
-from .models import EntryPlayer, Event, EventTable, Round
+from .. import formats
+from ..live import notify
+from ..models import EntryPlayer, Event, EventTable, Round
+from ..schedule import announce
 
 log = logging.getLogger(__name__)
 
@@ -215,10 +217,8 @@ def _close_round(round_id: int, by_clock: bool = False) -> bool:
 
 def _announce_results(event_id: int) -> None:
     """"Results are published" to the entrants and organisers (once each, #25)."""
-    from .announce import results
-
     try:
-        results(Event.objects.select_related("club").get(pk=event_id))
+        announce.results(Event.objects.select_related("club").get(pk=event_id))
     except Exception:  # a scheduled event's sweep retries; never fail the round's close
         log.exception("results notice of event %s failed", event_id)
 
@@ -250,7 +250,7 @@ def sweep_rounds() -> int:
             advance_round(rid)
         except Exception:
             log.exception("round sweep: round %s failed", rid)
-    for hook in _after_sweep:  # clubs.schedule's scheduled starts and automatic rounds (#25)
+    for hook in _after_sweep:  # clubs.schedule.scheduling's scheduled starts and automatic rounds (#25)
         try:
             hook()
         except Exception:
@@ -259,7 +259,7 @@ def sweep_rounds() -> int:
 
 
 #: Functions run at the end of every :func:`sweep_rounds` (registered by
-#: ``ClubsConfig.ready``: ``clubs.schedule.sweep_schedules``), so this module
+#: ``ClubsConfig.ready``: ``clubs.schedule.scheduling.sweep_schedules``), so this module
 #: does not import the scheduler that drives it.
 _after_sweep: list = []
 

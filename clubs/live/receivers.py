@@ -9,7 +9,7 @@ an event table pushes the event page (``event.changed``), so each table's
 from __future__ import annotations
 
 from . import notify
-from .models import EventTable
+from ..models import EventTable
 
 
 def on_hand_completed(sender, room_id: int, **kwargs) -> None:

@@ -7,7 +7,7 @@ from django.utils.translation import gettext_lazy as _
 
 from games.models import GAME_CHOICES, RoomMultiplier
 
-from .models import Event
+from ..models import Event
 
 
 class EventForm(forms.Form):
@@ -36,7 +36,7 @@ class EventForm(forms.Form):
 
 class EventEditForm(forms.Form):
     """Edit an event before its first round starts (#21): the settings of
-    :data:`clubs.events.EDITABLE`."""
+    :data:`clubs.running.events.EDITABLE`."""
 
     name = forms.CharField(label=_("名称"), max_length=80)
     rounds = forms.IntegerField(label=_("轮数"), min_value=1, max_value=50)

@@ -1,4 +1,4 @@
-"""Event pages and POST endpoints.  Thin: parse, call :mod:`clubs.events`,
+"""Event pages and POST endpoints.  Thin: parse, call :mod:`clubs.running.events`,
 redirect; a refusal answers with ``clubs/refused.html`` (message, status)."""
 
 from __future__ import annotations
@@ -10,13 +10,15 @@ from django.template.loader import render_to_string
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
-from . import events, export
+from ..models import Club, Entry, Event, EventTable, Round
+from ..results import export
+from ..results.corrections import CorrectionForm
+from ..running import events
+from ..running.rounds import ensure_round_sweeper
+from ..services import ClubError, Forbidden, require
+from .clubs import confirmation, refused
+from .context import entry_names, event_context
 from .forms import EventEditForm, EventForm
-from .models import Club, Entry, Event, EventTable, Round
-from .pages import event_context
-from .running import ensure_round_sweeper
-from .services import ClubError, Forbidden, require
-from .views import confirmation, refused
 
 
 def _signed_in(request):
@@ -73,7 +75,7 @@ def event_print(request, event_id: int):
 
 
 def event_csv(request, event_id: int, what: str):
-    """An export of :data:`clubs.export.EXPORTS` as a CSV attachment (UTF-8
+    """An export of :data:`clubs.results.export.EXPORTS` as a CSV attachment (UTF-8
     with a BOM); any other name is 404."""
     make = export.EXPORTS.get(what)
     if make is None:
@@ -249,11 +251,8 @@ def round_end(request, event_id: int, number: int):
 
 @require_POST
 def table_correct(request, table_id: int):
-    """POST of a table's correction form (:class:`clubs.corrections.CorrectionForm`):
+    """POST of a table's correction form (:class:`clubs.results.corrections.CorrectionForm`):
     saved with its reason; saved unchanged, nothing is stored (a message says so)."""
-    from .corrections import CorrectionForm
-    from .pages import entry_names
-
     table = get_object_or_404(EventTable.objects.select_related("round__event__club"), pk=table_id)
     event = table.round.event
     outcome = {}

@@ -7,12 +7,14 @@ from django.utils import timezone
 from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
+from games.engine import get_rules
 from games.models import Hand
+from games.services.readmodel import current_hand, hand_state
 
-from . import formats
-from .corrections import CorrectionForm, describe
-from .models import Correction, Entry, Event, EventLog, EventTable, Round
-from .results import standings, travelling
+from .. import formats
+from ..models import Correction, Entry, Event, EventLog, EventTable, Round
+from ..results.corrections import CorrectionForm, describe
+from ..results.standings import standings, travelling
 
 #: Result and tie-break keys → labels, translated when shown (lazy).
 TIEBREAK_LABELS = {
@@ -34,7 +36,7 @@ def score_label(event: Event) -> str:
 
 def travelling_view(round_: Round, names: dict, hooks) -> list[dict]:
     """The travelling tables of a finished duplicate round as the page shows
-    them (:func:`clubs.results.travelling`): per board ``{"board", "heading",
+    them (:func:`clubs.results.standings.travelling`): per board ``{"board", "heading",
     "lines"}``, a line per table and entry index with the entry's name, its
     role on the board (translated), score, matchpoints, maximum and
     percentage, ``absent`` under the no-show rule."""
@@ -79,9 +81,6 @@ def in_play_points(table: EventTable, room) -> list:
     hook = getattr(formats.hooks(table.round.event.game), "points_in_play", None)
     if hook is None or room is None:
         return []
-    from games.engine import get_rules
-    from games.services.readmodel import current_hand, hand_state
-
     hand = current_hand(room)
     if hand is None or hand.complete:
         return []

@@ -26,12 +26,12 @@ from collections import defaultdict
 
 from django.utils.translation import gettext as _
 
-from . import formats
+from .. import formats
+from ..models import Entry, Event
+from ..models import Round
+from ..pages.context import TIEBREAK_LABELS, entry_names, score_label, sees_running_scores
 from .corrections import figure_label, result_keys
-from .models import Entry, Event
-from .models import Round
-from .pages import TIEBREAK_LABELS, entry_names, score_label, sees_running_scores
-from .results import board_cells, hidden_boards, match_rows_of, standings
+from .standings import board_cells, hidden_boards, match_rows_of, standings
 
 #: The byte-order mark written first (UTF-8).
 BOM = "\ufeff"
@@ -70,7 +70,7 @@ def _withdrawn(event: Event) -> set[int]:
 def standings_csv(event: Event, user=None) -> str:
     """Rank, entry, the score (named for what it is), every tiebreak in
     order, rounds played, withdrawn (1 or empty); best first.  ``user``: the
-    viewer (:func:`clubs.results.standings` with the embargo unless an
+    viewer (:func:`clubs.results.standings.standings` with the embargo unless an
     organiser)."""
     names = entry_names(event)
     rows = standings(event, sees_running_scores(event, user))

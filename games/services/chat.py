@@ -8,7 +8,7 @@ A browser sends ``{"chat": "text"}`` or ``{"quick": "<key>"}`` (快捷语) or
 :data:`BURST_SECONDS` and :data:`PER_MINUTE` per minute per user, counted in
 the database so every process agrees), stores the line and returns it; the
 channel layer then carries only ``{"type": "chat.posted", "id": N}`` and each
-connection reads and renders the line itself, in its reader's language,
+connection reads and renders the line itself (:mod:`games.render.chat`), in its reader's language,
 skipping users its reader muted.  Text is escaped by the template; a quick
 phrase is stored by key and shown in each reader's language.
 
@@ -26,7 +26,6 @@ from __future__ import annotations
 from datetime import timedelta
 
 from django.contrib.auth import get_user_model
-from django.template.loader import render_to_string
 from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
@@ -166,30 +165,6 @@ def set_mute(user, other_id: int, on: bool) -> bool:
     return True
 
 
-def _line(msg: ChatMessage) -> dict:
-    return {
-        "id": msg.pk,
-        "user_id": msg.user_id,
-        "name": msg.user.get_username(),
-        "text": str(QUICK_PHRASES[msg.quick]) if msg.quick in QUICK_PHRASES else msg.text,
-        "quick": bool(msg.quick),
-        "time": timezone.localtime(msg.created).strftime("%H:%M"),
-    }
-
-
-def render_lines(messages, viewer, muted: set[int], replace: bool = False) -> str:
-    """The chat lines for ``viewer`` as an out-of-band fragment: appended to
-    ``#chat-log`` (``replace``: the whole log, on connect)."""
-    lines = [_line(m) for m in messages if m.user_id not in muted and not m.hidden]
-    if not lines and not replace:
-        return ""
-    report_url = next((rule.line_report_url() for rule in _rules if hasattr(rule, "line_report_url")), "")
-    return render_to_string(
-        "games/_chat_lines.html",
-        {"lines": lines, "replace": replace, "viewer_id": getattr(viewer, "pk", None), "report_url": report_url},
-    )
-
-
 def history(room_id: int):
     """The room's latest visible lines, oldest first."""
     rows = list(
@@ -208,6 +183,6 @@ def line(message_id: int, viewer=None) -> ChatMessage | None:
     return msg
 
 
-def render_error(message: str) -> str:
-    """The sender's own refusal, shown under the chat box."""
-    return render_to_string("games/_chat_error.html", {"message": message})
+def line_report_url() -> str:
+    """The first rule's link to report a line (the line's id is appended), or ""."""
+    return next((rule.line_report_url() for rule in _rules if hasattr(rule, "line_report_url")), "")

@@ -2,7 +2,7 @@
 
 The channel layer carries only ``{"type": "event.changed"}`` to the group
 ``event-<id>``; each connection renders the event's live fragment itself
-(:mod:`clubs.consumers`).  Sent after the commit, through
+(:mod:`clubs.live.consumers`).  Sent after the commit, through
 :func:`games.live.notify.send` (which works from any thread or loop).
 """
 

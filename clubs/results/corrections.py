@@ -5,7 +5,7 @@
 round result (level difference, game points, 头科 …), per duplicate board
 and entry index the board score, per entry an "absent" box (the no-show
 rule), labelled in the viewer's language and pre-filled with the current
-result; :func:`clubs.events.correct_result` stores it (unchanged: nothing
+result; :func:`clubs.running.events.correct_result` stores it (unchanged: nothing
 is stored).  :func:`describe` turns a :class:`~clubs.models.Correction` into
 sentences: who changed which figure of whom from what to what.  Rules:
 docs/tournaments.md, "Corrections".
@@ -17,8 +17,8 @@ from django import forms
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
-from . import formats
-from .models import Correction, EventTable
+from .. import formats
+from ..models import Correction, EventTable
 
 #: Result keys of the games' ``round_result`` → what the figure is (lazy).
 FIGURE_LABELS = {
@@ -51,7 +51,7 @@ class CorrectionForm(forms.Form):
     index (blank: the board was not played there), and ``reason``.
 
     :meth:`correction` returns ``(result, boards or None, forfeit ids)`` for
-    :func:`clubs.events.correct_result`."""
+    :func:`clubs.running.events.correct_result`."""
 
     reason = forms.CharField(label=gettext_lazy("理由"), max_length=500, required=False)
 

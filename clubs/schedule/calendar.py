@@ -16,9 +16,10 @@ from django.core import signing
 from django.urls import reverse
 from django.utils import timezone
 
-from .models import Event
+from ..models import Event
+from .scheduling import sessions
 
-_SALT = "clubs.calendar"
+_SALT = "clubs.schedule.calendar"
 
 
 def estimated_end(event: Event, rounds: int | None = None) -> timedelta:
@@ -43,8 +44,6 @@ def feed(events, name: str, mine: set[int] = frozenset()) -> bytes:
     cal.add("x-wr-calname", name)
     host = urlsplit(_site()).hostname or "localhost"
     now = timezone.now()
-    from .schedule import sessions
-
     for event in events:
         sched = event.schedule
         parts = sessions(sched)

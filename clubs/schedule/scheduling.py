@@ -8,7 +8,7 @@ topology's sweep thread), and with ``auto_rounds`` each later round
 says what is due: round 1 at ``starts_at``, round *k* at round *k-1*'s
 ``ended`` + gap.  A step (:func:`run_due`) runs in one transaction that first
 locks the schedule row and re-reads the rounds, then pairs and starts through
-:func:`clubs.events.pair_round` / :func:`~clubs.events.start_round` (which
+:func:`clubs.running.events.pair_round` / :func:`~clubs.running.events.start_round` (which
 refuse a second running round and a round number played already), so a
 doubled, retried or lost sweep, or a worker killed in the middle (the
 transaction rolls back: no room, no round), neither skips nor doubles a round.
@@ -31,12 +31,20 @@ from django.utils.translation import gettext as _
 
 from games import services as game_services
 
-from . import announce, events, notify
-from .models import Club, Entry, EntryPlayer, Event, Round
-from .schedule_models import (  # noqa: F401 (read-only helpers, re-exported)
-    CheckIn, EventSchedule, EventSession, club_zone, local_time, registration_open, schedule_of,
+from . import announce
+from ..live import notify
+from ..models import Club, Entry, EntryPlayer, Event, Round
+from ..running import events
+from ..schedule_models import (  # noqa: F401 (read-only helpers, re-exported)
+    CheckIn,
+    EventSchedule,
+    EventSession,
+    club_zone,
+    local_time,
+    registration_open,
+    schedule_of,
 )
-from .services import ClubError, Conflict, Forbidden, require
+from ..services import ClubError, Conflict, Forbidden, require
 
 log = logging.getLogger(__name__)
 

@@ -1,11 +1,12 @@
 """Pages of scheduled events (issue #25): the organiser's schedule form,
 check-in, score cards, printable table slips and standings, the iCalendar
-feeds.  Thin: parse, call :mod:`clubs.schedule`, redirect or render."""
+feeds.  Thin: parse, call :mod:`clubs.schedule.scheduling`, redirect or render."""
 
 from __future__ import annotations
 
 from django import forms
 from django.contrib import messages
+from django.contrib.auth import get_user_model
 from django.core import signing
 from django.http import Http404, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
@@ -13,13 +14,14 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_POST
 
-from . import calendar, schedule
-from .models import Club, Entry, Event, Round
-from .pages import entry_names, event_context
-from .schedule_models import EventSchedule
-from .scorecards import card
-from .services import ClubError, Forbidden
-from .views import refused
+from .. import formats
+from ..models import Club, Entry, Event, Round
+from ..results.scorecards import card
+from ..schedule import calendar, scheduling
+from ..schedule_models import EventSchedule
+from ..services import ClubError, Forbidden
+from .clubs import refused
+from .context import entry_names, event_context
 
 
 class ScheduleForm(forms.Form):
@@ -36,7 +38,7 @@ class ScheduleForm(forms.Form):
 
 def _organiser_post(request, event_id: int, form_class, apply):
     """The organiser's schedule forms (POST): validate ``form_class``, then
-    ``apply(user, event, cleaned_data)`` (a :mod:`clubs.schedule` service);
+    ``apply(user, event, cleaned_data)`` (a :mod:`clubs.schedule.scheduling` service);
     back to the event with a message, or the refusal page (not signed in, an
     invalid form, or the service's :class:`ClubError`)."""
     event = get_object_or_404(Event, pk=event_id)
@@ -61,8 +63,8 @@ def _wall_clock(value):
 
 @require_POST
 def event_schedule(request, event_id: int):
-    """The organiser's schedule form (POST): :func:`clubs.schedule.schedule_event`."""
-    return _organiser_post(request, event_id, ScheduleForm, lambda user, event, d: schedule.schedule_event(
+    """The organiser's schedule form (POST): :func:`clubs.schedule.scheduling.schedule_event`."""
+    return _organiser_post(request, event_id, ScheduleForm, lambda user, event, d: scheduling.schedule_event(
         user, event, starts_at=_wall_clock(d["starts_at"]),
         registration_closes=_wall_clock(d["registration_closes"]), auto_rounds=d["auto_rounds"],
         gap_minutes=d["gap_minutes"], no_checkin=d["no_checkin"]))
@@ -77,19 +79,19 @@ class SessionForm(forms.Form):
 
 @require_POST
 def event_session(request, event_id: int):
-    """The organiser adds a later session (POST): :func:`clubs.schedule.add_session`."""
-    return _organiser_post(request, event_id, SessionForm, lambda user, event, d: schedule.add_session(
+    """The organiser adds a later session (POST): :func:`clubs.schedule.scheduling.add_session`."""
+    return _organiser_post(request, event_id, SessionForm, lambda user, event, d: scheduling.add_session(
         user, event, starts_at=_wall_clock(d["starts_at"]), first_round=d["first_round"]))
 
 
 @require_POST
 def entry_checkin(request, entry_id: int):
-    """A player of the entry checks in (POST): :func:`clubs.schedule.check_in`."""
+    """A player of the entry checks in (POST): :func:`clubs.schedule.scheduling.check_in`."""
     entry = get_object_or_404(Entry, pk=entry_id)
     try:
         if not request.user.is_authenticated:
             raise Forbidden(_("请先登录"))
-        schedule.check_in(request.user, entry)
+        scheduling.check_in(request.user, entry)
     except ClubError as exc:
         return refused(request, exc, entry.event.club)
     messages.success(request, _("已签到"))
@@ -107,8 +109,6 @@ def round_slips(request, event_id: int, number: int):
     event = get_object_or_404(Event.objects.select_related("club"), pk=event_id)
     round_ = get_object_or_404(Round, event=event, number=number)
     names = entry_names(event)
-    from . import formats
-
     plan = formats.hooks(event.game).seat_plan()
     slips = []
     for k, ids in enumerate(round_.pairing.get("tables", []), start=1):
@@ -140,8 +140,6 @@ def member_calendar(request, token: str):
         user_id = calendar.member_from_token(token)
     except (signing.BadSignature, ValueError):
         raise Http404 from None
-    from django.contrib.auth import get_user_model
-
     user = get_object_or_404(get_user_model(), pk=user_id)
     rows, mine = calendar.member_events(user)
     return HttpResponse(calendar.feed(rows, user.get_username(), mine), content_type="text/calendar; charset=utf-8")

@@ -1,7 +1,7 @@
 """Personal score cards (issue #25): per entrant, every round (every board of
 a duplicate event) with the table, the opponents, the result, the score it
 earned and the running total.  Read-only, from the same rows as the standings
-(:mod:`clubs.results`), so a card always adds up to the entrant's score.
+(:mod:`clubs.results.standings`), so a card always adds up to the entrant's score.
 
 * match games (fixed pairs, one opponent): match points per round (win 2,
   draw 1, loss 0 as in the standings), result = the margin;
@@ -15,11 +15,11 @@ from collections import defaultdict
 
 from django.utils.translation import gettext as _
 
-from . import formats
-from .models import Entry, EntryPlayer, Event, EventTable, Round
-from .pages import entry_names
-from .results import match_rows_of, table_rows_of
-from .tournament.duplicate import board_matchpoints
+from .. import formats
+from ..models import Entry, EntryPlayer, Event, EventTable, Round
+from ..pages.context import entry_names
+from ..tournament.duplicate import board_matchpoints
+from .standings import match_rows_of, table_rows_of
 
 
 def entry_of(event: Event, user) -> Entry | None:

@@ -22,12 +22,12 @@ from accounts.preferences import languages_of
 from notifications.models import Kind, Notification
 from notifications.services import notify
 
-from .models import EntryPlayer, Event, EventTable, Round
+from ..models import EntryPlayer, Event, EventTable, Round
+from ..results.scorecards import card_text, entry_of
+from ..schedule_models import local_time
 
 
 def _local(event: Event, when) -> str:
-    from .schedule_models import local_time
-
     return local_time(event, when).strftime("%Y-%m-%d %H:%M %Z")
 
 
@@ -112,10 +112,8 @@ def tables_ready(round_: Round) -> int:
 
 def results(event: Event) -> int:
     """Every entrant and organiser: the results are published, with the
-    entrant's score card in the message (:mod:`clubs.scorecards`), each in
+    entrant's score card in the message (:mod:`clubs.results.scorecards`), each in
     the recipient's language."""
-    from .scorecards import card_text, entry_of
-
     users = {u.pk: u for u in _entrants(event)}
     users.update({u.pk: u for u in event.club.organisers()})
     n = 0

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import logging
 import random
-from datetime import timedelta
+from datetime import datetime, timedelta
 
 from django.contrib.auth import get_user_model
 from django.core.exceptions import ValidationError
@@ -26,12 +26,17 @@ from games import seating, services as game_services
 from games.engine import GAMES, get_rules
 from games.engine.cards import new_seed
 
-from . import formats, notify
-from .models import Club, Correction, Entry, EntryPlayer, Event, EventLog, EventTable, Round
-from .services import ClubError, Conflict, Forbidden, require
-from .tournament.round_robin import round_robin_round, rounds_needed
-from .tournament.swiss import PairingEntry, swiss_pairs
-from .tournament.tables import TableEntry, swiss_tables
+from .. import formats
+from ..live import notify
+from ..models import Club, Correction, Entry, EntryPlayer, Event, EventLog, EventTable, Round
+from ..results.standings import history, standings
+from ..schedule.announce import tables_ready
+from ..schedule_models import registration_open
+from ..services import ClubError, Conflict, Forbidden, require
+from ..tournament.round_robin import round_robin_round, rounds_needed
+from ..tournament.swiss import PairingEntry, swiss_pairs
+from ..tournament.tables import TableEntry, swiss_tables
+from .rounds import finish_round
 
 log = logging.getLogger(__name__)
 
@@ -115,8 +120,6 @@ def register(user, event: Event, partner: str | None = None) -> Entry:
         raise Forbidden(refusal)
     if event.status in (Event.Status.FINISHED, Event.Status.CANCELLED):
         raise Conflict(_("比赛已经结束"))
-    from .schedule_models import registration_open
-
     if not registration_open(event):
         raise Conflict(_("报名已经截止"))
     with transaction.atomic():
@@ -352,8 +355,6 @@ def cancel_event(user, event: Event) -> Event:
     ended at once (its tables finished with the hands completed so far, rooms
     closed), a round in preview is dropped, nothing is paired again.  Audit
     line.  Raises :class:`Conflict` for an event already over."""
-    from .running import finish_round
-
     _manage(user, event)
     if event.status in (Event.Status.FINISHED, Event.Status.CANCELLED):
         raise Conflict(_("比赛已经结束"))
@@ -379,8 +380,6 @@ def pair_round(user, event: Event, avoid_current: bool = False) -> Round:
     """An organiser pairs the next round (a PREVIEW round, replaced if it
     exists; ``avoid_current`` asks for a pairing without the current pairs).
     Raises :class:`Conflict` while a round is running or when all rounds are played."""
-    from .results import history, standings
-
     _manage(user, event)
     hooks = formats.hooks(event.game)
     with transaction.atomic():
@@ -588,8 +587,6 @@ def start_round(user, round_: Round) -> Round:
             except game_services.Conflict:  # every seat is a human's
                 pass
     notify.event_changed(event.pk)
-    from .announce import tables_ready  # "your table is ready", once per member and round (#25)
-
     transaction.on_commit(lambda: tables_ready(round_))
     return round_
 
@@ -607,8 +604,6 @@ def set_paused(user, round_: Round, paused: bool) -> Round:
             round_.paused = True
             round_.pairing = {**round_.pairing, "paused_at": now.isoformat()}
         elif not paused and round_.paused:
-            from datetime import datetime
-
             since = datetime.fromisoformat(round_.pairing.get("paused_at") or now.isoformat())
             if round_.deadline:
                 round_.deadline += now - since
@@ -621,8 +616,6 @@ def set_paused(user, round_: Round, paused: bool) -> Round:
 def end_round_now(user, round_: Round) -> Round:
     """An organiser ends a running round early: every table is finished with
     the hands completed so far (a hand in play is not counted)."""
-    from .running import finish_round
-
     _manage(user, round_.event)
     finish_round(round_.pk, early=True)
     round_.refresh_from_db()
