@@ -22,7 +22,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
 from accounts.validators import clean_text
-from games import seating, services as game_services
+from games import seating as seat_rules, services as game_services
 from games.engine import GAMES, get_rules
 from games.engine.cards import new_seed
 
@@ -116,7 +116,7 @@ def register(user, event: Event, partner: str | None = None) -> Entry:
     entries.  Raises :class:`Forbidden` / :class:`Conflict` / :class:`ClubError`."""
     size = formats.hooks(event.game).ENTRY_SIZE
     require(user, "clubs.enter_event", event, _("只有本俱乐部的会员可以报名"))
-    if refusal := seating.play_refusal(user):  # a suspension (an app's seat rule)
+    if refusal := seat_rules.play_refusal(user):  # a suspension (an app's seat rule)
         raise Forbidden(refusal)
     if event.status in (Event.Status.FINISHED, Event.Status.CANCELLED):
         raise Conflict(_("比赛已经结束"))

@@ -31,7 +31,7 @@ def sanction(moderator):
 @pytest.fixture
 def club_event(club_setup):  # noqa: F811
     """``(event, member)``: a 保皇 event of a club and a member who may enter it."""
-    from clubs import events
+    from clubs.running import events
 
     club, organiser, member, _other, _other_organiser = club_setup
     return events.create_event(organiser, club, name="周五保皇夜", game="baohuang", rounds=1), member

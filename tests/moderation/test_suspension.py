@@ -97,7 +97,7 @@ def test_a_warning_and_a_dismissal(alice, sanction):
 
 def test_an_event_round_starts_with_a_suspended_entrant_on_a_bot_and_a_blocked_one_seated(
         club_event, make_user, sanction):
-    from clubs import events  # the clubs app's service module (as tests/clubs use it)
+    from clubs.running import events  # the clubs app's event service (as tests/clubs use it)
 
     event, mike = club_event
     olga = type(mike).objects.get(username="olga")  # the club's organiser (tests/clubs/conftest.py)
