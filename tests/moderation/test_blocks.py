@@ -113,8 +113,11 @@ def test_a_blocked_player_cannot_sit_in_the_blockers_room(bh_room, alice, bob, m
 def test_the_block_list_on_my_profile_is_editable_and_the_other_is_not_told(alice, bob, client):
     client.force_login(alice)
     page = client.get(reverse("profile")).content.decode()
-    assert reverse("moderation_blocks") in page
+    assert 'id="profile-block-add"' in page and reverse("moderation_blocks") in page
     assert client.post(reverse("moderation_blocks"), {"username": "bob"}).status_code == 302
+    mine = client.get(reverse("profile")).content.decode()
+    assert f'data-blocked="{bob.pk}"' in mine  # the list, editable, on my profile
+    assert 'id="profile-blocks"' not in client.get(reverse("profile_user", args=["bob"])).content.decode()
     assert client.post(reverse("moderation_blocks"), {"username": "bob"}).status_code == 302  # again: one row
     assert list(Block.objects.values_list("user_id", "blocked_id")) == [(alice.pk, bob.pk)]
     assert "bob" in client.get(reverse("moderation_blocks")).content.decode()
