@@ -39,7 +39,9 @@ def travelling_view(round_: Round, names: dict, hooks) -> list[dict]:
     them (:func:`clubs.results.standings.travelling`): per board ``{"board", "heading",
     "lines"}``, a line per table and entry index with the entry's name, its
     role on the board (translated), score, matchpoints, maximum and
-    percentage, ``absent`` under the no-show rule."""
+    percentage, ``absent`` under the no-show rule; on a board played fewer
+    times than the others, ``neuberg`` with the board's own ``raw_mp`` of
+    ``raw_top`` beside the Neuberg-adjusted matchpoints that count."""
     heading = gettext(getattr(hooks, "BOARD_SCORE", "成绩"))
     out = []
     for b in travelling(round_):
@@ -52,6 +54,8 @@ def travelling_view(round_: Round, names: dict, hooks) -> list[dict]:
                     "role": gettext(c["role"]) if c["role"] else "",
                     "score": c["score"], "mp": None if c["mp"] is None else float(c["mp"]),
                     "top": c["top"], "pct": c["pct"], "absent": c["absent"],
+                    "neuberg": c["neuberg"],
+                    "raw_mp": None if c["raw_mp"] is None else float(c["raw_mp"]), "raw_top": c["raw_top"],
                 })
         out.append({"board": b["board"], "heading": heading, "lines": lines})
     return out

@@ -31,7 +31,7 @@ from ..models import Entry, Event
 from ..models import Round
 from ..pages.context import TIEBREAK_LABELS, entry_names, score_label, sees_running_scores
 from .corrections import figure_label, result_keys
-from .standings import board_cells, hidden_boards, match_rows_of, standings
+from .standings import duplicate_scores, match_rows_of, standings
 
 #: The byte-order mark written first (UTF-8).
 BOM = "\ufeff"
@@ -103,17 +103,9 @@ def rounds_csv(event: Event, user=None) -> str:
     scored: dict = defaultdict(float)
     tops: dict = defaultdict(int)
     if duplicate:
-        for r in event.round_set.exclude(status="preview"):
-            tables = [t for t in r.tables.order_by("number") if t.result and t.result.get("boards") is not None]
-            hidden = hidden_boards(r, event, organiser)
-            for k, board in enumerate(board_cells(tables)):
-                if k in hidden:
-                    continue
-                for cells in board.values():
-                    for c in cells:
-                        if c["entry"] and c["mp"] is not None:
-                            scored[(r.number, c["entry"])] += float(c["mp"])
-                            tops[(r.number, c["entry"])] += c["top"]
+        for number, entry, mp, top in duplicate_scores(event, organiser):
+            scored[(number, entry)] += mp
+            tops[(number, entry)] += top
     elif match:
         for row in match_rows_of(event):
             scored[(row.round, row.entry)] += row.match_points

@@ -18,8 +18,7 @@ from django.utils.translation import gettext as _
 from .. import formats
 from ..models import Entry, EntryPlayer, Event, EventTable, Round
 from ..pages.context import entry_names
-from ..tournament.duplicate import board_matchpoints
-from .standings import match_rows_of, table_rows_of
+from .standings import board_cells, match_rows_of, table_rows_of
 
 
 def entry_of(event: Event, user) -> Entry | None:
@@ -69,17 +68,20 @@ def card(entry: Entry) -> dict:
             if mine is None:
                 continue
             idx = mine.entries.index(entry.pk)
-            for k in range(max(len(t.result["boards"]) for t in group)):
-                results = {t.pk: t.result["boards"][k] for t in group
-                           if k < len(t.result["boards"]) and t.result["boards"][k] is not None}
-                if mine.pk not in results:
+            # the standings' own figures: no-show rule, Neuberg on a board played fewer times
+            for k, board in enumerate(board_cells(group)):
+                cell = board[mine.pk][idx]
+                if cell["mp"] is None:
                     continue
-                mp, top = board_matchpoints(results)[(mine.pk, idx)]
-                total += float(mp)
-                maximum += top
+                total += float(cell["mp"])
+                maximum += cell["top"]
                 number, opp = others(rnd)
+                if cell["score"] is not None:
+                    result = cell["score"]
+                else:  # a table that played no board: the no-show rule's forfeit
+                    result = _("缺席") if cell["absent"] else _("对手缺席")
                 rows.append({"round": rnd, "board": k + 1, "table": number, "opponents": opp,
-                             "result": results[mine.pk][idx], "score": float(mp), "total": total})
+                             "result": result, "score": float(cell["mp"]), "total": total})
     elif formats.is_match(event.game):
         unit = _("局分")
         for r in sorted((r for r in match_rows_of(event) if r.entry == entry.pk), key=lambda r: r.round):

@@ -6,12 +6,13 @@ results every time (a correction changes the standings at once).
 from __future__ import annotations
 
 from collections import Counter, defaultdict
+from collections.abc import Iterator
 from fractions import Fraction
 
 from .. import formats
 from ..guards import embargoed_boards
 from ..models import Entry, Event, EventTable, Round
-from ..tournament.duplicate import board_matchpoints
+from ..tournament.duplicate import board_matchpoints, neuberg_matchpoints
 from ..tournament.standings import (
     MatchResult,
     Standing,
@@ -115,10 +116,17 @@ def board_cells(tables: list[EventTable]) -> list[dict]:
     """Every board of one duplicate round, as compared across its ``tables``
     (finished, with ``result["boards"]``): a list (board order) of ``{table
     pk: [cell per entry index]}``, each cell ``{"entry", "score", "mp",
-    "top", "absent"}`` (``score`` None: the table did not play the board;
-    ``mp`` a ``Fraction`` or None: nothing to score).
+    "top", "raw_mp", "raw_top", "neuberg", "absent"}`` (``score`` None: the
+    table did not play the board; ``mp`` a ``Fraction`` or None: nothing to
+    score).
 
-    Matchpoints are Law 78A's (:func:`board_matchpoints`).  The no-show rule
+    Matchpoints are Law 78A's (:func:`board_matchpoints`).  A board played
+    fewer times than the round's most played board (a table ran out of time
+    before it) is scaled to that many results by Neuberg's formula
+    (:func:`neuberg_matchpoints`): ``mp``/``top`` are the adjusted figures
+    that count, ``raw_mp``/``raw_top`` the board's own and ``neuberg`` says
+    whether they differ; a board played at one table only is not compared
+    (nothing to scale).  The no-show rule
     (``result["forfeit"]``, the absent entry ids, docs/tournaments.md
     "Duplicate: no-shows"): an absent entry scores **0 matchpoints** out of
     the usual maximum on every board its table played (the bot's result still
@@ -128,12 +136,13 @@ def board_cells(tables: list[EventTable]) -> list[dict]:
     some table played, the maximum being the number of those tables."""
     out = []
     count = max((len(t.result.get("boards") or []) for t in tables), default=0)
-    for k in range(count):
-        played = {
-            t.pk: t.result["boards"][k]
-            for t in tables
-            if k < len(t.result["boards"]) and t.result["boards"][k] is not None
-        }
+    boards = [
+        {t.pk: t.result["boards"][k] for t in tables
+         if k < len(t.result["boards"]) and t.result["boards"][k] is not None}
+        for k in range(count)
+    ]
+    expected = max((len(played) for played in boards), default=0)
+    for played in boards:
         mps = board_matchpoints(played) if played else {}
         board: dict = {}
         for t in tables:
@@ -143,15 +152,24 @@ def board_cells(tables: list[EventTable]) -> list[dict]:
             for idx, entry in enumerate(t.entries):
                 score = played[t.pk][idx] if t.pk in played and idx < len(played[t.pk]) else None
                 if t.pk in played:
-                    mp, top = mps.get((t.pk, idx), (None, 0))
+                    raw_mp, raw_top = mps.get((t.pk, idx), (None, 0))
                     if entry and entry in absent:
-                        mp = Fraction(0)
+                        raw_mp = Fraction(0)
+                    mp, top = raw_mp, raw_top
+                    if raw_mp is not None and 2 <= len(played) < expected:
+                        mp, top = neuberg_matchpoints(raw_mp, len(played), expected)
+                        if entry and entry in absent:
+                            mp = Fraction(0)
                 elif forfeited and played:
                     top = len(played)
                     mp = Fraction(0) if entry in absent else Fraction(top)
+                    raw_mp, raw_top = mp, top
                 else:
                     mp, top = None, 0
+                    raw_mp, raw_top = None, 0
                 cells.append({"entry": entry, "score": score, "mp": mp, "top": top,
+                              "raw_mp": raw_mp, "raw_top": raw_top,
+                              "neuberg": (mp, top) != (raw_mp, raw_top),
                               "absent": bool(entry and entry in absent)})
             board[t.pk] = cells
         out.append(board)
@@ -179,24 +197,29 @@ def hidden_boards(round_: Round, event: Event, organiser: bool = False) -> range
     return embargoed_boards(round_)
 
 
-def duplicate_rows_of(event: Event, organiser: bool = False) -> list[tuple[int, float, int]]:
-    """``(entry, matchpoints, maximum)`` per board and entry: each board is
-    compared across the round's tables, entry index by entry index, with the
-    no-show rule and the corrections applied (:func:`board_cells`).  A board
-    of a running round still embargoed counts only for an ``organiser``
-    (:func:`hidden_boards`: while some table has to play it, comparing the
-    tables that finished it tells about the board)."""
-    rows = []
+def duplicate_scores(event: Event, organiser: bool = False) -> Iterator[tuple[int, int, float, int]]:
+    """``(round number, entry, matchpoints, maximum)`` per board and entry:
+    each board is compared across the round's tables, entry index by entry
+    index, with the no-show rule, Neuberg and the corrections applied
+    (:func:`board_cells`).  A board of a running round still embargoed counts
+    only for an ``organiser`` (:func:`hidden_boards`: while some table has to
+    play it, comparing the tables that finished it tells about the board)."""
     for tables in _duplicate_tables(event).values():
-        hidden = hidden_boards(tables[0].round, event, organiser)
+        round_ = tables[0].round
+        hidden = hidden_boards(round_, event, organiser)
         for k, board in enumerate(board_cells(tables)):
             if k in hidden:
                 continue
             for cells in board.values():
                 for c in cells:
                     if c["entry"] and c["mp"] is not None:
-                        rows.append((c["entry"], float(c["mp"]), c["top"]))
-    return rows
+                        yield round_.number, c["entry"], float(c["mp"]), c["top"]
+
+
+def duplicate_rows_of(event: Event, organiser: bool = False) -> list[tuple[int, float, int]]:
+    """``(entry, matchpoints, maximum)`` per board and entry
+    (:func:`duplicate_scores` without the round)."""
+    return [(entry, mp, top) for _, entry, mp, top in duplicate_scores(event, organiser)]
 
 
 def standings(event: Event, organiser: bool = False) -> list[Standing]:

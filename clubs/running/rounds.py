@@ -250,7 +250,7 @@ def sweep_rounds() -> int:
             advance_round(rid)
         except Exception:
             log.exception("round sweep: round %s failed", rid)
-    for hook in _after_sweep:  # clubs.schedule.scheduling's scheduled starts and automatic rounds (#25)
+    for hook in _after_sweep:  # the scheduled starts and automatic rounds of clubs.schedule.scheduling
         try:
             hook()
         except Exception:

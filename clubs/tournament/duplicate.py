@@ -10,13 +10,20 @@ over boards.  A board played at one table only gives no matchpoints and no
 maximum.  Scores are numbers where more is better, oriented by the caller (a
 game's hook says what a seat's score on a board is).
 
-Source and worked examples: ``docs/tournaments.md`` ("Duplicate").
+A board played fewer times than the others of its round (a table that ran
+out of time, an odd table) is scaled to the full field by Neuberg's formula
+(:func:`neuberg_matchpoints`).
+
+Source and worked examples: ``docs/tournaments.md`` ("Duplicate", "Duplicate:
+Neuberg").
 """
 
 from __future__ import annotations
 
 from collections.abc import Hashable, Mapping, Sequence
 from fractions import Fraction
+
+from .scoring import neuberg
 
 
 def matchpoints(scores: Mapping[Hashable, float]) -> dict[Hashable, Fraction]:
@@ -55,6 +62,22 @@ def board_matchpoints(
         for t, mp in mps.items():
             out[(t, seat)] = (mp, top)
     return out
+
+
+def neuberg_matchpoints(mp: Fraction, obtained: int, expected: int) -> tuple[Fraction, int]:
+    """``(matchpoints, maximum)`` of a result on a board played ``obtained``
+    times, scaled to the ``expected`` results the other boards got, by
+    Neuberg's formula (:func:`clubs.tournament.scoring.neuberg`).
+
+    ``mp`` is on this module's one-per-beat scale (top ``obtained - 1``); it is
+    doubled for the formula's two-per-beat scale and the answer halved, so the
+    maximum becomes ``expected - 1``.  Exact (``Fraction``).  Example: 10
+    results where 11 were expected, a top of 9 becomes 9.95 of 10 (the EBU's 18
+    → 19.9 on its two-per-beat scale).  Raises ``ValueError`` unless
+    ``1 ≤ obtained ≤ expected``."""
+    if not 1 <= obtained <= expected:
+        raise ValueError("a board cannot be played more often than expected")
+    return Fraction(neuberg(2 * Fraction(mp), expected, obtained)) / 2, expected - 1
 
 
 def percentage(earned: Sequence[tuple[Fraction, int]]) -> float:
