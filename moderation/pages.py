@@ -61,7 +61,7 @@ def page_links(sender, room=None, hand=None, user=None, **kwargs) -> list[dict]:
         if services.played(hand, user):
             links.append({"key": "report", "label": _("举报玩家"), "url": f"{url}?hand={hand.pk}&source=replay"})
         return links
-    last = services._hand_at(room)
+    last = services.hand_at(room)
     if room.seats.filter(user=user).exists() or (last is not None and services.played(last, user)):
         links.append({"key": "report", "label": _("举报玩家"), "url": f"{url}?room={room.pk}&source=table"})
     if room.owner_id == user.pk:
@@ -108,7 +108,13 @@ def report(request):
             error = exc.message
         else:
             return render(request, "moderation/reported.html", {"report": filed})
-    shown = hand or (services._hand_at(room) if room is not None else None)
+    shown = hand or (services.hand_at(room) if room is not None else None)
+    if line is not None:
+        shown = services.hand_at(line.room, line.created)
+    if shown is not None and not services.played(shown, request.user):
+        # nothing of a hand I did not play (its players, a private room's chat line)
+        return render(request, "moderation/report.html", {
+            "error": _("只能举报你参与过的牌局"), "refused": True}, status=403)
     players = []
     if line is not None:
         players = [line.user]

@@ -134,7 +134,7 @@ def played(hand, user) -> bool:
     return any(p.get("user") == user.pk for p in hand.players or [])
 
 
-def _hand_at(room, when=None):
+def hand_at(room, when=None):
     """The room's hand being played at ``when`` (default: its latest)."""
     from games.models import Hand
 
@@ -178,9 +178,9 @@ def file_report(reporter, reported=None, reason: str = "", note: str = "", sourc
     if line is not None:
         reported = line.user
         room = line.room
-        hand = _hand_at(room, line.created)
+        hand = hand_at(room, line.created)
     elif hand is None and room is not None:
-        hand = _hand_at(room)
+        hand = hand_at(room)
     if reported is None or reported.pk == reporter.pk:
         raise ModerationError(_("不能举报自己"))
     if reason not in Report.Reason.values:

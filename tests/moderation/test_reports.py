@@ -48,7 +48,13 @@ def test_a_report_on_a_hand_i_did_not_play_is_refused(five_humans, make_user, cl
     client.force_login(stranger)
     response = client.post(reverse("moderation_report"),
                            {"hand": hand.pk, "user": users[1].pk, "reason": "cheat", "note": ""})
-    assert response.status_code == 400 and not Report.objects.exists()
+    assert response.status_code in (400, 403) and not Report.objects.exists()
+    # the form shows nothing of a hand I did not play: not its players, not a chat line of it
+    line = chat.post(room.pk, users[1], "秘密")
+    for params in ({"hand": hand.pk}, {"room": room.pk}, {"line": line.pk}):
+        page = client.get(reverse("moderation_report"), params)
+        assert page.status_code == 403
+        assert "秘密" not in page.content.decode() and "p1" not in page.content.decode()
     # nor a player who was not in the hand
     with pytest.raises(ModerationError):
         services.file_report(users[0], stranger, "abuse", "", "replay", hand=hand)
