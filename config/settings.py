@@ -229,7 +229,9 @@ AUTHENTICATION_BACKENDS = [
 ]
 AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.UserAttributeSimilarityValidator"},
-    {"NAME": "django.contrib.auth.password_validation.MinimumLengthValidator"},
+    # no MinimumLengthValidator: NonBlankLengthValidator (below) asks for 8
+    # characters that are not blank, which includes 8 characters; with both,
+    # sign-up stated the length rule twice
     {"NAME": "django.contrib.auth.password_validation.CommonPasswordValidator"},
     {"NAME": "django.contrib.auth.password_validation.NumericPasswordValidator"},
     {"NAME": "accounts.validators.NonBlankLengthValidator"},

@@ -13,6 +13,7 @@ from __future__ import annotations
 from django.conf import settings
 from django.db import models
 from django.db.models import Q
+from django.utils.text import format_lazy
 from django.utils.translation import gettext_lazy as _
 
 from . import registry
@@ -184,8 +185,25 @@ class Seat(models.Model):
         if self.user_id:
             return self.user.get_username()
         if self.bot_policy:
-            return f"{_('机器人')}{self.index + 1}"
+            return str(bot_name(self.index))
         return ""
+
+
+def bot_name(index: int):
+    """The bot at seat ``index`` (0-based) as the reader calls it ("Bot3",
+    "机器人3"): a lazy string, translated when it is shown."""
+    return format_lazy("{}{}", _("机器人"), index + 1)
+
+
+def player_names(players) -> list:
+    """The seat names of ``Hand.players`` (``[{"name", "user", "bot"}]``): a
+    person's user name as dealt; a bot's name in the reader's language (the
+    stored one is in the language of whoever's request dealt the hand), as
+    :func:`bot_name`'s lazy string; ``str()`` it for plain data."""
+    return [
+        bot_name(i) if p.get("bot") and not p.get("user") else p.get("name", "")
+        for i, p in enumerate(players or [])
+    ]
 
 
 class Match(models.Model):

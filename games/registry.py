@@ -136,6 +136,10 @@ class GameSpec:
     tournament: Any = None
     #: One sentence for a newcomer on the home page (#11).
     blurb: Any = ""
+    #: The words of the create-room form's control for each engine option
+    #: (``rules.option_schema``'s keys): ``{key: {"label": text, "choices":
+    #: {value: text}}}``; a key left out shows its schema label and raw values.
+    option_words: Mapping[str, Mapping[str, Any]] = field(default_factory=dict)
 
     @property
     def seats(self) -> int:

@@ -18,7 +18,7 @@ from dataclasses import dataclass
 
 from django.db import transaction
 from django.utils import timezone
-from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 
 from . import compute
 from .models import PlayerRating, RatedHand, RatingChange
@@ -132,7 +132,7 @@ def hand_note(sender, hand, **kwargs) -> dict | None:
         return None
     return {
         "key": "rating",
-        "label": _("等级分"),
+        "label": gettext_lazy("等级分"),  # shown in each reader's language
         "seats": {
             seat: f"{after - before:+d}" + ("?" if provisional else "")
             for seat, before, after, provisional in rows

@@ -28,8 +28,11 @@ from games.render import tables
 from games.services import deal_replay, reviews
 from games.services.errors import ServiceError
 
-#: The graph's drawing box, in SVG user units.
-WIDTH, HEIGHT, PAD = 640, 180, 24
+#: The graph's drawing box, in SVG user units; the bottom band holds the
+#: x-axis (the tricks' numbers and its title).
+WIDTH, HEIGHT, PAD, AXIS = 640, 200, 24, 30
+#: The least room between two numbers on the x-axis, in SVG user units.
+TICK_GAP = 22
 #: One line colour per seat (colour-blind safe palette).
 COLOURS = ("#0072b2", "#d55e00", "#009e73", "#cc79a7", "#e69f00")
 
@@ -45,7 +48,11 @@ def unit_label(unit: str) -> str:
     return {"game points": _("分"), "levels": _("级")}.get(unit, unit)
 
 
-def _graph(decisions: list[dict], total: int, seats: int) -> dict:
+def _graph(decisions: list[dict], total: int, seats: int, ticks=()) -> dict:
+    """The SVG's data: x the decision's step in the hand's log (0 .. ``total``
+    actions), y its expected result; ``ticks`` (``[{"step", "label"}]``, the
+    replay's trick marks) become the x-axis' numbers, thinned so that two
+    stay at least :data:`TICK_GAP` apart."""
     points = [d for d in decisions if d["verdict"] != "forced"]
     if not points:
         return {}
@@ -53,13 +60,21 @@ def _graph(decisions: list[dict], total: int, seats: int) -> dict:
     lo, hi = min(ys + [0.0]), max(ys + [0.0])
     if hi - lo < 1e-9:
         hi = lo + 1.0
-    span_x = max(total, 1)
+    span_x = max(total, max(d["index"] for d in decisions) + 1, 1)
+    bottom = HEIGHT - AXIS  # the plot's lowest y; the axis band below it
 
     def x(i):
         return round(PAD + (WIDTH - 2 * PAD) * i / span_x, 1)
 
     def y(v):
-        return round(HEIGHT - PAD - (HEIGHT - 2 * PAD) * (v - lo) / (hi - lo), 1)
+        return round(bottom - (bottom - PAD) * (v - lo) / (hi - lo), 1)
+
+    axis, last = [], None
+    for t in ticks:
+        tx = x(t["step"])
+        if last is None or tx - last >= TICK_GAP:
+            axis.append({"x": tx, "label": t["label"]})
+            last = tx
 
     lines = []
     for s in range(seats):
@@ -71,7 +86,8 @@ def _graph(decisions: list[dict], total: int, seats: int) -> dict:
               "verdict": d["verdict"]} for d in points if d["verdict"] not in ("fine", "forced")]
     return {"width": WIDTH, "height": HEIGHT, "lines": lines, "marks": marks,
             "zero": y(0.0), "lo": round(lo, 2), "hi": round(hi, 2), "left": PAD,
-            "right": WIDTH - PAD}
+            "right": WIDTH - PAD, "bottom": bottom, "ticks": axis, "tick_y": bottom + 13,
+            "title_y": HEIGHT - 3, "middle": WIDTH // 2}
 
 
 def group_repeats(flagged: list[dict]) -> list[dict]:
@@ -100,7 +116,7 @@ def group_repeats(flagged: list[dict]) -> list[dict]:
     return out
 
 
-def review_context(hand: Hand, user, step: int, names: list[str]) -> dict:
+def review_context(hand: Hand, user, step: int, names: list[str], ticks=(), total_steps: int = 0) -> dict:
     """``{"review": {...}}`` for the replay page of ``hand`` at ``step``:
     ``state`` (``"embargoed"``, ``"none"``, ``"pending"``, ``"failed"``,
     ``"done"``), and when done the graph, the seats' figures, the flagged
@@ -140,7 +156,7 @@ def review_context(hand: Hand, user, step: int, names: list[str]) -> dict:
              for s in data["seats"]]
     return {"review": {
         "state": "done", "unit": unit_label(data["unit"]), "thresholds": data["thresholds"],
-        "graph": _graph(decisions, total, spec.seats), "seats": seats, "flagged": flagged,
+        "graph": _graph(decisions, max(total, total_steps), spec.seats, ticks), "seats": seats, "flagged": flagged,
         "current": current, "cpu_ms": data.get("cpu_ms"), "labels": labels,
     }, "again": again}
 

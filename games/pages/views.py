@@ -409,7 +409,9 @@ def hand_replay(request, hand_id: int):
             "summary": hand.summary,
             "phase_name": tables.phase_name(spec, public.get("phase")),
             "described": tables.describe_action(ctx["action"], spec) if ctx["step"] else None,
-            **review_page.review_context(hand, request.user, ctx["step"], ctx["names"]),
+            **review_page.review_context(hand, request.user, ctx["step"], ctx["names"],
+                                         ticks=[m for m in marks if m["kind"] == "trick"],
+                                         total_steps=ctx["total"]),
             "page_links": signals.collect_page_links(spec.code, hand.match.room, hand, request.user),
         },
     )

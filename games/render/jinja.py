@@ -41,7 +41,7 @@ Numbers are never localized (the fragment was ``{% localize off %}``).
 from __future__ import annotations
 
 from django.templatetags.static import static
-from django.utils.translation import get_language, gettext
+from django.utils.translation import get_language, gettext, ngettext
 from jinja2 import ChainableUndefined, Environment
 from jinja2.runtime import Undefined
 from markupsafe import Markup
@@ -63,6 +63,13 @@ def translate(message: str) -> Markup:
     """``{% translate "literal" %}``: the translation of a template's own
     literal, not escaped (Django keeps a literal's translation safe)."""
     return Markup(gettext(message))
+
+
+def plural(singular: str, plural_form: str, n) -> Markup:
+    """``{% blocktranslate count %}``: the translation of ``singular`` or
+    ``plural_form`` that fits the number ``n`` in the reader's language ("1
+    card", "2 cards"), not escaped; fill its placeholders with ``fmt``."""
+    return Markup(ngettext(singular, plural_form, int(n or 0)))
 
 
 def default_if_none(value, default=""):
@@ -88,7 +95,7 @@ def environment(**options) -> Environment:
     options.setdefault("undefined", ChainableUndefined)
     options.setdefault("keep_trailing_newline", True)
     env = Environment(**options)
-    env.globals.update({"_": translate, "url": path, "memo": memo, "static": static, "region": region})
+    env.globals.update({"_": translate, "ngettext": plural, "url": path, "memo": memo, "static": static, "region": region})
     env.filters.update({
         "fmt": fmt, "get_item": get_item, "cards_html": cards_html, "card_class": card_class,
         "card_label": card_label, "default_if_none": default_if_none,

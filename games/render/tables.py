@@ -22,7 +22,7 @@ from django.utils.translation import gettext_lazy as _
 from games import embargo, registry, seating, services, signals
 from games.render import rulings
 from games.engine.base import CARD_VERBS, CHOICE_VERBS, FLAG_VERBS
-from games.models import Hand, Room, Seat
+from games.models import Hand, Room, Seat, player_names
 from games.services.settlement import related_model
 from games.services.prepared import Prepared
 from games.render.regions import Regions, TableHtml
@@ -231,7 +231,7 @@ def hand_result(hand: Hand, spec, fallback_names: list[str]) -> dict | None:
         return None
     nseats = spec.seats
     points = services.by_seat(summary.get("game_points"), nseats)
-    names = [p.get("name", "") for p in (hand.players or [])] or fallback_names
+    names = [str(n) for n in player_names(hand.players)] or fallback_names
     result = {
         "hand_id": hand.pk,
         "summary": summary,
@@ -256,7 +256,7 @@ def result_notes(game: str, hand: Hand) -> tuple[dict, ...]:
     (:data:`games.signals.result_notes`): per note its ``key``, ``label`` and
     ``seats``, a list of ``{"index", "name", "text"}`` in seat order, names
     as the hand was dealt."""
-    names = [p.get("name", "") for p in (hand.players or [])]
+    names = player_names(hand.players)  # bots' names lazy: the snapshot serves every language
     out = []
     for note in signals.collect_result_notes(game, hand):
         seats = sorted((int(i), str(text)) for i, text in note["seats"].items())
@@ -497,7 +497,12 @@ def table_context(
         "totals": totals,
         "result": result,
         "last_result": last_result,
-        "result_notes": snapshot.result_notes,
+        # the snapshot's notes carry lazy labels and bot names (one snapshot,
+        # every reader's language): plain strings in this reader's language
+        "result_notes": [
+            {**n, "label": str(n["label"]), "seats": [{**s, "name": str(s["name"])} for s in n["seats"]]}
+            for n in snapshot.result_notes
+        ],
         "hidden_hands": hidden,
         "version": room.version,
         "committed_at": committed_at or epoch_ms(room.changed),

@@ -6,7 +6,7 @@ from __future__ import annotations
 from ..engine import get_rules
 from ..engine.base import Action
 from ..engine.records import FORMAT
-from ..models import Hand
+from ..models import Hand, player_names
 from .readmodel import hand_state
 from .settlement import segment_start
 
@@ -29,7 +29,7 @@ def build_record(hand: Hand, scope: str = "match") -> dict:
         )
     first = hands[0]
     start = first.start or {}
-    players = [p.get("name", "") for p in (hand.players or [])]
+    players = [str(n) for n in player_names(hand.players)]
     record = {
         "format": FORMAT,
         "game": hand.match.room.game,
@@ -64,7 +64,7 @@ def replay_step(hand: Hand, step: int | None) -> dict:
     step = len(payloads) if step is None else max(0, min(step, len(payloads)))
     state = hand_state(hand, payloads, upto=step)
     public = rules.view(state, None)
-    names = [p.get("name", "") for p in (hand.players or [])]
+    names = [str(n) for n in player_names(hand.players)]
     seats = [
         {
             "index": s,

@@ -101,6 +101,9 @@ SPEC = GameSpec(
         "bury": _("埋底"),
     },
     choices={"trump": ("S", "H", "D", "C")},
+    # S9: following asks for the led shape by default; the room may ask only for the suit
+    option_words={"follow": {"label": _("跟牌规则"), "choices": {
+        "format": _("须尽量跟出同样的牌型"), "suit": _("只须跟花色")}}},
     verb_order=("trump", "give", "bury", "bid", "play", "pass"),
     phase_names={
         "auction": _("比牌"),

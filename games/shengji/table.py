@@ -94,7 +94,7 @@ def follow_sentence(trick: dict | None) -> str:
 
 def _team_label(team: int, names: list[str]) -> str:
     seats = [s for s in range(4) if team_of(s) == team]
-    return "、".join(names[s] for s in seats)
+    return _("、").join(names[s] for s in seats)
 
 
 def shengji_context(ctx: dict) -> dict:

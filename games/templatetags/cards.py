@@ -88,9 +88,9 @@ def short(code: str) -> str:
     >>> short("TH"), short("SJ")
     ('♥10', '小王')
     """
+    if code.rstrip("*") in ("BJ", "SJ"):
+        return card_label(code)  # the joker's whole name ("Big Joker"), not its two face halves
     rank, suit = face(code)
-    if code in ("BJ", "SJ"):
-        return rank + suit
     return suit + rank
 
 

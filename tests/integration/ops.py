@@ -180,6 +180,14 @@ def close(room_id) -> dict:
     return {"version": services.close_room(room, room.owner).version}
 
 
+def room_options(room_id) -> dict:
+    """A room's stored ``game``, ``name`` and engine ``options`` (the create form's test)."""
+    from games.models import Room
+
+    room = Room.objects.get(pk=room_id)
+    return {"game": room.game, "name": room.name, "options": room.options}
+
+
 def players(n, prefix="qp", ratings=None) -> dict:
     import secrets
 
@@ -233,18 +241,24 @@ def review_status(hand_id) -> dict:
             "cpu_ms": r.cpu_ms}
 
 
-def finished_hands(count=10, game="baohuang", prefix="fh") -> dict:
+def finished_hands(count=10, game="baohuang", prefix="fh", review=True) -> dict:
     """``count`` completed hands, each in its own room with one human seat, played
     out in this process by the heuristic bot at every seat through the real
     services (``tests/site/ratings_fixtures.play_out``); the room is then
     closed.  A hand with a human asks for its review as the site does (#26), so
     this gives the review worker work (``scripts/bench.py --reviews``).
-    → ``{hands: [id, ...]}``."""
+    → ``{hands: [id, ...], rooms: [id, ...], cookies: [the human's session, ...]}``.
+    ``review=False``: no review asked for (in the embedded topology this
+    process would compute it, paced by the governor: minutes on a busy machine)."""
+    if not review:
+        from django.conf import settings
+
+        settings.GAMES_REVIEW_AFTER_HAND = False
     from games import services
     from games.models import Room
     from tests.site.ratings_fixtures import play_out
 
-    hands = []
+    hands, rooms, cookies = [], [], []
     for _ in range(int(count)):
         # long delays: the stack's worker must not move these tables meanwhile
         made = bot_room(game=game, humans=1, bot_delay_ms=10_000, turn_seconds=600,
@@ -253,7 +267,9 @@ def finished_hands(count=10, game="baohuang", prefix="fh") -> dict:
         hands.append(play_out(room).pk)
         room.refresh_from_db()
         services.close_room(room, room.owner)
-    return {"hands": hands}
+        rooms.append(room.pk)
+        cookies.append(made["users"][0]["cookie"])
+    return {"hands": hands, "rooms": rooms, "cookies": cookies}
 
 
 def event_round(game="shengji", bots=4, bot_delay_ms=800, prefix="ev") -> dict:
@@ -278,7 +294,7 @@ def event_round(game="shengji", bots=4, bot_delay_ms=800, prefix="ev") -> dict:
             "cookie": login_cookie(user)}}
 
 
-OPS = {"review_status": review_status, "finished_hands": finished_hands, "event_round": event_round, "bot_room": bot_room, "bot_rooms": bot_rooms, "new_user": new_user, "players": players, "tables": tables, "ready": ready,
+OPS = {"room_options": room_options, "review_status": review_status, "finished_hands": finished_hands, "event_round": event_round, "bot_room": bot_room, "bot_rooms": bot_rooms, "new_user": new_user, "players": players, "tables": tables, "ready": ready,
        "cookie": cookie, "hand_log": hand_log,
        "legal": legal, "close": close}
 

@@ -368,3 +368,46 @@ def test_a_bad_governor_setting_fails_the_review_with_its_reason(finished, setti
     settings.GAMES_REVIEW_IDLE_BELOW = "often"
     assert reviewing.run_review(finished.pk) == "failed"
     assert "often" in HandReview.objects.get(hand=finished).error
+
+
+def test_review_in_english_names_its_axis_and_says_played_and_better(client, alice, finished):
+    """The review in English: the graph's x-axis counts tricks (its numbers
+    are the replay's trick marks, thinned, in order; its title says so) and
+    its y-values carry the unit; a flagged decision reads "played ♥8, better
+    ♥10" (the cards, no "Play" before them, no Chinese punctuation); the
+    seats' table scrolls inside its own box (the page never wider than a phone)."""
+    review = _done(finished)
+    client.force_login(alice)
+    client.cookies["django_language"] = "en"
+    page = client.get(f"/hands/{finished.pk}/replay/").content.decode()
+    if 'id="review-graph"' not in page:
+        pytest.skip("no graph (every decision forced)")
+    axis = page.split('id="review-x-axis"')[1].split("</g>")[0]
+    ticks = [int(t) for t in re.findall(r'data-tick="(\d+)"', axis)]
+    assert ticks and ticks[0] == 1 and ticks == sorted(ticks)
+    xs = [float(x) for x in re.findall(r'<text x="([\d.]+)" y="[\d.]+" font-size="10" text-anchor="middle" fill="#222" data-tick', axis)]
+    assert all(b - a >= 22 for a, b in zip(xs, xs[1:]))
+    assert ">Trick<" in axis
+    assert re.search(r'>-?[\d.]+ points</text>', page, re.I)  # the unit named on the y-values
+    assert '<div class="scroll-x"><table class="review-seats"' in page
+    flagged = [d for d in review.data["decisions"] if d["verdict"] not in ("fine", "forced")]
+    if not flagged:
+        return
+    items = page.split('id="review-flagged"')[1].split("</ol>")[0]
+    assert "played " in items and ", better " in items
+    assert "Played Play" not in items and "Better Play" not in items
+    assert not re.search(r"[\u3000-\u303f\uff00-\uffef]", re.sub(r"<[^>]+>", "", items))
+
+
+def test_graph_ticks_are_thinned_and_follow_the_steps():
+    """:func:`games.pages.review._graph`: a tick per trick mark at its step's x,
+    none closer than TICK_GAP to the previous one kept."""
+    from games.pages.review import TICK_GAP, _graph
+
+    decisions = [{"index": i, "seat": i % 4, "verdict": "fine", "expected": float(i % 3)} for i in range(100)]
+    ticks = [{"step": 2 * k, "label": k + 1} for k in range(50)]
+    g = _graph(decisions, 100, 4, ticks)
+    xs = [t["x"] for t in g["ticks"]]
+    assert g["ticks"][0]["label"] == 1 and all(b - a >= TICK_GAP for a, b in zip(xs, xs[1:]))
+    assert 1 < len(xs) < 50  # 50 tricks in 592 units: thinned
+    assert g["bottom"] < g["tick_y"] < g["height"] and g["ticks"][-1]["x"] <= g["right"]

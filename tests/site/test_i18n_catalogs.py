@@ -106,6 +106,7 @@ def test_compiled_catalog_matches_the_po_file(lang):
     """The committed .mo was compiled from the committed .po (compilemessages was run)."""
     po = catalog(lang)
     mo = polib.mofile(str(ROOT / "locale" / lang / "LC_MESSAGES" / "django.mo"))
+    # keyed by context too: a heading's "游戏" ("Games") is not a field's ("Game")
     want = {(e.msgctxt, e.msgid): e.msgstr for e in po if not e.obsolete and not e.msgid_plural}
     have = {(e.msgctxt, e.msgid): e.msgstr for e in mo if e.msgid and not e.msgid_plural}
     assert have == want
