@@ -71,6 +71,7 @@ INSTALLED_APPS = [
     "rules",
     "clubs",
     "notifications",
+    "moderation",
 ]
 
 MIDDLEWARE = [

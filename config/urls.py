@@ -21,5 +21,6 @@ urlpatterns = [
     path("notices/", include("notifications.urls")),
     path("ratings/", include("ratings.urls")),
     path("play/", include("quickplay.urls")),
+    path("moderation/", include("moderation.urls")),
     path("", include("games.urls")),
 ]

@@ -10,6 +10,16 @@ does not know about events: apps register a *rule* at start-up
     of ``room`` (a ``games.models.Room``); otherwise a sentence (translated)
     saying why not.
 
+``play_refusal(user) -> str | None`` (optional)
+    None, or why ``user`` may not play at all now (a suspension): asked
+    by :func:`play_refusal` for what is no seat yet (a club event's entry).
+
+``seat_annotations() -> {name: expression}`` and ``seat_note(seat) -> str | None`` (optional)
+    what a seated player's name shows beside it on the table (a
+    reputation): the expressions are annotated on the seats' query of the
+    table snapshot (:func:`annotate_seats`: the same single query, no new
+    one), ``seat_note`` reads them from a seat row (no query).
+
 :func:`seat_refusal` asks every rule; the first sentence wins.
 :func:`games.services.take_seat` asks it inside the room's lock and raises
 ``Forbidden`` (403) with the sentence.  Nothing here names a game or an app.
@@ -33,3 +43,36 @@ def seat_refusal(room, user, index: int) -> str | None:
         if reason:
             return reason
     return None
+
+
+def play_refusal(user) -> str | None:
+    """Why ``user`` may not play anywhere now (the rules that answer
+    ``play_refusal``), or None."""
+    for rule in _rules:
+        ask = getattr(rule, "play_refusal", None)
+        reason = ask(user) if ask else None
+        if reason:
+            return reason
+    return None
+
+
+def annotate_seats(seats):
+    """A queryset of ``Seat`` rows with every rule's ``seat_annotations``."""
+    extra = {}
+    for rule in _rules:
+        ask = getattr(rule, "seat_annotations", None)
+        if ask:
+            extra.update(ask())
+    return seats.annotate(**extra) if extra else seats
+
+
+def seat_note(seat) -> str:
+    """The short texts the rules show beside ``seat``'s player (joined by a
+    space; "" for none).  Reads only the row's annotations."""
+    notes = []
+    for rule in _rules:
+        ask = getattr(rule, "seat_note", None)
+        note = ask(seat) if ask and seat.user_id else None
+        if note:
+            notes.append(str(note))
+    return " ".join(notes)

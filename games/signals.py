@@ -28,6 +28,22 @@
     listener that only needs to know after the fact should rather run after
     the commit.)
 
+``seat_left``
+    Sent by :func:`games.services.leave_seat` *inside* its transaction,
+    after the seat was handed to the bot or emptied, with ``sender`` the
+    game code and the keyword arguments ``room`` (the locked room, its
+    status as before the leave), ``user`` (who left) and ``hand`` (the
+    room's latest hand, or None).  Sent with ``send_robust``; a receiver
+    that writes does so in its own savepoint (e.g. reputation for leaving a
+    match before its end).
+
+``page_links``
+    Asked by the room page (``hand`` None) and a hand's replay page, with
+    ``sender`` the game code and the keyword arguments ``room``, ``hand``
+    and ``user`` (the viewer).  A receiver answers a list of ``{"key",
+    "label", "url"}`` (e.g. "report a player"); the page shows them as
+    links in its menu.
+
 ``result_notes``
     Asked by :func:`games.render.tables.table_snapshot` for the completed hand a
     table shows in its result panel: ``sender`` the game code, keyword
@@ -74,6 +90,8 @@ result_notes = Signal()
 room_committed = Signal()
 turn_due = Signal()
 review_due = Signal()
+seat_left = Signal()
+page_links = Signal()
 
 
 def send_room_committed(game: str, **kwargs) -> None:
@@ -85,6 +103,26 @@ def send_room_committed(game: str, **kwargs) -> None:
                 kwargs.get("room_id"), kwargs.get("version"),
                 exc_info=(type(response), response, response.__traceback__),
             )
+
+
+def collect_page_links(game: str, room, hand, user) -> list[dict]:
+    """The :data:`page_links` answers (failures logged, skipped)."""
+    links: list[dict] = []
+    for receiver, response in page_links.send_robust(sender=game, room=room, hand=hand, user=user):
+        if isinstance(response, Exception):
+            log.error("page_links receiver %r failed", receiver,
+                      exc_info=(type(response), response, response.__traceback__))
+        elif response:
+            links.extend(response)
+    return links
+
+
+def send_seat_left(room, user, hand) -> None:
+    """Send :data:`seat_left`; a failing receiver is logged, not raised."""
+    for receiver, response in seat_left.send_robust(sender=room.game, room=room, user=user, hand=hand):
+        if isinstance(response, Exception):
+            log.error("seat_left receiver %r failed for room %s", receiver, room.pk,
+                      exc_info=(type(response), response, response.__traceback__))
 
 
 def send_hand_scored(room, hand, rules) -> None:

@@ -19,6 +19,7 @@ class Kind(models.TextChoices):
     STARTS_SOON = "starts_soon", _("即将开赛")
     TABLE_READY = "table_ready", _("你的牌桌已就绪")
     RESULTS = "results", _("成绩已公布")
+    MODERATION = "moderation", _("版主处理")
 
 
 class Notification(models.Model):

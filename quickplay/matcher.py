@@ -19,6 +19,11 @@ So, after a pass: nobody is seated twice, every table is full (parties plus
 bots), every table's spread is within each of its parties' windows, and no
 waiting party is past its bot wait.  Ratings are the displayed numbers
 (a pair: the mean of the two).
+
+Two constraints come from the apps above quick play (:mod:`quickplay.rules`):
+a party's ``tier`` (players of low reputation wait for each other: a table
+holds parties of one tier only) and ``apart``, pairs of party ids never put
+at one table (a player blocked the other).  Both hold in both steps.
 """
 
 from __future__ import annotations
@@ -40,6 +45,7 @@ class Party:
     rating: float
     since: float
     bot_wait: float | None = None
+    tier: int = 0
 
     def waited(self, now: float) -> float:
         return max(0.0, now - self.since)
@@ -105,7 +111,12 @@ class _Group:
     size: int = 0
     pairs: int = 0
 
-    def accepts(self, p: Party, now: float, layout: Layout, params: Window) -> bool:
+    def accepts(self, p: Party, now: float, layout: Layout, params: Window,
+                apart: frozenset = frozenset()) -> bool:
+        if self.members and p.tier != self.members[0].tier:
+            return False
+        if apart and any(frozenset((m.id, p.id)) in apart for m in self.members):
+            return False
         if self.size + p.size > layout.seats:
             return False
         if p.size == 2 and self.pairs >= len(layout.pair_slots):
@@ -171,7 +182,7 @@ class _Pool:
 
 
 def _form(anchor: Party, pool: _Pool, now: float, layout: Layout, params: Window,
-          eligible) -> _Group:
+          eligible, apart: frozenset = frozenset()) -> _Group:
     """Grow a group around ``anchor`` with the nearest eligible parties."""
     group = _Group()
     group.add(anchor, now, params)
@@ -180,17 +191,20 @@ def _form(anchor: Party, pool: _Pool, now: float, layout: Layout, params: Window
             break
         if abs(p.rating - anchor.rating) > group.limit:
             break  # every later party is further away than the window allows
-        if eligible(p) and group.accepts(p, now, layout, params):
+        if eligible(p) and group.accepts(p, now, layout, params, apart):
             group.add(p, now, params)
     return group
 
 
 def match(parties: Sequence[Party], layout: Layout, now: float,
-          params: Window = Window()) -> list[Table]:
+          params: Window = Window(), apart: Iterable = ()) -> list[Table]:
     """One matchmaker pass over the waiting ``parties`` at time ``now``:
-    the tables to open (see the module docstring).  Parties larger than a
+    the tables to open (see the module docstring).  ``apart``: pairs of
+    party ids (any iterable of two ids) never seated at one table; parties
+    of different ``tier`` never share a table either.  Parties larger than a
     pair, or pairs in a game without pair slots, are never seated (the queue
     refuses them).  Deterministic: the same input gives the same tables."""
+    apart = frozenset(frozenset(pair) for pair in apart)
     pool = _Pool(p for p in parties if p.size == 1 or (p.size == 2 and layout.pair_slots))
     order = sorted(pool.items, key=lambda p: (p.since, p.id))
     seated: set[int] = set()
@@ -200,7 +214,7 @@ def match(parties: Sequence[Party], layout: Layout, now: float,
         if anchor.id in seated:
             continue
         pool.remove(anchor)
-        group = _form(anchor, pool, now, layout, params, lambda p: True)
+        group = _form(anchor, pool, now, layout, params, lambda p: True, apart)
         if group.size == layout.seats:
             for p in group.members[1:]:
                 pool.remove(p)
@@ -213,7 +227,7 @@ def match(parties: Sequence[Party], layout: Layout, now: float,
         if anchor.id in seated or not anchor.bots_allowed(now):
             continue
         pool.remove(anchor)
-        group = _form(anchor, pool, now, layout, params, lambda p: p.bots_allowed(now))
+        group = _form(anchor, pool, now, layout, params, lambda p: p.bots_allowed(now), apart)
         for p in group.members[1:]:
             pool.remove(p)
         seated.update(p.id for p in group.members)

@@ -36,7 +36,7 @@ from games.models import GAME_CHOICES, Room, Seat
 from ratings import compute
 from ratings.models import PlayerRating
 
-from . import matcher
+from . import matcher, rules
 from .models import QueueEntry
 from . import notify
 
@@ -83,6 +83,13 @@ def _check(game: str, bot_wait) -> None:
         raise QueueError(_("无效的机器人等待时间"))
 
 
+def _refuse(user) -> None:
+    """:class:`QueueError` when an app's rule refuses ``user`` the queue."""
+    reason = rules.queue_refusal(user)
+    if reason:
+        raise QueueError(reason)
+
+
 def _of_user(user) -> Q:
     """Entries of ``user``, his own or as a partner."""
     return Q(user=user) | Q(partner=user)
@@ -101,8 +108,11 @@ def active_entry(user) -> QueueEntry | None:
 def join(user, game: str, bot_wait: int | None = DEFAULT_BOT_WAIT) -> QueueEntry:
     """Queue ``user`` alone for ``game``.  Already queued for the same game:
     that entry (a double click changes nothing); for another game:
-    :class:`QueueError`.  A pass is requested at once and at the bot wait."""
+    :class:`QueueError`, as for a player an app's rule refuses
+    (:func:`quickplay.rules.queue_refusal`: a suspension).  A pass is
+    requested at once and at the bot wait."""
     _check(game, bot_wait)
+    _refuse(user)
     for attempt in range(2):
         with transaction.atomic():
             existing = _busy(user)
@@ -138,6 +148,7 @@ def invite(user, game: str, bot_wait: int | None = DEFAULT_BOT_WAIT) -> QueueEnt
     """Start a pair for ``game`` (a game with partner seats): an entry in
     ``forming`` whose code the friend opens to join as partner."""
     _check(game, bot_wait)
+    _refuse(user)
     if not get_rules(game).partner_slots:
         raise QueueError(_("这个游戏没有固定搭档"))
     for attempt in range(2):
@@ -166,6 +177,7 @@ def accept(user, code: str) -> QueueEntry:
             raise QueueError(_("邀请已失效"))
         if entry.user_id == user.pk:
             raise QueueError(_("不能和自己组队"))
+        _refuse(user)
         if _busy(user) is not None:
             raise QueueError(_("你已经在队列中"))
         now = timezone.now()
@@ -243,11 +255,21 @@ def run_pass(game: str, now=None) -> list[Room]:
             for e in stale:
                 _after_commit_notify(e.members())
         fresh = {e.pk: e for e in entries if e not in stale}
+        # the apps' rules (quickplay.rules): who waits on (a suspension), who
+        # never sits with whom (blocks), who waits for his own tier (reputation)
+        said = rules.grouping({u for e in fresh.values() for u in e.members()})
+        fresh = {pk: e for pk, e in fresh.items() if not said.excluded.intersection(e.members())}
+        party_of = {u: e.pk for e in fresh.values() for u in e.members()}
+        apart = {
+            frozenset(party_of[u] for u in pair) for pair in said.apart
+            if all(u in party_of for u in pair) and len({party_of[u] for u in pair}) == 2
+        }
         parties = [
-            matcher.Party(e.pk, e.size, e.rating, e.joined.timestamp(), e.bot_wait_s)
+            matcher.Party(e.pk, e.size, e.rating, e.joined.timestamp(), e.bot_wait_s,
+                          max(said.tier.get(u, 0) for u in e.members()))
             for e in fresh.values()
         ]
-        tables = matcher.match(parties, layout(game), now.timestamp(), WINDOW)
+        tables = matcher.match(parties, layout(game), now.timestamp(), WINDOW, apart)
         rooms = [_open(game, table, fresh, now) for table in tables]
     return rooms
 

@@ -22,7 +22,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
 from accounts.validators import clean_text
-from games import services as game_services
+from games import seating as seat_rules, services as game_services
 from games.engine import GAMES, get_rules
 from games.engine.cards import new_seed
 
@@ -116,6 +116,8 @@ def register(user, event: Event, partner: str | None = None) -> Entry:
     entries.  Raises :class:`Forbidden` / :class:`Conflict` / :class:`ClubError`."""
     size = formats.hooks(event.game).ENTRY_SIZE
     require(user, "clubs.enter_event", event, _("只有本俱乐部的会员可以报名"))
+    if refusal := seat_rules.play_refusal(user):  # a suspension (an app's seat rule)
+        raise Forbidden(refusal)
     if event.status in (Event.Status.FINISHED, Event.Status.CANCELLED):
         raise Conflict(_("比赛已经结束"))
     if not registration_open(event):
@@ -576,7 +578,10 @@ def start_round(user, round_: Round) -> Round:
                 players = sorted(entry.players.all(), key=lambda p: p.index)
                 player = players[player_index] if player_index < len(players) else None
                 if player is not None and player.user_id:
-                    game_services.take_seat(room, player.user, seat)
+                    try:
+                        game_services.take_seat(room, player.user, seat)
+                    except game_services.Forbidden:  # suspended since entering: a bot plays the seat
+                        pass
             try:
                 game_services.fill_bots(room, user, "heuristic")
             except game_services.Conflict:  # every seat is a human's

@@ -168,7 +168,7 @@ class TableConsumer(AsyncWebsocketConsumer):
         Called by the hub; a socket still connecting gets it with the history."""
         if not hasattr(self, "muted"):
             return
-        msg = await database_sync_to_async(chat.line)(int(event.get("id", 0)))
+        msg = await database_sync_to_async(chat.line)(int(event.get("id", 0)), self.user)
         if msg is not None and msg.room_id == self.room_id:
             await self.send_chat([msg])
 

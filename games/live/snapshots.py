@@ -33,7 +33,7 @@ from concurrent.futures import wait as wait_all
 
 from django.db import close_old_connections, connections
 
-from games import embargo
+from games import embargo, seating
 from games.models import Room, Seat
 from games.services.prepared import Prepared
 from games.render.regions import TableHtml
@@ -48,12 +48,13 @@ DB_THREADS = max(1, int(os.environ.get("GAMES_LIVE_DB_THREADS", "4")))
 _db_pool = ThreadPoolExecutor(max_workers=DB_THREADS, thread_name_prefix="live-db")
 
 #: A room's seats with their users and the room, in seat order (compiled once per thread),
-#: each with ``embargo_room``: whether the room may hide links to its hands (games.embargo).
+#: each with ``embargo_room``: whether the room may hide links to its hands (games.embargo),
+#: and what the apps show beside a seated name (games.seating.annotate_seats).
 _SEATS = Prepared(
     "live seats",
-    lambda room_id: embargo.annotate_seats(
+    lambda room_id: seating.annotate_seats(embargo.annotate_seats(
         Seat.objects.filter(room_id=room_id).select_related("user", "room")
-    ).order_by("index"),
+    )).order_by("index"),
 )
 
 #: How htmx applies a pushed table (the root's ``hx-swap-oob``): idiomorph's

@@ -18,7 +18,7 @@ from django.views.decorators.http import require_POST
 from games.pages import throttle
 from games.render import rulings
 from games.services import chat
-from games import embargo, private_rooms, registry, services
+from games import embargo, private_rooms, registry, services, signals
 from games.render import tables
 from games.services import records
 from games.pages.forms import CreateRoomForm
@@ -174,6 +174,7 @@ def room(request, room_id: int):
     ctx["chat_max"] = chat.MAX_LENGTH
     if room.private:  # the players may pass the invite link on (#26)
         ctx["invite_url"] = private_rooms.invite_url(room, request)
+    ctx["page_links"] = signals.collect_page_links(room.game, room, None, request.user)
     return render(request, "games/room.html", ctx)
 
 
@@ -411,5 +412,6 @@ def hand_replay(request, hand_id: int):
             **review_page.review_context(hand, request.user, ctx["step"], ctx["names"],
                                          ticks=[m for m in marks if m["kind"] == "trick"],
                                          total_steps=ctx["total"]),
+            "page_links": signals.collect_page_links(spec.code, hand.match.room, hand, request.user),
         },
     )

@@ -9,7 +9,7 @@ from django.template.loader import render_to_string
 from django.utils import timezone
 
 from games.models import ChatMessage
-from games.services.chat import QUICK_PHRASES
+from games.services.chat import QUICK_PHRASES, line_report_url
 
 
 def _line(msg: ChatMessage) -> dict:
@@ -31,7 +31,8 @@ def render_lines(messages, viewer, muted: set[int], replace: bool = False) -> st
         return ""
     return render_to_string(
         "games/_chat_lines.html",
-        {"lines": lines, "replace": replace, "viewer_id": getattr(viewer, "pk", None)},
+        {"lines": lines, "replace": replace, "viewer_id": getattr(viewer, "pk", None),
+         "report_url": line_report_url()},
     )
 
 

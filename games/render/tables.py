@@ -19,7 +19,7 @@ from django.utils import timezone
 from django.utils.safestring import mark_safe
 from django.utils.translation import gettext_lazy as _
 
-from games import embargo, registry, services, signals
+from games import embargo, registry, seating, services, signals
 from games.render import rulings
 from games.engine.base import CARD_VERBS, CHOICE_VERBS, FLAG_VERBS
 from games.models import Hand, Room, Seat, player_names
@@ -324,7 +324,8 @@ def table_snapshot(room: Room, seats: tuple | None = None) -> TableSnapshot:
     (:attr:`TableSnapshot.hidden_hands`, a few queries, once per version)."""
     rules = registry.get(room.game).rules
     if seats is None:
-        seats = tuple(embargo.annotate_seats(room.seats.select_related("user")).order_by("index"))
+        seats = tuple(seating.annotate_seats(embargo.annotate_seats(room.seats.select_related("user")))
+                      .order_by("index"))
     hand = services.current_hand_counted(room)
     state = None
     action_count = 0
@@ -444,6 +445,7 @@ def table_context(
                 "bot": seat.is_bot, "policy": seat.bot_policy or "",
                 "level": seat.get_bot_policy_display() if seat.bot_policy else "",
                 "tags": spec.seat_tags(view, seat.index), "autoplay": seat.autoplay,
+                "note": seating.seat_note(seat),
                 "ready": seat.ready, "hand": hand.pk if hand is not None else None,
                 "status": room.status, "count": counts.get(str(seat.index)),
                 "place": spec.seat_place(view, seat.index),

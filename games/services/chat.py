@@ -11,6 +11,14 @@ channel layer then carries only ``{"type": "chat.posted", "id": N}`` and each
 connection reads and renders the line itself (:mod:`games.render.chat`), in its reader's language,
 skipping users its reader muted.  Text is escaped by the template; a quick
 phrase is stored by key and shown in each reader's language.
+
+Other apps have a say through *rules* registered at start-up
+(:func:`register`), objects with any of ``chat_refusal(user) -> str | None``
+(why ``user`` may not talk now: a chat mute or a suspension) and
+``hidden_authors(viewer) -> set[int]`` (users whose lines ``viewer`` never
+gets, a block; asked on connect and again for each new line) and
+``line_report_url() -> str`` (a link to report a line: the line's id is
+appended).
 """
 
 from __future__ import annotations
@@ -49,6 +57,34 @@ QUICK_PHRASES = {
 }
 
 
+_rules: list = []
+
+
+def register(rule) -> None:
+    """Add a chat rule (once); see the module docstring."""
+    if rule not in _rules:
+        _rules.append(rule)
+
+
+def _rule_refusal(user) -> str | None:
+    for rule in _rules:
+        ask = getattr(rule, "chat_refusal", None)
+        reason = ask(user) if ask else None
+        if reason:
+            return reason
+    return None
+
+
+def hidden_authors(viewer) -> set[int]:
+    """Ids of the users whose lines the rules hide from ``viewer``."""
+    out: set[int] = set()
+    for rule in _rules:
+        ask = getattr(rule, "hidden_authors", None)
+        if ask:
+            out |= set(ask(viewer))
+    return out
+
+
 class ChatRefused(Exception):
     """A line the limits refuse; ``message`` is for the sender."""
 
@@ -62,7 +98,8 @@ def post(room_id: int, user, text: str | None = None, quick: str | None = None) 
     phrase ``quick``).  Raises :class:`ChatRefused` for an empty or too long
     text, text holding NUL or a lone surrogate (#22: PostgreSQL cannot store
     the one, UTF-8 cannot encode the other), an unknown phrase, a closed or
-    missing room, or too many lines."""
+    missing room, too many lines, or a sender a rule refuses (a mute or a
+    suspension)."""
     if quick:
         if quick not in QUICK_PHRASES:
             raise ChatRefused(_("没有这个快捷语"))
@@ -77,6 +114,9 @@ def post(room_id: int, user, text: str | None = None, quick: str | None = None) 
             raise ChatRefused(_("请输入内容"))
         if len(text) > MAX_LENGTH:
             raise ChatRefused(_("消息太长了（最多 %(n)d 个字）") % {"n": MAX_LENGTH})
+    refusal = _rule_refusal(user)
+    if refusal:
+        raise ChatRefused(refusal)
     room = Room.objects.filter(pk=room_id).only("status").first()
     if room is None or room.status == Room.Status.CLOSED:
         raise ChatRefused(_("房间已关闭"))
@@ -90,8 +130,8 @@ def post(room_id: int, user, text: str | None = None, quick: str | None = None) 
 
 
 def muted_ids(user) -> set[int]:
-    """Ids of the users ``user`` muted."""
-    return set(ChatMute.objects.filter(user=user).values_list("muted_id", flat=True))
+    """Ids of the users ``user`` muted, and those the rules hide from him."""
+    return set(ChatMute.objects.filter(user=user).values_list("muted_id", flat=True)) | hidden_authors(user)
 
 
 def mute_target(value) -> int | None:
@@ -133,5 +173,16 @@ def history(room_id: int):
     return rows[::-1]
 
 
-def line(message_id: int) -> ChatMessage | None:
-    return ChatMessage.objects.filter(pk=message_id).select_related("user").first()
+def line(message_id: int, viewer=None) -> ChatMessage | None:
+    """The line ``message_id`` with its author, or None; None too when a
+    rule hides its author from ``viewer`` (a block made after the socket
+    connected)."""
+    msg = ChatMessage.objects.filter(pk=message_id).select_related("user").first()
+    if msg is not None and viewer is not None and _rules and msg.user_id in hidden_authors(viewer):
+        return None
+    return msg
+
+
+def line_report_url() -> str:
+    """The first rule's link to report a line (the line's id is appended), or ""."""
+    return next((rule.line_report_url() for rule in _rules if hasattr(rule, "line_report_url")), "")

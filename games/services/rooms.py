@@ -13,7 +13,7 @@ from django.utils.translation import gettext as _
 from accounts.validators import text_problem
 
 from . import hidden, room_options
-from games import private_rooms, seating
+from games import private_rooms, seating, signals
 from ..engine import get_rules
 from ..engine.base import RecordError
 from ..models import Room, RoomMultiplier, Seat
@@ -222,7 +222,8 @@ def leave_seat(room: Room | int, user, expected_version: int | None = None) -> O
     With a debt still owed at the table (next hand not dealt, or dealt
     and its carry-in still unpaid) the leaver's shares are settled in game
     points and the debt lapses for the table
-    (:func:`~games.services.settlement.settle_leaving`)."""
+    (:func:`~games.services.settlement.settle_leaving`).  Then
+    :data:`games.signals.seat_left` goes out in the same transaction."""
     rid = room_id(room)
     with locked_room(rid, expected_version, lobby=True) as room:
         seat = _require_user_seat(room, user)
@@ -240,6 +241,7 @@ def leave_seat(room: Room | int, user, expected_version: int | None = None) -> O
         if hand is not None and not hand.complete:
             rules = get_rules(room.game)
             set_deadline(room, rules, hand_state(hand), seats_of(room))
+        signals.send_seat_left(room, user, hand)  # e.g. reputation, in this transaction
         return Outcome(True, room.version)
 
 

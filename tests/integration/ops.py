@@ -26,6 +26,8 @@ Operations:
 * ``finished_hands``: ``{count, game}`` → ``{hands}``: completed hands with a human
   seat, played out in-process (their reviews are asked for, #26).
 * ``review_status``: ``{hand_id}`` → ``{status, decisions, cpu_ms}`` of its review (#26).
+* ``moderator``: ``{prefix}`` → ``{username, id, cookie}``: a fresh user in
+  the moderators' group, logged in.
 * ``tables``: ``{usernames}`` → per user his queue entries (status, game,
   room) and, per room they name, its seats (user or bot level) and status.
 """
@@ -295,6 +297,20 @@ def event_round(game="shengji", bots=4, bot_delay_ms=800, prefix="ev") -> dict:
 OPS = {"room_options": room_options, "review_status": review_status, "finished_hands": finished_hands, "event_round": event_round, "bot_room": bot_room, "bot_rooms": bot_rooms, "new_user": new_user, "players": players, "tables": tables, "ready": ready,
        "cookie": cookie, "hand_log": hand_log,
        "legal": legal, "close": close}
+
+
+def moderator(prefix="mod") -> dict:
+    """A fresh user in the moderators' group (版主), logged in."""
+    from django.contrib.auth import get_user_model
+
+    from moderation.services import moderators_group
+
+    made = new_user(prefix)
+    get_user_model().objects.get(pk=made["id"]).groups.add(moderators_group())
+    return made
+
+
+OPS["moderator"] = moderator
 
 
 def main(argv: list[str]) -> int:

@@ -75,7 +75,7 @@ SOCKET_EXAMPLES = int(os.environ.get("FUZZ_SOCKET_EXAMPLES", "12"))
 #: A page (no action behind it) gets a third of the examples, at least 2.
 PAGE_EXAMPLES = max(2, EXAMPLES // 3)
 SETTINGS = dict(deadline=None, database=None, suppress_health_check=list(HealthCheck))
-APPS = {"accounts", "auth", "clubs", "games", "notifications", "quickplay", "ratings"}
+APPS = {"accounts", "auth", "clubs", "games", "moderation", "notifications", "quickplay", "ratings"}
 STATIC = {"auth.Permission"}  # only migrations write it
 VOLATILE = {"last_login"}  # force_login after a fuzzed logout sets it
 GAMES = ("shengji", "baohuang")
@@ -269,6 +269,18 @@ ENDPOINTS: dict[str, Endpoint] = {
                               ids={"event_id": "draft_event_id"}),
     "entry_checkin": Endpoint(),
     "club_calendar": PAGE, "member_calendar": PAGE, "standings_print": PAGE, "round_slips": PAGE, "scorecard": PAGE,
+    # moderation: a report, the block list, a room's seat requirement, the appeal; the
+    # moderators' pages (alice is no moderator: every one of them refuses her)
+    "moderation_report": Endpoint({"reason": bad_choice(["abandon", "abuse", "cheat", "name", "other"]),
+                                   "user": bad_int(), "note": bad_text(500, blank_bad=False), "room": bad_int(),
+                                   "hand": bad_int(), "line": bad_int(), "source": ANY}, gate="reason"),
+    "moderation_blocks": Endpoint({"username": bad_text(150), "user": bad_int(), "remove": bad_int()},
+                                  gate="username"),
+    "moderation_room_minimum": Endpoint({"min_reputation": bad_int()}, gate="min_reputation"),
+    "moderation_mine": Endpoint({"action": bad_int(), "appeal": bad_text(1000)}, gate="appeal"),
+    "moderation_queue": PAGE, "moderation_report_detail": PAGE, "moderation_player": PAGE,
+    "moderation_report_act": Endpoint({"kind": ANY, "reason": ANY, "days": ANY}),
+    "moderation_action_lift": Endpoint(),
 }
 
 
