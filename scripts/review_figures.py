@@ -108,11 +108,15 @@ def figures(game: str, rows: list[dict], worlds: int, factor: int) -> dict:
             either += f or g
             flagged_lo += f
     rate = {k: v[0] / v[1] if v[1] else 0.0 for k, v in flags.items()}
-    ratio = rate["random"] / rate["search"] if rate["search"] else float("inf")
+    if rate["search"]:
+        ratio = rate["random"] / rate["search"]
+    else:  # no search seat flagged: infinite if the random seat was, else undefined
+        ratio = float("inf") if rate["random"] else float("nan")
     return {"lines": lines, "worst": worst, "hands": len(rows), "flags": flags, "rate": rate,
             "ratio": ratio, "agree": agree / total if total else 0.0,
             "flag_overlap": both / either if either else 1.0, "decisions": total,
-            "confirmed": both / flagged_lo if flagged_lo else 1.0, "flagged_lo": flagged_lo}
+            "confirmed": both / flagged_lo if flagged_lo else float("nan"),
+            "flagged_lo": flagged_lo}
 
 
 def main(argv=None) -> int:
@@ -140,7 +144,7 @@ def main(argv=None) -> int:
     fr, fs = f["flags"]["random"], f["flags"]["search"]
     print(f"flag rate: random seat {fr[0]}/{fr[1]} = {100 * f['rate']['random']:.1f} %, "
           f"search seats {fs[0]}/{fs[1]} = {100 * f['rate']['search']:.1f} %, "
-          f"ratio {f['ratio']:.1f} (bar: 3)")
+          f"ratio {f['ratio']:.1f} (bar: 3; nan: nothing flagged)")
     print(f"stability: flagged or not the same at {worlds} and {worlds * a.factor} worlds on "
           f"{100 * f['agree']:.1f} % of {f['decisions']} decisions (bar: 80 %); of the "
           f"decisions flagged at either, {100 * f['flag_overlap']:.1f} % flagged at both; of the "
