@@ -49,7 +49,7 @@ Budget: worlds, not time.  :func:`review_hand` samples ``worlds`` worlds
 a pure function of the record, ``seed`` and ``worlds``: the same hand
 reviewed on a busy or an idle, a slow or a fast machine gets the same
 verdicts, only sooner or later.  ``budget_ms`` is an optional cap on *this
-thread's CPU time* (``time.thread_time``) for the hand, a guard against a
+thread's CPU time* (``time.thread_time``) for the hand, a protection against a
 runaway review: once spent, the decisions left get :data:`MIN_WORLDS` worlds
 each and the review counts them (``capped``).
 
@@ -74,7 +74,7 @@ VERDICTS = ("fine", "inaccuracy", "mistake", "blunder")
 #: one-sided at 3 standard errors).  Calibrated with scripts/review_figures.py
 #: on seeded hands of one random seat among search seats (seeds 1001-1006, 8
 #: worlds a decision, docs/review.md): the old rule (loss beyond 2.33
-#: standard errors and above the threshold) flagged 保皇's search seats 2.3 %
+#: standard errors and above the threshold) flagged one game's search seats 2.3 %
 #: of the time against the random seat's 3.0 % (ratio 1.3, and only 38 % of
 #: its flags were flagged again at 80 worlds); this one at 3 flags them
 #: 0.5 % against 2.7 % (ratio 4.9; 50 % flagged again at 80 worlds).
@@ -89,9 +89,10 @@ MIN_WORLDS = 2
 #: so that its verdicts do not depend on the machine's speed (docs/review.md).
 DEFAULT_WORLDS = 8
 #: The site's CPU cap per hand, milliseconds (``GAMES_REVIEW_BUDGET_MS``
-#: overrides it there): a guard against a runaway hand, well above what
-#: :data:`DEFAULT_WORLDS` needs (≈ 150 unforced decisions, 2–3 ms per world
-#: on this machine), so that it is normally never reached.
+#: overrides it there): a protection against a runaway review.  At
+#: :data:`DEFAULT_WORLDS` a hand needs about 1.5–3 s of CPU on this machine,
+#: so the cap is reached only on a slower one (the review then counts the
+#: decisions it cut short, ``capped``).
 DEFAULT_HAND_BUDGET_MS = 4_000.0
 
 
