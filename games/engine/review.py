@@ -24,9 +24,10 @@ the same sampled worlds with the same play-out seed (common random numbers, as
   "with all cards" where shown: it judges by cards the player could not see).
 
 Classes (:func:`classify`) use the game's thresholds
-(:attr:`ReviewUnit.thresholds`, loss in the game's unit), and a decision is
-flagged only when its loss is also larger than :data:`CONFIDENCE` standard
-errors: with few worlds an apparent loss may be the luck of the sample.
+(:attr:`ReviewUnit.thresholds`, loss in the game's unit) on the lower end of
+the loss's confidence range (``loss`` minus :data:`CONFIDENCE` standard
+errors): a decision is flagged only when its loss is both large and
+confident; with few worlds an apparent loss may be the luck of the sample.
 
 Accuracy of a seat over a hand (:func:`accuracy`): ``100 × exp(−max(0, mean
 loss) / scale)``, the mean over its unforced decisions of the unclipped
@@ -43,13 +44,14 @@ accuracy from a few noisy decisions shows as the wide range it is (a hand of
 18 decisions, a 3 s budget for the hand: accuracy 38, range 17–87) rather than a
 figure to be trusted to the unit.
 
-Budget: :func:`review_hand` spends at most ``budget_ms`` of *this thread's CPU
-time* (``time.thread_time``) on the hand, shared equally among its unforced
-decisions (each gets what is left of the budget divided by the decisions
-left), plus at most :data:`MIN_WORLDS` worlds and one "all cards" play-out
-per decision over it: every decision gets those, so none is left unjudged.
-``max_worlds`` caps the worlds of one decision (with a huge budget the review
-is then a pure function of the record and ``seed``: tests use that).
+Budget: worlds, not time.  :func:`review_hand` samples ``worlds`` worlds
+(default :data:`DEFAULT_WORLDS`) for every unforced decision, so a review is
+a pure function of the record, ``seed`` and ``worlds``: the same hand
+reviewed on a busy or an idle, a slow or a fast machine gets the same
+verdicts, only sooner or later.  ``budget_ms`` is an optional cap on *this
+thread's CPU time* (``time.thread_time``) for the hand, a protection against a
+runaway review: once spent, the decisions left get :data:`MIN_WORLDS` worlds
+each and the review counts them (``capped``).
 
 Pure Python; no Django.
 """
@@ -66,23 +68,31 @@ from .base import Action, GameRules, RecordError
 
 #: Classes of a decision, best first.
 VERDICTS = ("fine", "inaccuracy", "mistake", "blunder")
-#: A loss is flagged only when it exceeds this many standard errors (≈ 99 %
-#: one-sided confidence that the best candidate is better than the move
-#: played).  Chosen on seeded hands of one random seat against search seats
-#: (tests/engine/test_review.py's hands, 8 worlds per decision): at 1.65 the
-#: search seats' decisions were flagged 6.7 % and 2.8 % (the two built-in games) of the
-#: time, barely fewer than the random seat's (7.8 %, 9.3 %); at 2.33, 2.4 % and
-#: 1.0 % against 4.6 % and 4.1 %.
-CONFIDENCE = 2.33
+#: A decision is classed by the lower end of its loss's confidence range,
+#: ``loss - CONFIDENCE * se``: flagged only when the loss is both large (that
+#: lower end reaches the inaccuracy threshold) and confident (≈ 99.9 %
+#: one-sided at 3 standard errors).  Calibrated with scripts/review_figures.py
+#: on seeded hands of one random seat among search seats (seeds 1001-1006, 8
+#: worlds a decision, docs/review.md): the old rule (loss beyond 2.33
+#: standard errors and above the threshold) flagged one game's search seats 2.3 %
+#: of the time against the random seat's 3.0 % (ratio 1.3, and only 38 % of
+#: its flags were flagged again at 80 worlds); this one at 3 flags them
+#: 0.5 % against 2.7 % (ratio 4.9; 50 % flagged again at 80 worlds).
+CONFIDENCE = 3.0
 #: Standard errors each side of a seat's mean loss for its accuracy's range
 #: (≈ 95 %, two-sided).
 INTERVAL_Z = 1.96
 #: Worlds every unforced decision gets whatever the budget (the first one is
 #: needed to have a figure at all; two give a standard error).
 MIN_WORLDS = 2
-#: Default CPU budget per hand, milliseconds (see docs/review.md): on this
-#: machine about 8 worlds per decision of a hand of either built-in game (≈ 150 unforced
-#: decisions, 2–3 ms per world), a standard error near a third of a mistake.
+#: Worlds sampled for each unforced decision by default: the review's budget,
+#: so that its verdicts do not depend on the machine's speed (docs/review.md).
+DEFAULT_WORLDS = 8
+#: The site's CPU cap per hand, milliseconds (``GAMES_REVIEW_BUDGET_MS``
+#: overrides it there): a protection against a runaway review.  At
+#: :data:`DEFAULT_WORLDS` a hand needs about 1.5–3 s of CPU on this machine,
+#: so the cap is reached only on a slower one (the review then counts the
+#: decisions it cut short, ``capped``).
 DEFAULT_HAND_BUDGET_MS = 4_000.0
 
 
@@ -173,7 +183,9 @@ class SeatReview:
 class HandReview:
     """The review of one hand: ``game``, ``unit`` (name), ``thresholds``,
     ``decisions`` (every decision in log order), ``seats``, ``cpu_ms`` spent,
-    ``budget_ms`` given."""
+    ``budget_ms`` the CPU cap given (None: none), ``worlds`` per unforced
+    decision (the budget), ``capped``: decisions that got fewer because the
+    cap was reached (0 for a review that is a pure function of its inputs)."""
 
     game: str
     unit: str
@@ -181,7 +193,9 @@ class HandReview:
     decisions: list[DecisionReview]
     seats: list[SeatReview]
     cpu_ms: float
-    budget_ms: float
+    budget_ms: float | None
+    worlds: int = 0
+    capped: int = 0
 
     def to_json(self) -> dict:
         """A JSON-able dict (what the site stores)."""
@@ -190,6 +204,7 @@ class HandReview:
             "decisions": [asdict(d) for d in self.decisions],
             "seats": [asdict(s) for s in self.seats],
             "cpu_ms": round(self.cpu_ms, 1), "budget_ms": self.budget_ms,
+            "worlds": self.worlds, "capped": self.capped,
         }
 
     def flagged(self) -> list[DecisionReview]:
@@ -198,13 +213,19 @@ class HandReview:
 
 def classify(loss: float, se: float, unit: ReviewUnit) -> str:
     """The verdict of a decision losing ``loss`` (± ``se``) in ``unit``: the
-    highest class whose threshold ``loss`` reaches, but ``"fine"`` whenever
-    ``loss <= CONFIDENCE * se`` (not distinguishable from the best move)."""
-    if loss <= CONFIDENCE * se:
-        return "fine"
+    highest class whose threshold the lower end ``loss - CONFIDENCE * se``
+    reaches, ``"fine"`` when it reaches none (a loss that is small, or not
+    distinguishable from none on the worlds sampled).  A negative ``se``
+    (unknown: fewer than two worlds) counts as 0.
+
+    >>> unit = ReviewUnit("points", (0.5, 1.0, 2.0))
+    >>> classify(1.2, 0.1, unit), classify(1.2, 0.0, unit), classify(1.2, 0.3, unit)
+    ('inaccuracy', 'mistake', 'fine')
+    """
+    low = loss - CONFIDENCE * max(0.0, se)
     verdict = "fine"
     for name, limit in zip(VERDICTS[1:], unit.thresholds):
-        if loss >= limit:
+        if low >= limit:
             verdict = name
     return verdict
 
@@ -326,20 +347,33 @@ def _all_cards_loss(problem: ReviewProblem, rng: random.Random, playouts: int = 
 
 
 def review_hand(rules: GameRules, match: Any, deal: Any, actions: Sequence[Action],
-                budget_ms: float = DEFAULT_HAND_BUDGET_MS, max_worlds: int | None = None,
+                budget_ms: float | None = None, max_worlds: int | None = None,
                 seed: int = 0, all_cards: bool = True,
                 clock: Callable[[], float] = time.thread_time,
-                pause: Callable[[], None] | None = None) -> HandReview:
+                pause: Callable[[], None] | None = None,
+                worlds: int | None = None) -> HandReview:
     """Review every decision of the hand ``actions`` played from ``match`` and
     ``deal`` (see the module docstring for the figures and the budget).
-    ``pause``, if given, is called before each sampled world and each "with
-    all cards" play-out: the site's governor sleeps there while live tables
-    keep the machine busy (``games.runtime.governor``); the figures do not
-    depend on it (the budget counts this thread's CPU, not the wall clock).
+
+    ``worlds``: worlds sampled for each unforced decision (default
+    ``max_worlds`` if given, else :data:`DEFAULT_WORLDS`): the budget, so the
+    review is a pure function of the record, ``seed`` and ``worlds`` (a
+    machine's speed changes only how long it takes).  ``budget_ms``: an
+    optional cap on this thread's CPU milliseconds for the hand (None: no
+    cap); once it is spent the decisions left get :data:`MIN_WORLDS` worlds
+    each, and :attr:`HandReview.capped` counts them (a capped review is no
+    longer machine-independent; the site's cap is set well above a hand's
+    need).  ``pause``, if given, is called before each sampled world and each
+    "with all cards" play-out: the site's governor sleeps there while live
+    tables keep the machine busy (``games.runtime.governor``); the figures do
+    not depend on it.
 
     Raises :class:`~games.engine.base.IllegalAction` if an action is illegal
     and ``ValueError`` if the game has no reviewer (its ``review_problem``
     returns None for every decision and it names no :attr:`review_unit`)."""
+    if worlds is None:
+        worlds = max_worlds if max_worlds is not None else DEFAULT_WORLDS
+    worlds = max(MIN_WORLDS, int(worlds))
     unit = getattr(rules, "review_unit", None)
     if unit is None:
         raise ValueError(f"{rules.game} has no reviewer")
@@ -352,8 +386,8 @@ def review_hand(rules: GameRules, match: Any, deal: Any, actions: Sequence[Actio
         problem = rules.review_problem(state, action, random.Random(rng.getrandbits(62)))
         problems.append((i, phase, state, problem, action))
         state = rules.apply(state, action)
-    left = sum(1 for p in problems if p[3] is not None and len(p[3].candidates) > 1)
-    end = started + budget_ms / 1000.0
+    end = None if budget_ms is None else started + budget_ms / 1000.0
+    capped = 0
     reviews: list[DecisionReview] = []
     for i, phase, _st, problem, action in problems:
         record = action.to_record()
@@ -361,11 +395,9 @@ def review_hand(rules: GameRules, match: Any, deal: Any, actions: Sequence[Actio
             reviews.append(DecisionReview(i, action.seat, phase, record, record, 0.0, 0.0,
                                           0.0, 0.0, 0, "forced"))
             continue
-        now = clock()
-        deadline = now + max(0.0, end - now) / max(left, 1)
-        left -= 1
-        res = evaluate_decision(problem, random.Random(rng.getrandbits(62)), deadline,
-                                max_worlds, clock=clock, pause=pause)
+        res = evaluate_decision(problem, random.Random(rng.getrandbits(62)), end,
+                                worlds, clock=clock, pause=pause)
+        capped += res["worlds"] < worlds
         best = problem.to_action(problem.candidates[res["best"]]).to_record()
         ac = None
         if all_cards and problem.real is not None:
@@ -388,7 +420,7 @@ def review_hand(rules: GameRules, match: Any, deal: Any, actions: Sequence[Actio
                                 accuracy(raw, unit), counts,
                                 accuracy_interval(raw, [d.se for d in mine], unit)))
     return HandReview(rules.game, unit.name, unit.thresholds, reviews, seats,
-                      1000.0 * (clock() - started), budget_ms)
+                      1000.0 * (clock() - started), budget_ms, worlds, capped)
 
 
 def review_record(record: Any, hand: int = -1, **kwargs) -> HandReview:
@@ -434,14 +466,16 @@ def review_record(record: Any, hand: int = -1, **kwargs) -> HandReview:
 
 
 def review_inputs_json(game: str, start: dict, deal: dict, payloads: list[dict],
-                       budget_ms: float, seed: int,
-                       pause: Callable[[], None] | None = None) -> dict:
+                       budget_ms: float | None, seed: int,
+                       pause: Callable[[], None] | None = None,
+                       worlds: int | None = None) -> dict:
     """:func:`review_hand` of a stored hand given as plain data (``start``:
     ``{"options", "start"}`` as ``match_to_json`` gives; ``deal`` as
     ``deal_to_record``; ``payloads``: the action records), returning
     :meth:`HandReview.to_json`.  Plain data in and out, so that it may run in
     another process (the embedded topology's low-priority review process);
-    ``pause`` as for :func:`review_hand`."""
+    ``budget_ms`` (a CPU cap), ``worlds`` and ``pause`` as for
+    :func:`review_hand`."""
     from . import get_rules
 
     rules = get_rules(game)
@@ -449,7 +483,7 @@ def review_inputs_json(game: str, start: dict, deal: dict, payloads: list[dict],
     deal_obj = rules.deal_from_record(match, deal)
     actions = [Action.from_record(p, rules.seats) for p in payloads]
     return review_hand(rules, match, deal_obj, actions, budget_ms=budget_ms,
-                       seed=seed, pause=pause).to_json()
+                       seed=seed, pause=pause, worlds=worlds).to_json()
 
 
 def format_review(review: HandReview) -> str:
@@ -458,7 +492,10 @@ def format_review(review: HandReview) -> str:
     flagged decisions (index, seat, verdict, loss ± se, move played, better move)."""
     lines = [f"game: {review.game}  unit: {review.unit}  thresholds (inaccuracy/mistake/"
              f"blunder): {'/'.join(f'{t:g}' for t in review.thresholds)}  cpu: "
-             f"{review.cpu_ms:.0f} ms of {review.budget_ms:.0f} ms"]
+             f"{review.cpu_ms:.0f} ms"
+             + (f" (cap {review.budget_ms:.0f} ms)" if review.budget_ms is not None else "")
+             + f"  worlds per decision: {review.worlds}"
+             + (f" ({review.capped} decisions cut short by the cap)" if review.capped else "")]
     for s in review.seats:
         acc = "-" if s.accuracy is None else f"{s.accuracy:.1f}"
         if s.accuracy_range is not None:

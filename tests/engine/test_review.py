@@ -146,6 +146,36 @@ def test_budget_bounds_the_worlds():
     assert all(d.worlds == 6 for d in big.decisions if d.verdict != "forced")
 
 
+def test_the_budget_is_worlds_so_the_verdicts_do_not_depend_on_the_machines_speed():
+    """The same record reviewed on a "fast" and a "slow" machine (a clock that
+    advances 1 µs or 1 s per reading) gives the same figures: each unforced
+    decision gets exactly ``worlds`` worlds, whatever the time it takes; only
+    an explicit CPU cap (``budget_ms``) cuts them short, and the review says
+    how many it cut (``capped``)."""
+    rec = _records("shengji", 1, 5)[0]
+
+    def clock(step):
+        t = [0.0]
+
+        def read():
+            t[0] += step
+            return t[0]
+        return read
+
+    fast = review_record(rec, worlds=3, seed=1, all_cards=False, clock=clock(1e-6)).to_json()
+    slow = review_record(rec, worlds=3, seed=1, all_cards=False, clock=clock(1.0)).to_json()
+    for out in (fast, slow):
+        out.pop("cpu_ms")
+    assert fast == slow
+    assert fast["worlds"] == 3 and fast["capped"] == 0 and fast["budget_ms"] is None
+    judged = [d for d in fast["decisions"] if d["verdict"] != "forced"]
+    assert judged and all(d["worlds"] == 3 for d in judged)
+    capped = review_record(rec, worlds=3, budget_ms=1.5e3, seed=1, all_cards=False,
+                           clock=clock(1.0)).to_json()
+    assert 0 < capped["capped"] < len(judged)
+    assert {d["worlds"] for d in capped["decisions"] if d["verdict"] != "forced"} == {2, 3}
+
+
 def test_a_known_bad_move_is_a_blunder_and_the_better_move_is_named():
     """A problem whose played move always scores 3 less than the other
     candidate: loss 3, standard error 0, a blunder (thresholds 0.5/1/2)."""
@@ -159,8 +189,11 @@ def test_a_known_bad_move_is_a_blunder_and_the_better_move_is_named():
     assert res["best"] == 0 and res["loss"] == pytest.approx(3.0) and res["se"] == 0
     assert classify(res["loss"], res["se"], unit) == "blunder"
     assert classify(0.7, 0.0, unit) == "inaccuracy"
-    assert classify(1.2, 0.1, unit) == "mistake"
-    assert classify(1.2, 0.6, unit) == "fine"  # not beyond 2.33 standard errors
+    assert classify(1.2, 0.0, unit) == "mistake"
+    # classed by the lower end of the range, loss - 3 se: large and confident
+    assert classify(1.2, 0.1, unit) == "inaccuracy"  # 0.9: at least an inaccuracy
+    assert classify(1.2, 0.6, unit) == "fine"  # could be no loss at all
+    assert classify(2.7, 0.2, unit) == "blunder" and classify(2.7, 0.3, unit) == "mistake"
     assert accuracy([0.0, 0.0], unit) == 100.0
     assert accuracy([1.0], unit) == pytest.approx(36.79, abs=0.01)
     assert accuracy([-0.5, 0.5], unit) == 100.0  # noise around no loss is no loss

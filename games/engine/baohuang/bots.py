@@ -125,7 +125,10 @@ def _follow(kn, p):
     if side == 1 and len(tshape) != non3 and p["partner_limit"] is None:
         return decline  # never beat a known partner unless it empties the hand
     if p is PARAMS and type(rc) is tuple and type(tshape) is tuple:
-        key = (rc, tshape, non3)
+        # Only the counts of ranks above the top's lowest card (and the
+        # jokers) and whether the set would empty the hand matter.
+        lo = tshape[-1] + 1
+        key = (rc[lo if lo < SJ else SJ:], tshape, non3 == len(tshape))
         got = _BEAT_MEMO.get(key)
         if got is None:
             if len(_BEAT_MEMO) >= _BEAT_MEMO_LIMIT:
@@ -160,7 +163,9 @@ def _follow(kn, p):
 
 
 #: :func:`_cheapest_beat` results with the default :data:`PARAMS`, by
-#: ``(rank counts, top shape, cards but the 3)`` (a pure function of these;
+#: ``(rank counts from the top's lowest rank + 1 on, top shape, the top's
+#: size == cards but the 3)`` (a pure function of these: lower ranks are
+#: never looked at, and ``non3`` only through that equality;
 #: only tuples are memoized, the search's mutable knowledge passes lists);
 #: cleared when it reaches ``_BEAT_MEMO_LIMIT`` entries.
 _BEAT_MEMO: dict[tuple, tuple] = {}

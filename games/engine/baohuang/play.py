@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from ..base import IllegalAction
 from ..cards import Card, CardError
-from .order import KIND_H4_MARKED, KIND_OF, KIND_RANK, KINDS
+from .order import KIND_H4_MARKED, KIND_OF, KIND_RANK, KINDS, THREE
 from .sets import beats, describe, shape_error, three_error
 from .state import HandState, _copy
 
@@ -45,24 +45,52 @@ def _check_turn(st: HandState, seat: int) -> None:
         raise IllegalAction(f"it is seat {st.to_act}'s turn, not seat {seat}'s (B5)", "B5")
 
 
+#: :func:`_play_facts` results by play argument (a tuple of :class:`Card`;
+#: cards are interned, so the key hashes by identity): ``(kinds, shape,
+#: shape error, cards in kind order, holds 4H*)``.  Only tuples of cards are
+#: memoized (an argument with codes is parsed every time); cleared when it
+#: reaches ``_FACTS_LIMIT`` entries.  A pure function of the argument.
+_FACTS: dict[tuple, tuple] = {}
+_FACTS_LIMIT = 1 << 14
+
+
+def _play_facts(arg) -> tuple:
+    """What :func:`apply_play` needs of a play argument that does not depend on
+    the state: ``(kinds, shape, B3 error or None, cards sorted by kind, 4H* in
+    it)``.  IllegalAction (C1) for a non-list or an unknown code."""
+    if type(arg) is tuple:
+        got = _FACTS.get(arg)
+        if got is not None:
+            return got
+    kinds = parse_play_cards(arg)
+    shape = tuple(sorted((KIND_RANK[k] for k in kinds), reverse=True))
+    got = (tuple(kinds), shape, shape_error(shape), tuple([KINDS[k] for k in sorted(kinds)]),
+           KIND_H4_MARKED in kinds)
+    if type(arg) is tuple and all(type(c) is Card for c in arg):
+        if len(_FACTS) >= _FACTS_LIMIT:
+            _FACTS.clear()
+        _FACTS[arg] = got
+    return got
+
+
 def apply_play(st: HandState, seat: int, arg) -> HandState:
     """Play a set (lead or beat).  IllegalAction for unknown or unheld cards,
     a non-set (B3), an early 3 (B6) or a set that does not beat the top (B4)."""
-    _check_turn(st, seat)
-    kinds = parse_play_cards(arg)
+    if st.phase != "play" or seat != st.to_act:
+        _check_turn(st, seat)
+    kinds, shape, err, cards, has_h4 = _play_facts(arg)
     hand = list(st.hands[seat])
     for k in kinds:
         if hand[k] <= 0:
             raise IllegalAction(f"you do not hold {_code(k)} (often enough)", "B5")
         hand[k] -= 1
-    shape = tuple(sorted((KIND_RANK[k] for k in kinds), reverse=True))
-    err = shape_error(shape)
     if err:
         raise IllegalAction(err, "B3")
     top = st.top
-    err = three_error(shape, top is None, st.sizes[seat])
-    if err:
-        raise IllegalAction(err, "B6")
+    if shape[-1] == THREE:  # sorted high to low: a 3 comes last
+        err = three_error(shape, top is None, st.sizes[seat])
+        if err:
+            raise IllegalAction(err, "B6")
     if top is not None and not beats(shape, top[2]):
         tshape = top[2]
         if len(shape) != len(tshape):
@@ -80,9 +108,8 @@ def apply_play(st: HandState, seat: int, arg) -> HandState:
     new.hands = _put(st.hands, seat, tuple(hand))
     new.rcs = _put(st.rcs, seat, tuple(rc))
     new.sizes = _put(st.sizes, seat, size)
-    cards = tuple([KINDS[k] for k in sorted(kinds)])
     finished = st.finished + (seat,) if size == 0 else st.finished
-    new.h4_played = st.h4_played or KIND_H4_MARKED in kinds
+    new.h4_played = st.h4_played or has_h4
     new.top = (seat, cards, shape)
     new.trick_log = st.trick_log + ((seat, "play", cards),)
     if len(finished) == 4:
@@ -97,7 +124,8 @@ def apply_play(st: HandState, seat: int, arg) -> HandState:
 
 def apply_yield(st: HandState, seat: int) -> HandState:
     """讓: decline now, keep the right to play later in this round (once, B5)."""
-    _check_turn(st, seat)
+    if st.phase != "play" or seat != st.to_act:
+        _check_turn(st, seat)
     if st.top is None:
         raise IllegalAction("you lead this round: play a set (B5)", "B5")
     if st.yielded >> seat & 1:
@@ -110,7 +138,8 @@ def apply_yield(st: HandState, seat: int) -> HandState:
 
 def apply_pass(st: HandState, seat: int) -> HandState:
     """過: out of this round (B5)."""
-    _check_turn(st, seat)
+    if st.phase != "play" or seat != st.to_act:
+        _check_turn(st, seat)
     if st.top is None:
         raise IllegalAction("you lead this round: play a set (B5)", "B5")
     new = _copy(st)

@@ -22,7 +22,7 @@ from operator import mul
 
 from ..base import IllegalAction
 from ..cards import Card, holds
-from .trumps import bid_points
+from .trumps import bid_points, bid_table
 
 __all__ = [
     "bid_points",
@@ -37,7 +37,10 @@ __all__ = [
 
 def pile_total(pile, level: str) -> int:
     """The 比牌 points of a face-up pile (S13)."""
-    return sum(bid_points(c, level) for c in pile)
+    try:
+        return sum(map(bid_table(level).__getitem__, pile))
+    except KeyError:  # a card outside the 54 kinds
+        return sum(bid_points(c, level) for c in pile)
 
 
 def bid_cards_in(hand, level: str) -> list[Card]:
@@ -122,8 +125,9 @@ def cheapest_bid(hand, pile, highest: int, level: str) -> tuple[Card, ...] | Non
     """
     need = highest - pile_total(pile, level)
     groups: dict[int, list[Card]] = {}
+    table = bid_table(level)
     for c in hand:
-        p = bid_points(c, level)
+        p = table[c] if c in table else bid_points(c, level)
         if p:
             groups.setdefault(p, []).append(c)
     if not groups:

@@ -44,7 +44,7 @@ from .deal import FULL_COUNTS
 from .give import choose_give
 from .match import team_of
 from .shapes import decompose
-from .trumps import CARD_POINTS, TrumpContext, bid_points, card_points
+from .trumps import CARD_POINTS, TrumpContext, card_points
 from .tricks import trick_winner
 
 POLICIES = ("random", "heuristic")
@@ -166,7 +166,7 @@ class Heuristic:
         leader = max(range(4), key=lambda s: totals[s]) if v.highest else None
         if leader is not None and team_of(leader) == team_of(seat):
             return Action(seat, "pass", True)
-        mine = sum(bid_points(c, level) for c in v.hand)
+        mine = pile_total(v.hand, level)  # the same sum as bid_points card by card
         budget = totals[seat] + mine * BID_SHARE
         bid = cheapest_bid(v.hand, piles[seat], v.highest, level)
         if bid is None or totals[seat] + pile_total(bid, level) > budget:

@@ -79,6 +79,16 @@ for _c in _ALL_CARDS:
     card_points(_c)
 
 
+def bid_table(level: str) -> dict:
+    """``{card: 比牌 points}`` for the 54 kinds at ``level`` (:func:`bid_points`
+    of each; built once per level).  A card outside the 54 kinds is missing:
+    callers fall back to :func:`bid_points`."""
+    table = _BID_TABLES.get(level)
+    if table is None:
+        table = _BID_TABLES[level] = _bid_table(_norm_level(level))
+    return table
+
+
 def bid_points(card: Card, level: str) -> int:
     """比牌 points of a card in the auction (S13): ♠A 6, ♥5 5, ♦5 4, BJ 3, SJ 2,
     a card of rank ``level`` 1, any other card 0."""

@@ -1,11 +1,13 @@
-"""``python manage.py review RECORD [--hand H] [--budget-ms B] [--max-worlds W] [--seed S] [--json]``
+"""``python manage.py review RECORD [--hand H] [--worlds W] [--budget-ms B] [--seed S] [--json]``
 
 Reviews a finished hand of a hand record (``-``: stdin) with the search bot
 (#26, :mod:`games.engine.review`), without the database, and prints each
 seat's decision count, mean loss per decision and accuracy, then the flagged
-decisions (the move played and the better one).  ``--budget-ms``: the CPU
-budget for the whole hand (default
-:data:`~games.engine.review.DEFAULT_HAND_BUDGET_MS`).  Exit 0; 2 with a
+decisions (the move played and the better one).  ``--worlds``: worlds
+sampled per decision, the review's budget (default
+:data:`~games.engine.review.DEFAULT_WORLDS`; ``--max-worlds`` is the same);
+the figures are a pure function of the record, ``--seed`` and ``--worlds``.
+``--budget-ms``: an optional CPU cap for the whole hand (default none).  Exit 0; 2 with a
 sentence on stderr when the file is not a valid record (read by
 :func:`games.engine.records.load_record`, as ``replay`` reads it), or its
 hand is illegal or not finished.
@@ -18,7 +20,7 @@ from django.core.management.base import BaseCommand
 
 from games.engine.base import RecordError
 from games.engine.records import load_record
-from games.engine.review import DEFAULT_HAND_BUDGET_MS, format_review, review_record
+from games.engine.review import DEFAULT_WORLDS, format_review, review_record
 
 
 class Command(BaseCommand):
@@ -30,10 +32,12 @@ class Command(BaseCommand):
         parser.add_argument("record", help="path of a hand-record JSON file, or - for stdin")
         parser.add_argument("--hand", type=int, default=-1,
                             help="which hand of the record (default the last)")
-        parser.add_argument("--budget-ms", type=float, default=DEFAULT_HAND_BUDGET_MS,
-                            help="CPU milliseconds for the whole hand")
+        parser.add_argument("--worlds", type=int, default=None,
+                            help=f"worlds per decision (default {DEFAULT_WORLDS})")
+        parser.add_argument("--budget-ms", type=float, default=None,
+                            help="optional cap on the CPU milliseconds of the whole hand")
         parser.add_argument("--max-worlds", type=int, default=None,
-                            help="cap on the worlds per decision (reproducible figures)")
+                            help="the same as --worlds (kept for old scripts)")
         parser.add_argument("--seed", type=int, default=0)
         parser.add_argument("--json", action="store_true", help="print the review as JSON")
 
@@ -44,7 +48,8 @@ class Command(BaseCommand):
             sys.exit(2)
         try:
             review = review_record(record, opts["hand"], budget_ms=opts["budget_ms"],
-                                   max_worlds=opts["max_worlds"], seed=opts["seed"])
+                                   worlds=opts["worlds"] or opts["max_worlds"],
+                                   seed=opts["seed"])
         except (RecordError, ValueError) as exc:
             self.stderr.write(f"not a reviewable hand record: {exc}")
             sys.exit(2)
