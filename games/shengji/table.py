@@ -51,19 +51,36 @@ def suit_name(suit: str | None) -> str:
     return f"{SUIT_SYMBOLS[suit]} {_(SUIT_NAMES[suit])}"
 
 
-def hand_html(cards: list[dict]) -> str:
+def hand_html(cards: list[dict], stack: bool = True) -> str:
     """The buttons of the viewer's hand (built here, not in the template: a
     hand of 52-60 cards is re-rendered for every seat on every change).
 
-    Each is ``<button class="card …" data-card="CODE" [data-bid] [data-kitty]
-    [data-suit-of] [data-block]>`` with the rank over the suit inside.
+    Each is ``<button class="card …" data-card="CODE" [data-count="N"] [data-bid]
+    [data-kitty] [data-suit-of] [data-block]>`` with the rank over the suit
+    inside.  With ``stack`` identical cards (same code, same marks: a kitty
+    card stays apart from a copy held before, S15) are one button with
+    ``data-count`` and a ``×N`` badge, placed where the first copy stands:
+    a target a finger can hit on a phone (each tap takes one more copy,
+    static/games/table.js); 还牌 (S14) keeps one button per card.
     """
-    out = []
+    groups: dict = {}
+    order = []
     for c in cards:
+        key = (c["code"], c["kitty"], c["block"]) if stack else len(order)
+        if key in groups:
+            groups[key][1] += 1
+        else:
+            groups[key] = [c, 1]
+            order.append(key)
+    out = []
+    for key in order:
+        c, n = groups[key]
         css = "card"
         if c["css"]:
             css += " " + c["css"]
         attrs = [f'data-card="{c["code"]}"']
+        if n > 1:
+            attrs.append(f'data-count="{n}"')
         if c["bid"]:
             css += " bipai"
             attrs.append(f'data-bid="{c["bid"]}"')
@@ -75,9 +92,10 @@ def hand_html(cards: list[dict]) -> str:
         if c["block"]:
             css += " blocked"
             attrs.append(f'data-block="{escape(c["block"])}"')
+        badge = f'<span class="n">×{n}</span>' if n > 1 else ""
         out.append(
             f'<button type="button" class="{css}" {" ".join(attrs)}>'
-            f'<span class="r">{escape(c["rank"])}</span><span class="s">{escape(c["suit"])}</span></button>'
+            f'<span class="r">{escape(c["rank"])}</span><span class="s">{escape(c["suit"])}</span>{badge}</button>'
         )
     return mark_safe("".join(out))
 
@@ -296,7 +314,7 @@ def shengji_context(ctx: dict) -> dict:
     out["sj"] = {
         "phase": phase,
         "cards": cards,
-        "hand_html": hand_html(cards),
+        "hand_html": hand_html(cards, stack=not (give_ctx and give_ctx["mine"])),
         "count": len(cards),
         "piles": piles,
         "highest": view["highest"],

@@ -119,7 +119,7 @@
     var b = ev.target.closest && ev.target.closest("[data-action=clear-selection]");
     if (!b) return;
     var on = document.querySelectorAll("#my-hand [data-card].selected");
-    for (var i = 0; i < on.length; i++) on[i].click();
+    for (var i = 0; i < on.length; i++) unselect(on[i]);
   });
 
   // ---- drag-select
@@ -128,10 +128,16 @@
     var el = document.elementFromPoint(x, y);
     return el && el.closest ? el.closest("#my-hand [data-card]") : null;
   }
+  // a stack of identical cards (data-count) takes one more copy per tap and
+  // is put back whole by the tap after its last copy
+  function unselect(card) {
+    for (var guard = 5; guard-- && card.classList.contains("selected");) card.click();
+  }
   function dragTo(card) {
     if (!drag || !card || drag.seen.indexOf(card) >= 0) return;
     drag.seen.push(card);
-    if (card.classList.contains("selected") !== drag.on) card.click();
+    if (drag.on && !card.classList.contains("selected")) card.click();
+    else if (!drag.on) unselect(card);
   }
   document.addEventListener("pointerdown", function (ev) {
     var card = ev.target.closest && ev.target.closest("#my-hand [data-card]");
@@ -173,26 +179,26 @@
     }
   }
 
-  // ---- the fan (issue #24, cards.css): the width of each card's visible
-  // strip so that the hand takes one row where a strip of FAN_MIN px fits,
-  // else two (a 375 px phone with 52 cards: 11-12 px), a third only below
-  // FAN_MIN_TWO px (a phone narrower than 340 px).
-  var FAN_MIN = 12, FAN_MIN_TWO = 9, FAN_MAX_SHARE = 0.62;
+  // ---- the fan (cards.css): each element of the hand (a card, or a stack
+  // of identical cards) shows a strip at least FAN_MIN px wide, a target a
+  // finger can hit (WCAG 2.5.8 asks 24 px): as many rows as that takes, the
+  // rows overlapping so that each shows its cards' indexes (cards.css).
+  var FAN_MIN = 26, FAN_MAX_SHARE = 0.7;
   function fan() {
     var hand = document.getElementById("my-hand");
     if (!hand) return;
     var n = hand.querySelectorAll("[data-card]").length;
     var w = parseFloat(getComputedStyle(hand).getPropertyValue("--card-w")) * parseFloat(getComputedStyle(document.documentElement).fontSize) || 40;
-    var width = hand.clientWidth;
+    var width = hand.clientWidth - parseFloat(getComputedStyle(hand).paddingLeft || "0");
     if (!n || !width) return;
     var rows = 1, strip;
     for (;;) {
       var perRow = Math.ceil(n / rows);
       strip = perRow > 1 ? (width - w) / (perRow - 1) : w;
-      if (strip >= (rows === 1 ? FAN_MIN : FAN_MIN_TWO) || rows >= 3) break;
+      if (strip >= FAN_MIN || rows >= 8) break;
       rows++;
     }
-    strip = Math.max(6, Math.min(strip, w * FAN_MAX_SHARE));
+    strip = Math.max(FAN_MIN - 2, Math.min(strip, w * FAN_MAX_SHARE));
     hand.style.setProperty("--strip", (Math.floor(strip * 100) / 100 - 0.01) + "px");
     hand.setAttribute("data-rows", rows);
     coveredFaces(rows > 1 ? Math.ceil(n / rows) : 0);
