@@ -100,6 +100,33 @@ def hand_html(cards: list[dict], stack: bool = True) -> str:
     return mark_safe("".join(out))
 
 
+def level_reason(attackers_points: int, winners: str, teams: list[dict]) -> list[str]:
+    """Why the levels moved as they did, in the reader's language, citing
+    the rulings: the band of the attackers' points (S17: 0 → defenders +4;
+    under 160 → defenders +1; 160-235 → roles swap, no level; 240-315 → swap,
+    +1; 320-395 → +2; 400 and more → +3) and, when a team's level passed 3,
+    5 or A, that these are never levels (S2: ``2 4 6 7 8 9 10 J Q K``), so
+    "2 → 4" is one level.  ``teams`` as in the result (``before``,
+    ``after`` labels, ``gained``).  Plain text; the template links the ids."""
+    x = attackers_points
+    if x == 0:
+        band = _("闲家 0 分：庄家升 4 级（S17）")
+    elif x < 160:
+        band = _("闲家 %(x)s 分，不到 160 分：庄家守住，升 1 级（S17）") % {"x": x}
+    elif x < 240:
+        band = _("闲家 %(x)s 分，在 160 到 235 分之间：闲家上台，不升级（S17）") % {"x": x}
+    elif x < 320:
+        band = _("闲家 %(x)s 分，在 240 到 315 分之间：闲家上台，升 1 级（S17）") % {"x": x}
+    elif x < 400:
+        band = _("闲家 %(x)s 分，在 320 到 395 分之间：闲家上台，升 2 级（S17）") % {"x": x}
+    else:
+        band = _("闲家 %(x)s 分，400 分以上：闲家上台，升 3 级（S17）") % {"x": x}
+    out = [band]
+    if any(t["gained"] and t["before"] in ("2", "4") for t in teams):
+        out.append(_("级序是 2 4 6 7 8 9 10 J Q K：3、5 和 A 不打，所以 2 → 4 是升 1 级（S2）"))
+    return out
+
+
 def follow_sentence(trick: dict | None) -> str:
     """What S9 asks of a follower, in the reader's language (the engine's
     own hint line mixes languages): the count and suit led."""
@@ -297,11 +324,15 @@ def shengji_context(ctx: dict) -> dict:
                 for s in range(4)
             ],
             "next_dealer": names[r["next_dealer"]],
+            "reasons": [],
             "match_winner": r["match_winner"],
             "match_winner_players": _team_label(r["match_winner"], names)
             if r["match_winner"] is not None
             else "",
         }
+
+    if result is not None:
+        result["reasons"] = level_reason(result["attackers_points"], result["winners"], result["teams"])
 
     # trump phase: how many cards of each suit the viewer holds (jokers and
     # level cards aside), shown on the four suit buttons

@@ -263,7 +263,7 @@
 
   function tick() {
     // the board's #countdown and the timer on the seat to act (.seat-timer)
-    var all = document.querySelectorAll("#countdown, .seat-timer[data-deadline]");
+    var all = document.querySelectorAll("#countdown, .seat-timer[data-deadline], .next-countdown[data-deadline]");
     for (var i = 0; i < all.length; i++) {
       var cd = all[i];
       var deadline = parseInt(cd.getAttribute("data-deadline") || "0", 10);

@@ -345,7 +345,47 @@
     }
   });
 
-  function afterSwap() { tools(); sortHand(); fan(); deal(); arrive(); wonSlide(); rings(); turnAlert(); names(); }
+  // ---- the end of a hand stays until the player continues: the result
+  // panel (data-region="result") is kept after the next deal, as a sheet
+  // over the page outside #table (a morph never touches it), until its
+  // "next hand" (or "rematch") button is pressed; the countdown beside the
+  // button said when the table would deal on by itself.
+  var keptResult = null, dismissed = {};
+  function resultKeep() {
+    var t = table(), panel = document.querySelector("#table #result-panel");
+    var hand = t && t.getAttribute("data-hand");
+    var copy = document.getElementById("kept-result");
+    if (panel && hand) {
+      if (!dismissed[hand]) keptResult = {hand: hand, html: panel.outerHTML};
+      panel.classList.toggle("dismissed", !!dismissed[hand]);
+      if (copy) copy.remove();
+      return;
+    }
+    if (!keptResult || dismissed[keptResult.hand] || copy || !t) return;
+    copy = document.createElement("div");
+    copy.id = "kept-result";
+    copy.className = "kept-result";
+    copy.setAttribute("data-hand", keptResult.hand);
+    copy.innerHTML = keptResult.html;
+    var inner = copy.firstElementChild;
+    inner.id = "kept-result-panel";
+    inner.removeAttribute("data-h");
+    var clock = copy.querySelector(".next-countdown");
+    if (clock) clock.parentNode.remove();
+    document.body.appendChild(copy);
+  }
+  document.addEventListener("click", function (ev) {
+    var b = ev.target.closest && ev.target.closest("[data-action=next-hand]");
+    if (!b) return;
+    var copy = document.getElementById("kept-result");
+    var hand = copy ? copy.getAttribute("data-hand") : (table() && table().getAttribute("data-hand"));
+    if (hand) dismissed[hand] = true;
+    if (copy) copy.remove();
+    var panel = document.querySelector("#table #result-panel");
+    if (panel) panel.classList.add("dismissed");
+  });
+
+  function afterSwap() { tools(); sortHand(); fan(); deal(); arrive(); wonSlide(); rings(); turnAlert(); names(); resultKeep(); }
   document.addEventListener("htmx:wsAfterMessage", afterSwap);
   document.addEventListener("htmx:afterSwap", afterSwap);
   document.addEventListener("DOMContentLoaded", afterSwap);
