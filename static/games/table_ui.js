@@ -142,10 +142,16 @@
   document.addEventListener("pointerdown", function (ev) {
     var card = ev.target.closest && ev.target.closest("#my-hand [data-card]");
     if (!card || ev.button > 0) return;
-    drag = {on: !card.classList.contains("selected"), seen: [], first: card, moved: false};
+    drag = {on: !card.classList.contains("selected"), seen: [], first: card, moved: false, x: ev.clientX, y: ev.clientY};
   });
+  // A finger's tap wobbles by a few pixels: a drag starts only past
+  // DRAG_MIN px, else a tap near the edge of a narrow card turned into a
+  // drag that changed two cards (a hinted selection changed by a tap, then
+  // refused when played).
+  var DRAG_MIN = 10;
   document.addEventListener("pointermove", function (ev) {
     if (!drag) return;
+    if (!drag.moved && Math.abs(ev.clientX - drag.x) < DRAG_MIN && Math.abs(ev.clientY - drag.y) < DRAG_MIN) return;
     var card = cardAt(ev.clientX, ev.clientY);
     if (!card || (card === drag.first && !drag.moved)) return;
     if (!drag.moved) { drag.moved = true; dragTo(drag.first); }
