@@ -227,7 +227,8 @@ def test_replay_steps_and_autoplays_without_page_load(site_server, browser):
 
 
 def _mid_trick(page, game: str, timeout_s: float = 120) -> None:
-    selector = ("#top-set .round-log li" if game == "baohuang" else "#sj-trick [data-play-seat]")
+    # the round on the felt (the DOM contract: a seat's play is data-region="play")
+    selector = "#felt [data-region='play'][data-played-seat]:not(.won)"
     page.wait_for_function(
         "s => { const n = document.querySelectorAll(s).length; return n >= 2 && n <= 3; }",
         arg=selector, timeout=timeout_s * 1000)
