@@ -228,6 +228,11 @@ def test_last_trick_toggle_and_result_panel(sj_bot_room, alice, driver):
     for team in "01":
         assert f'data-levels-gained="{summary["levels_gained"][team]}"' in panel
     assert f'/hands/{hand.pk}/replay/' in panel and f'/hands/{hand.pk}/record.json' in panel
+    # why the levels moved: the band of the attackers' points, citing S17 with its link
+    why = re.search(r'<ul class="level-why".*?</ul>', panel, re.S).group(0)
+    assert f'{summary["attackers_points"]}' in why and "S17" in why and "#rule-S17" in why
+    # the end of the hand stays: a next-hand (or rematch) button with its countdown
+    assert 'data-action="next-hand"' in panel and 'class="next-countdown" data-deadline="' in panel
 
 
 def test_failed_throw_is_announced_without_who_stopped_it(sj_humans, monkeypatch):
