@@ -34,7 +34,8 @@ def test_fan_of_52_cards_tap_drag_and_selection_across_pushes(site_server, brows
     ctx, page = open_page(browser, base, room["users"][0]["cookie"], PHONE)
     try:
         page.goto(f"{base}/rooms/{room['room_id']}/")
-        page.wait_for_function("() => document.querySelectorAll('#my-hand [data-card]').length === 52")
+        page.wait_for_function("() => [...document.querySelectorAll('#my-hand [data-card]')]"
+                               ".reduce((n, e) => n + parseInt(e.dataset.count || '1', 10), 0) === 52")
         page.wait_for_function("() => document.querySelector('#my-hand').dataset.rows")
         SHOTS.mkdir(exist_ok=True)
         page.screenshot(path=str(SHOTS / "look-shengji-auction-375x812.png"))
