@@ -205,9 +205,14 @@
       rows++;
     }
     strip = Math.max(FAN_MIN - 2, Math.min(strip, w * FAN_MAX_SHARE));
-    hand.style.setProperty("--strip", (Math.floor(strip * 100) / 100 - 0.01) + "px");
+    strip = Math.floor(strip * 100) / 100 - 0.01;
+    // a strip capped at its largest share fits more per row than n / rows:
+    // the rows as the browser will wrap them (the faces drawn at row ends)
+    var fits = Math.max(1, Math.floor((width - w) / strip) + 1);
+    rows = Math.ceil(n / fits);
+    hand.style.setProperty("--strip", strip + "px");
     hand.setAttribute("data-rows", rows);
-    coveredFaces(rows > 1 ? Math.ceil(n / rows) : 0);
+    coveredFaces(rows > 1 ? fits : 0);
   }
 
   // ---- a face's art only where it shows (issue #24's page audit;
