@@ -93,13 +93,18 @@ def test_fan_of_52_cards_tap_drag_and_selection_across_pushes(site_server, brows
         # a drag across five cards of the first row selects the five (on my
         # turn of the auction: the bots wait, no push replaces the hand mid-drag)
         page.wait_for_selector("#table[data-my-turn='1']", timeout=60_000)
-        boxes = [cards.nth(i).bounding_box() for i in range(10, 15)]
+        # (five in one row: rows of stacks hold about a dozen on a phone)
+        first = page.evaluate("""() => { const t = [...document.querySelectorAll('#my-hand [data-card]')]
+            .map(e => Math.round(e.getBoundingClientRect().top));
+            for (let i = 0; i + 4 < t.length; i++) if (t[i] === t[i + 4]) return i; return 0; }""")
+        picked = range(first, first + 5)
+        boxes = [cards.nth(i).bounding_box() for i in picked]
         page.mouse.move(boxes[0]["x"] + boxes[0]["width"] / 2, boxes[0]["y"] + 12)
         page.mouse.down()
         for b in boxes[1:]:
             page.mouse.move(b["x"] + b["width"] / 2, b["y"] + 12, steps=3)
         page.mouse.up()
-        want = [cards.nth(i).get_attribute("data-card") for i in range(10, 15)]
+        want = [cards.nth(i).get_attribute("data-card") for i in picked]
         assert sorted(selected(page)) == sorted(want)
 
         # pass (not a card play: the selection stays), so that the others'
