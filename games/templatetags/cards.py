@@ -115,12 +115,12 @@ def get_item(mapping, key):
 #: scripts).  ``button``: a card of the viewer's own hand (tap to select);
 #: ``mini``: a small face in a public list; ``played``: a seat's cards of the
 #: current round on the felt in front of the seat, rank over suit so that a
-#: fan shows every index; ``top``: the cards to beat.
+#: fan shows every index (short tags: a big throw's trick is pushed on every
+#: move); ``top``: the cards to beat.
 CARD_MARKUP = {
     "button": '<button type="button" class="card {css}" data-card="{code}">{label}</button>',
     "mini": '<span class="mini {css}" data-c="{code}" data-card="{code}">{label}</span>',
-    "played": '<span class="mini {css}" data-c="{code}" data-card="{code}">'
-              '<span class="r">{rank}</span><span class="s">{suit}</span></span>',
+    "played": '<i class="mini {css}" data-c="{code}" data-card="{code}"><b>{rank}</b><b>{suit}</b></i>',
     "top": '<span class="mini {css}" data-c="{code}" data-card="{code}" data-top-card="{code}">{label}</span>',
 }
 
