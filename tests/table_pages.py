@@ -73,3 +73,31 @@ class PagedCommunicator(WebsocketCommunicator):
         if 'id="table"' not in message[:40]:
             return message
         return self.page.apply(message)
+
+
+HAND = re.compile(r'data-region="hand"[^>]*>(.*?)</div>', re.S)
+HAND_CARD = re.compile(r'<button[^>]* data-card="([^"]+)"(?: data-count="(\d+)")?')
+
+
+def hand_codes(html: str) -> list[str]:
+    """The viewer's own cards in ``html`` (the table's DOM contract: the hand
+    is ``data-region="hand"``, a stack of identical cards one button with
+    ``data-count``), each copy once, in the page's order; [] without a hand.
+    Public cards (plays on the felt, the kitty, 比牌) are not in it."""
+    out: list[str] = []
+    for hand in HAND.findall(html):
+        for code, count in HAND_CARD.findall(hand):
+            out += [code] * int(count or 1)
+    return out
+
+
+def kitty_codes(html: str) -> list[str]:
+    """The kitty cards marked in the viewer's hand while burying (S15:
+    ``data-kitty="1"``), each copy once."""
+    out: list[str] = []
+    for hand in HAND.findall(html):
+        for tag in re.findall(r"<button[^>]*>", hand):
+            if 'data-kitty="1"' in tag:
+                m = re.search(r'data-card="([^"]+)"(?: data-count="(\d+)")?', tag)
+                out += [m.group(1)] * int(m.group(2) or 1)
+    return out

@@ -49,7 +49,7 @@ from markupsafe import Markup
 from games.render import memo as memo_store
 from games.render.paths import path
 from games.render.regions import region
-from games.templatetags.cards import card_class, card_label, cards_html, get_item
+from games.templatetags.cards import card_class, card_label, cards_html, get_item, stack_buttons
 
 
 def fmt(message: str, **values) -> Markup:
@@ -97,7 +97,7 @@ def environment(**options) -> Environment:
     env = Environment(**options)
     env.globals.update({"_": translate, "ngettext": plural, "url": path, "memo": memo, "static": static, "region": region})
     env.filters.update({
-        "fmt": fmt, "get_item": get_item, "cards_html": cards_html, "card_class": card_class,
+        "fmt": fmt, "get_item": get_item, "cards_html": cards_html, "stack_buttons": stack_buttons, "card_class": card_class,
         "card_label": card_label, "default_if_none": default_if_none,
     })
     env.tests["none"] = is_none

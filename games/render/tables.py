@@ -433,6 +433,8 @@ def table_context(
             "name": name,
             "is_me": seat.index == me,
             "is_turn": is_turn,
+            # the seat's play of the round on the table (games/_felt.html)
+            "played": plays.get(seat.index),
             # a spectator may sit on an empty seat, or a bot's while the table waits
             "can_take": me is None and (
                 (room.status != Room.Status.CLOSED and seat.is_empty)
@@ -450,7 +452,7 @@ def table_context(
                 "status": room.status, "count": counts.get(str(seat.index)),
                 "place": spec.seat_place(view, seat.index),
                 "total": totals[seat.index] if seat.index < len(totals) else 0,
-                "turn": is_turn, "played": plays.get(seat.index),
+                "turn": is_turn,
                 "deadline_ms": deadline_ms if is_turn else 0,
                 "auto_turn": auto_turn if is_turn else False,
             },

@@ -51,19 +51,36 @@ def suit_name(suit: str | None) -> str:
     return f"{SUIT_SYMBOLS[suit]} {_(SUIT_NAMES[suit])}"
 
 
-def hand_html(cards: list[dict]) -> str:
+def hand_html(cards: list[dict], stack: bool = True) -> str:
     """The buttons of the viewer's hand (built here, not in the template: a
     hand of 52-60 cards is re-rendered for every seat on every change).
 
-    Each is ``<button class="card …" data-card="CODE" [data-bid] [data-kitty]
-    [data-suit-of] [data-block]>`` with the rank over the suit inside.
+    Each is ``<button class="card …" data-card="CODE" [data-count="N"] [data-bid]
+    [data-kitty] [data-suit-of] [data-block]>`` with the rank over the suit
+    inside.  With ``stack`` identical cards (same code, same marks: a kitty
+    card stays apart from a copy held before, S15) are one button with
+    ``data-count`` and a ``×N`` badge, placed where the first copy stands:
+    a target a finger can hit on a phone (each tap takes one more copy,
+    static/games/table.js); 还牌 (S14) keeps one button per card.
     """
-    out = []
+    groups: dict = {}
+    order = []
     for c in cards:
+        key = (c["code"], c["kitty"], c["block"]) if stack else len(order)
+        if key in groups:
+            groups[key][1] += 1
+        else:
+            groups[key] = [c, 1]
+            order.append(key)
+    out = []
+    for key in order:
+        c, n = groups[key]
         css = "card"
         if c["css"]:
             css += " " + c["css"]
         attrs = [f'data-card="{c["code"]}"']
+        if n > 1:
+            attrs.append(f'data-count="{n}"')
         if c["bid"]:
             css += " bipai"
             attrs.append(f'data-bid="{c["bid"]}"')
@@ -75,11 +92,39 @@ def hand_html(cards: list[dict]) -> str:
         if c["block"]:
             css += " blocked"
             attrs.append(f'data-block="{escape(c["block"])}"')
+        badge = f'<span class="n">×{n}</span>' if n > 1 else ""
         out.append(
             f'<button type="button" class="{css}" {" ".join(attrs)}>'
-            f'<span class="r">{escape(c["rank"])}</span><span class="s">{escape(c["suit"])}</span></button>'
+            f'<span class="r">{escape(c["rank"])}</span><span class="s">{escape(c["suit"])}</span>{badge}</button>'
         )
     return mark_safe("".join(out))
+
+
+def level_reason(attackers_points: int, winners: str, teams: list[dict]) -> list[str]:
+    """Why the levels moved as they did, in the reader's language, citing
+    the rulings: the band of the attackers' points (S17: 0 → defenders +4;
+    under 160 → defenders +1; 160-235 → roles swap, no level; 240-315 → swap,
+    +1; 320-395 → +2; 400 and more → +3) and, when a team's level passed 3,
+    5 or A, that these are never levels (S2: ``2 4 6 7 8 9 10 J Q K``), so
+    "2 → 4" is one level.  ``teams`` as in the result (``before``,
+    ``after`` labels, ``gained``).  Plain text; the template links the ids."""
+    x = attackers_points
+    if x == 0:
+        band = _("闲家 0 分：庄家升 4 级（S17）")
+    elif x < 160:
+        band = _("闲家 %(x)s 分，不到 160 分：庄家守住，升 1 级（S17）") % {"x": x}
+    elif x < 240:
+        band = _("闲家 %(x)s 分，在 160 到 235 分之间：闲家上台，不升级（S17）") % {"x": x}
+    elif x < 320:
+        band = _("闲家 %(x)s 分，在 240 到 315 分之间：闲家上台，升 1 级（S17）") % {"x": x}
+    elif x < 400:
+        band = _("闲家 %(x)s 分，在 320 到 395 分之间：闲家上台，升 2 级（S17）") % {"x": x}
+    else:
+        band = _("闲家 %(x)s 分，400 分以上：闲家上台，升 3 级（S17）") % {"x": x}
+    out = [band]
+    if any(t["gained"] and t["before"] in ("2", "4") for t in teams):
+        out.append(_("级序是 2 4 6 7 8 9 10 J Q K：3、5 和 A 不打，所以 2 → 4 是升 1 级（S2）"))
+    return out
 
 
 def follow_sentence(trick: dict | None) -> str:
@@ -279,11 +324,15 @@ def shengji_context(ctx: dict) -> dict:
                 for s in range(4)
             ],
             "next_dealer": names[r["next_dealer"]],
+            "reasons": [],
             "match_winner": r["match_winner"],
             "match_winner_players": _team_label(r["match_winner"], names)
             if r["match_winner"] is not None
             else "",
         }
+
+    if result is not None:
+        result["reasons"] = level_reason(result["attackers_points"], result["winners"], result["teams"])
 
     # trump phase: how many cards of each suit the viewer holds (jokers and
     # level cards aside), shown on the four suit buttons
@@ -296,7 +345,7 @@ def shengji_context(ctx: dict) -> dict:
     out["sj"] = {
         "phase": phase,
         "cards": cards,
-        "hand_html": hand_html(cards),
+        "hand_html": hand_html(cards, stack=not (give_ctx and give_ctx["mine"])),
         "count": len(cards),
         "piles": piles,
         "highest": view["highest"],

@@ -109,16 +109,50 @@ def get_item(mapping, key):
     return mapping.get(str(key))
 
 
-#: What one card looks like in each list of cards (``{code}``, ``{css}``, ``{label}``
-#: filled in, each escaped).  ``button``: a card of the viewer's own hand (tap to
-#: select); ``mini``: a small face in a public list; ``played``: a seat's cards of
-#: the current round beside its name; ``top``: the cards to beat.
+#: What one card looks like in each list of cards (``{code}``, ``{css}``, ``{label}``,
+#: ``{rank}``, ``{suit}`` filled in, each escaped).  Every card drawn carries
+#: ``data-card`` (its C1 code: the table's DOM contract, read by tests and
+#: scripts).  ``button``: a card of the viewer's own hand (tap to select);
+#: ``mini``: a small face in a public list; ``played``: a seat's cards of the
+#: current round on the felt in front of the seat, rank over suit so that a
+#: fan shows every index (short tags: a big throw's trick is pushed on every
+#: move); ``top``: the cards to beat.
 CARD_MARKUP = {
     "button": '<button type="button" class="card {css}" data-card="{code}">{label}</button>',
-    "mini": '<span class="mini {css}" data-c="{code}">{label}</span>',
-    "played": '<span class="mini {css}" data-played="{code}">{label}</span>',
-    "top": '<span class="mini {css}" data-c="{code}" data-top-card="{code}">{label}</span>',
+    "mini": '<span class="mini {css}" data-c="{code}" data-card="{code}">{label}</span>',
+    "played": '<i class="mini {css}" data-c="{code}" data-card="{code}"><b>{rank}</b><b>{suit}</b></i>',
+    "top": '<span class="mini {css}" data-c="{code}" data-card="{code}" data-top-card="{code}">{label}</span>',
 }
+
+
+def stack_buttons(codes) -> str:
+    """The viewer's hand as buttons, identical cards stacked: one
+    ``<button class="card …" data-card="CODE" [data-count="N"]>`` per code
+    (in the order each code first comes in ``codes``), rank over suit, a
+    ``×N`` badge (``<span class="n">``) when it holds N > 1 copies (four
+    decks hold up to four).  A tap takes one more copy (static/games/table.js).
+
+    >>> from django.utils import translation
+    >>> with translation.override("zh-hans"):
+    ...     str(stack_buttons(["TH", "TH", "AS"]))
+    '<button type="button" class="card red" data-card="TH" data-count="2"><span class="r">10</span><span class="s">♥</span><span class="n">×2</span></button><button type="button" class="card" data-card="AS"><span class="r">A</span><span class="s">♠</span></button>'
+    """
+    counts: dict[str, int] = {}
+    for c in codes or ():
+        c = str(c)
+        counts[c] = counts.get(c, 0) + 1
+    language = get_language()
+    return mark_safe("".join(_stack_markup(c, n, language) for c, n in counts.items()))
+
+
+@lru_cache(maxsize=4096)
+def _stack_markup(code: str, n: int, language: str | None) -> str:
+    rank, suit = face(code.rstrip("*"))
+    css = " ".join(x for x in ("card", card_class(code)) if x)
+    count = f' data-count="{n}"' if n > 1 else ""
+    badge = f'<span class="n">×{n}</span>' if n > 1 else ""
+    return (f'<button type="button" class="{css}" data-card="{escape(code)}"{count}>'
+            f'<span class="r">{escape(rank)}</span><span class="s">{escape(suit)}</span>{badge}</button>')
 
 
 @lru_cache(maxsize=4096)
@@ -126,9 +160,14 @@ def _card_markup(code: str, kind: str, language: str | None) -> str:
     """One card's markup of ``kind`` (:data:`CARD_MARKUP`) in ``language``
     (the label of a joker is translated); cached, since a table fragment
     shows the same few dozen cards on every push (issue #12)."""
+    rank, suit = face(code.rstrip("*"))
     return CARD_MARKUP[kind].format(
-        code=escape(code), css=escape(card_class(code)), label=escape(card_label(code))
+        code=escape(code), css=escape(card_class(code)), label=escape(card_label(code)),
+        rank=escape(rank), suit=escape(suit),
     )
+
+
+register.filter("stack_buttons", stack_buttons)
 
 
 @register.filter

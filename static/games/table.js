@@ -44,10 +44,19 @@
 
 (function () {
   "use strict";
-  var selected = [];  // [{code, nth}]
+  // Selected cards by code, element and copies: [{code, nth, n}], nth the
+  // element's place among the hand's elements of that code (a kitty card is
+  // its own element), n how many of its copies (a stack of identical cards,
+  // data-count, is one element: four decks hold up to four; each tap takes
+  // one more copy, the tap after the last puts them all back).  Re-applied
+  // after every swap of #table, so a move by another player does not lose
+  // the selection.
+  var selected = [];
   var clockOffset = 0;  // server time - browser time, ms
 
   function cardsInput() { return document.getElementById("cards-input"); }
+  function handCards() { return document.querySelectorAll(".my-hand [data-card]"); }
+  function copies(btn) { return parseInt(btn.getAttribute("data-count") || "1", 10) || 1; }
 
   function keyOf(btn) {
     var code = btn.getAttribute("data-card");
@@ -58,47 +67,69 @@
     }
     return {code: code, nth: nth};
   }
+  function find(code, nth) {
+    for (var i = 0; i < selected.length; i++) if (selected[i].code === code && selected[i].nth === nth) return i;
+    return -1;
+  }
 
+  // the codes POSTed with a card verb: each copy once, in the hand's order
   function sync() {
     var input = cardsInput();
-    if (input) input.value = selected.map(function (s) { return s.code; }).join(" ");
+    if (!input) return;
+    var codes = [], seen = {}, all = handCards();
+    for (var i = 0; i < all.length; i++) {
+      var code = all[i].getAttribute("data-card"), nth = seen[code] || 0;
+      seen[code] = nth + 1;
+      var k = find(code, nth);
+      for (var j = 0; k >= 0 && j < selected[k].n; j++) codes.push(code);
+    }
+    input.value = codes.join(" ");
   }
 
   function reapply() {
     var seen = {}, keep = [];
-    var all = document.querySelectorAll(".my-hand [data-card]");
+    var all = handCards();
     for (var i = 0; i < all.length; i++) {
       var code = all[i].getAttribute("data-card");
       var nth = seen[code] || 0;
       seen[code] = nth + 1;
-      var on = selected.some(function (s) { return s.code === code && s.nth === nth; });
-      all[i].classList.toggle("selected", on);
-      all[i].setAttribute("aria-pressed", on ? "true" : "false");
-      if (on) keep.push({code: code, nth: nth});
+      var k = find(code, nth), n = k >= 0 ? Math.min(selected[k].n, copies(all[i])) : 0;
+      all[i].classList.toggle("selected", n > 0);
+      all[i].setAttribute("aria-pressed", n > 0 ? "true" : "false");
+      if (n > 0 && copies(all[i]) > 1) all[i].setAttribute("data-sel", n); else all[i].removeAttribute("data-sel");
+      if (n > 0) keep.push({code: code, nth: nth, n: n});
     }
     selected = keep;
     sync();
   }
 
-  // 提示: select the suggested cards (data-hint, from the server's C5 move).
+  // 提示: select the suggested cards (data-hint, from the server's C5 move):
+  // each code's copies taken from its elements in the hand's order.
   document.addEventListener("click", function (ev) {
     var hint = ev.target.closest && ev.target.closest("[data-action=hint]");
     if (!hint) return;
-    var want = (hint.getAttribute("data-hint") || "").split(" ").filter(Boolean);
-    var seen = {};
-    selected = want.map(function (code) {
-      var nth = seen[code] || 0; seen[code] = nth + 1;
-      return {code: code, nth: nth};
+    var want = {};
+    (hint.getAttribute("data-hint") || "").split(" ").filter(Boolean).forEach(function (code) {
+      want[code] = (want[code] || 0) + 1;
     });
+    var seen = {}, all = handCards();
+    selected = [];
+    for (var i = 0; i < all.length; i++) {
+      var code = all[i].getAttribute("data-card"), nth = seen[code] || 0;
+      seen[code] = nth + 1;
+      var n = Math.min(want[code] || 0, copies(all[i]));
+      if (n > 0) { selected.push({code: code, nth: nth, n: n}); want[code] -= n; }
+    }
     reapply();
   });
 
   document.addEventListener("click", function (ev) {
     var btn = ev.target.closest && ev.target.closest(".my-hand [data-card]");
     if (!btn) return;
-    var k = keyOf(btn);
-    var idx = selected.findIndex(function (s) { return s.code === k.code && s.nth === k.nth; });
-    if (idx >= 0) selected.splice(idx, 1); else selected.push(k);
+    var k = keyOf(btn), idx = find(k.code, k.nth);
+    var n = ((idx >= 0 ? selected[idx].n : 0) + 1) % (copies(btn) + 1);
+    if (idx >= 0) selected.splice(idx, 1);
+    if (n > 0) selected.push({code: k.code, nth: k.nth, n: n});
     reapply();
   });
 
@@ -232,7 +263,7 @@
 
   function tick() {
     // the board's #countdown and the timer on the seat to act (.seat-timer)
-    var all = document.querySelectorAll("#countdown, .seat-timer[data-deadline]");
+    var all = document.querySelectorAll("#countdown, .seat-timer[data-deadline], .next-countdown[data-deadline]");
     for (var i = 0; i < all.length; i++) {
       var cd = all[i];
       var deadline = parseInt(cd.getAttribute("data-deadline") || "0", 10);

@@ -119,7 +119,7 @@
     var b = ev.target.closest && ev.target.closest("[data-action=clear-selection]");
     if (!b) return;
     var on = document.querySelectorAll("#my-hand [data-card].selected");
-    for (var i = 0; i < on.length; i++) on[i].click();
+    for (var i = 0; i < on.length; i++) unselect(on[i]);
   });
 
   // ---- drag-select
@@ -128,18 +128,30 @@
     var el = document.elementFromPoint(x, y);
     return el && el.closest ? el.closest("#my-hand [data-card]") : null;
   }
+  // a stack of identical cards (data-count) takes one more copy per tap and
+  // is put back whole by the tap after its last copy
+  function unselect(card) {
+    for (var guard = 5; guard-- && card.classList.contains("selected");) card.click();
+  }
   function dragTo(card) {
     if (!drag || !card || drag.seen.indexOf(card) >= 0) return;
     drag.seen.push(card);
-    if (card.classList.contains("selected") !== drag.on) card.click();
+    if (drag.on && !card.classList.contains("selected")) card.click();
+    else if (!drag.on) unselect(card);
   }
   document.addEventListener("pointerdown", function (ev) {
     var card = ev.target.closest && ev.target.closest("#my-hand [data-card]");
     if (!card || ev.button > 0) return;
-    drag = {on: !card.classList.contains("selected"), seen: [], first: card, moved: false};
+    drag = {on: !card.classList.contains("selected"), seen: [], first: card, moved: false, x: ev.clientX, y: ev.clientY};
   });
+  // A finger's tap wobbles by a few pixels: a drag starts only past
+  // DRAG_MIN px, else a tap near the edge of a narrow card turned into a
+  // drag that changed two cards (a hinted selection changed by a tap, then
+  // refused when played).
+  var DRAG_MIN = 10;
   document.addEventListener("pointermove", function (ev) {
     if (!drag) return;
+    if (!drag.moved && Math.abs(ev.clientX - drag.x) < DRAG_MIN && Math.abs(ev.clientY - drag.y) < DRAG_MIN) return;
     var card = cardAt(ev.clientX, ev.clientY);
     if (!card || (card === drag.first && !drag.moved)) return;
     if (!drag.moved) { drag.moved = true; dragTo(drag.first); }
@@ -173,29 +185,34 @@
     }
   }
 
-  // ---- the fan (issue #24, cards.css): the width of each card's visible
-  // strip so that the hand takes one row where a strip of FAN_MIN px fits,
-  // else two (a 375 px phone with 52 cards: 11-12 px), a third only below
-  // FAN_MIN_TWO px (a phone narrower than 340 px).
-  var FAN_MIN = 12, FAN_MIN_TWO = 9, FAN_MAX_SHARE = 0.62;
+  // ---- the fan (cards.css): each element of the hand (a card, or a stack
+  // of identical cards) shows a strip at least FAN_MIN px wide, a target a
+  // finger can hit (WCAG 2.5.8 asks 24 px): as many rows as that takes, the
+  // rows overlapping so that each shows its cards' indexes (cards.css).
+  var FAN_MIN = 26, FAN_MAX_SHARE = 0.7;
   function fan() {
     var hand = document.getElementById("my-hand");
     if (!hand) return;
     var n = hand.querySelectorAll("[data-card]").length;
     var w = parseFloat(getComputedStyle(hand).getPropertyValue("--card-w")) * parseFloat(getComputedStyle(document.documentElement).fontSize) || 40;
-    var width = hand.clientWidth;
+    var width = hand.clientWidth - parseFloat(getComputedStyle(hand).paddingLeft || "0");
     if (!n || !width) return;
     var rows = 1, strip;
     for (;;) {
       var perRow = Math.ceil(n / rows);
       strip = perRow > 1 ? (width - w) / (perRow - 1) : w;
-      if (strip >= (rows === 1 ? FAN_MIN : FAN_MIN_TWO) || rows >= 3) break;
+      if (strip >= FAN_MIN || rows >= 8) break;
       rows++;
     }
-    strip = Math.max(6, Math.min(strip, w * FAN_MAX_SHARE));
-    hand.style.setProperty("--strip", (Math.floor(strip * 100) / 100 - 0.01) + "px");
+    strip = Math.max(FAN_MIN - 2, Math.min(strip, w * FAN_MAX_SHARE));
+    strip = Math.floor(strip * 100) / 100 - 0.01;
+    // a strip capped at its largest share fits more per row than n / rows:
+    // the rows as the browser will wrap them (the faces drawn at row ends)
+    var fits = Math.max(1, Math.floor((width - w) / strip) + 1);
+    rows = Math.ceil(n / fits);
+    hand.style.setProperty("--strip", strip + "px");
     hand.setAttribute("data-rows", rows);
-    coveredFaces(rows > 1 ? Math.ceil(n / rows) : 0);
+    coveredFaces(rows > 1 ? fits : 0);
   }
 
   // ---- a face's art only where it shows (issue #24's page audit;
@@ -339,7 +356,47 @@
     }
   });
 
-  function afterSwap() { tools(); sortHand(); fan(); deal(); arrive(); wonSlide(); rings(); turnAlert(); names(); }
+  // ---- the end of a hand stays until the player continues: the result
+  // panel (data-region="result") is kept after the next deal, as a sheet
+  // over the page outside #table (a morph never touches it), until its
+  // "next hand" (or "rematch") button is pressed; the countdown beside the
+  // button said when the table would deal on by itself.
+  var keptResult = null, dismissed = {};
+  function resultKeep() {
+    var t = table(), panel = document.querySelector("#table #result-panel");
+    var hand = t && t.getAttribute("data-hand");
+    var copy = document.getElementById("kept-result");
+    if (panel && hand) {
+      if (!dismissed[hand]) keptResult = {hand: hand, html: panel.outerHTML};
+      panel.classList.toggle("dismissed", !!dismissed[hand]);
+      if (copy) copy.remove();
+      return;
+    }
+    if (!keptResult || dismissed[keptResult.hand] || copy || !t) return;
+    copy = document.createElement("div");
+    copy.id = "kept-result";
+    copy.className = "kept-result";
+    copy.setAttribute("data-hand", keptResult.hand);
+    copy.innerHTML = keptResult.html;
+    var inner = copy.firstElementChild;
+    inner.id = "kept-result-panel";
+    inner.removeAttribute("data-h");
+    var clock = copy.querySelector(".next-countdown");
+    if (clock) clock.parentNode.remove();
+    document.body.appendChild(copy);
+  }
+  document.addEventListener("click", function (ev) {
+    var b = ev.target.closest && ev.target.closest("[data-action=next-hand]");
+    if (!b) return;
+    var copy = document.getElementById("kept-result");
+    var hand = copy ? copy.getAttribute("data-hand") : (table() && table().getAttribute("data-hand"));
+    if (hand) dismissed[hand] = true;
+    if (copy) copy.remove();
+    var panel = document.querySelector("#table #result-panel");
+    if (panel) panel.classList.add("dismissed");
+  });
+
+  function afterSwap() { tools(); sortHand(); fan(); deal(); arrive(); wonSlide(); rings(); turnAlert(); names(); resultKeep(); }
   document.addEventListener("htmx:wsAfterMessage", afterSwap);
   document.addEventListener("htmx:afterSwap", afterSwap);
   document.addEventListener("DOMContentLoaded", afterSwap);

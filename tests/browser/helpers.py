@@ -54,7 +54,9 @@ def card_rows(page) -> int:
 
 
 def selected(page) -> list[str]:
-    return page.locator("#my-hand [data-card].selected").evaluate_all("els => els.map(e => e.dataset.card)")
+    """The selected cards, each copy once (a stack says how many in data-sel)."""
+    return page.locator("#my-hand [data-card].selected").evaluate_all(
+        "els => els.flatMap(e => Array(parseInt(e.dataset.sel || '1', 10)).fill(e.dataset.card))")
 
 
 def version(page) -> int:
@@ -83,3 +85,21 @@ def hint_codes(page) -> list[str]:
     return page.evaluate(
         "() => { const b = document.querySelector('#actions [data-action=\"hint\"]');"
         " return ((b && b.dataset.hint) || '').split(/\\s+/).filter(Boolean); }")
+
+
+def click_copies(page, codes: list[str], seen: dict[str, int] | None = None) -> None:
+    """Select ``codes`` in the hand by tapping: identical cards are one stack
+    (``data-count``) that takes one more copy per tap, so the k-th copy of a
+    code is a tap on the stack holding it (a kitty copy is a stack of its
+    own); ``seen`` carries the copies already taken over several calls."""
+    seen = {} if seen is None else seen
+    for code in codes:
+        nth = seen.get(code, 0)
+        seen[code] = nth + 1
+        counts = page.locator(f'#my-hand [data-card="{code}"]').evaluate_all(
+            "els => els.map(e => parseInt(e.dataset.count || '1', 10))")
+        i, left = 0, nth
+        while i < len(counts) - 1 and left >= counts[i]:
+            left -= counts[i]
+            i += 1
+        page.locator(f'#my-hand [data-card="{code}"]').nth(i).click()

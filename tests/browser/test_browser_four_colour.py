@@ -27,7 +27,8 @@ COLOURS = """() => {
 def test_four_colour_deck_on_and_off(site_server, browser):
     with bot_table(site_server, browser, "shengji", PHONE, prefix="four", autoplay=False,
                    bot_delay_ms=600, turn_seconds=600) as page:
-        page.wait_for_function("() => document.querySelectorAll('#my-hand [data-card]').length === 52")
+        page.wait_for_function("() => [...document.querySelectorAll('#my-hand [data-card]')]"
+                               ".reduce((n, e) => n + parseInt(e.dataset.count || '1', 10), 0) === 52")
         off = page.evaluate(COLOURS)
         assert all(off.values()), off  # 52 cards of four decks: every suit is there
         assert off["D"][0] == off["H"][0] and off["C"][0] == off["S"][0], off
@@ -43,7 +44,8 @@ def test_four_colour_deck_on_and_off(site_server, browser):
 
         # kept across pages (localStorage), and off again when unticked
         page.reload()
-        page.wait_for_function("() => document.querySelectorAll('#my-hand [data-card]').length === 52")
+        page.wait_for_function("() => [...document.querySelectorAll('#my-hand [data-card]')]"
+                               ".reduce((n, e) => n + parseInt(e.dataset.count || '1', 10), 0) === 52")
         assert page.evaluate(COLOURS)["D"][0] == on["D"][0]
         set_pref(page, "fourColour", False)
         again = page.evaluate(COLOURS)

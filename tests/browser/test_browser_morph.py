@@ -60,7 +60,8 @@ def test_pushes_and_a_post_answer_keep_the_tables_elements(site_server, browser)
     ctx, page = open_page(browser, base, room["users"][0]["cookie"], PHONE)
     try:
         page.goto(f"{base}/rooms/{room['room_id']}/")
-        page.wait_for_function("() => document.querySelectorAll('#my-hand [data-card]').length === 52")
+        page.wait_for_function("() => [...document.querySelectorAll('#my-hand [data-card]')]"
+                               ".reduce((n, e) => n + parseInt(e.dataset.count || '1', 10), 0) === 52")
         page.wait_for_selector("#hand-tools")
         assert page.evaluate(MARK)
         # my turn of the auction (the bots wait): select a card, then pass (a POST

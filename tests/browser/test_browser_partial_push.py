@@ -58,7 +58,8 @@ DIGEST = """async () => {
 def test_partial_pushes_leave_the_page_a_whole_render_shows(site_server, browser):
     with bot_table(site_server, browser, "shengji", PHONE, prefix="part", autoplay=False,
                    bot_delay_ms=300, turn_seconds=600) as page:
-        page.wait_for_function("() => document.querySelectorAll('#my-hand [data-card]').length === 52")
+        page.wait_for_function("() => [...document.querySelectorAll('#my-hand [data-card]')]"
+                               ".reduce((n, e) => n + parseInt(e.dataset.count || '1', 10), 0) === 52")
         page.evaluate(RECORD)
         page.wait_for_selector("#table[data-my-turn='1']", timeout=60_000)
         page.locator("#my-hand [data-card]").nth(5).tap()

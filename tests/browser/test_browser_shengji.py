@@ -23,7 +23,7 @@ import pytest
 from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
 from .conftest import SHOTS
-from .helpers import hint_codes
+from .helpers import click_copies, hint_codes, selected
 
 pytestmark = pytest.mark.browser
 
@@ -47,17 +47,10 @@ def my_actions(page) -> list[str]:
 
 
 def click_cards(page, codes: list[str], seen: dict[str, int] | None = None) -> None:
-    """Click each code (the k-th copy for repeated codes: four decks); ``seen``
-    carries the copies already clicked over several calls."""
-    seen = {} if seen is None else seen
-    for code in codes:
-        nth = seen.get(code, 0)
-        seen[code] = nth + 1
-        page.locator(f'#my-hand [data-card="{code}"]').nth(nth).click()
-
-
-def selected(page) -> list[str]:
-    return page.locator("#my-hand [data-card].selected").evaluate_all("els => els.map(e => e.dataset.card)")
+    """Click each code (a stack of identical cards takes one more copy per
+    tap: helpers.click_copies); ``seen`` carries the copies already clicked
+    over several calls."""
+    click_copies(page, codes, seen)
 
 
 def test_play_a_whole_shengji_hand_by_clicking(site_server, phone_page):
@@ -87,7 +80,8 @@ def test_play_a_whole_shengji_hand_by_clicking(site_server, phone_page):
     page.wait_for_selector('#table [data-seat-name="3"]')
     page.click('[data-action="ready"]')
     page.wait_for_selector("#my-hand [data-card]")
-    assert page.locator("#my-hand [data-card]").count() == 52  # S1
+    assert page.evaluate("() => [...document.querySelectorAll('#my-hand [data-card]')]"
+                         ".reduce((n, e) => n + parseInt(e.dataset.count || '1', 10), 0)") == 52  # S1
     page.screenshot(path=str(SHOTS / "shengji-auction-375.png"), full_page=False)
 
     done: Counter = Counter()
@@ -148,7 +142,8 @@ def test_play_a_whole_shengji_hand_by_clicking(site_server, phone_page):
         elif phase == "bury":
             codes = hint_codes(page)
             assert len(codes) == 8
-            assert page.locator("#my-hand [data-card][data-kitty]").count() == 8
+            assert page.evaluate("() => [...document.querySelectorAll('#my-hand [data-card][data-kitty]')]"
+                                 ".reduce((n, e) => n + parseInt(e.dataset.count || '1', 10), 0)") == 8
             click_cards(page, codes)
             page.wait_for_function("() => document.querySelector('#sj-selected-count').textContent === '8'")
             page.click('#actions [data-action="bury"]')

@@ -14,7 +14,7 @@ pytestmark = pytest.mark.browser
 
 #: the first won trick seen, read at once (the next lead replaces it)
 WON = """() => {
-    const plays = [...document.querySelectorAll('#table .seat .played.won')];
+    const plays = [...document.querySelectorAll('#felt .played.won')];
     if (!plays.length) return null;
     const mini = plays[0].querySelector('.mini');
     const winner = plays[0].dataset.wonBy;

@@ -20,7 +20,7 @@ pytestmark = pytest.mark.browser
 
 #: one reading of the table mid-trick (null until 2 or 3 plays lie there)
 SNAPSHOT = """() => {
-    const plays = [...document.querySelectorAll('#table .seat .played:not(.won)')];
+    const plays = [...document.querySelectorAll('#felt .played:not(.won)')];
     if (plays.length < 2 || plays.length > 3) return null;
     const board = document.querySelector('.board.sj');
     const lead = document.querySelector('#sj-trick .sj-play.lead');
@@ -29,7 +29,7 @@ SNAPSHOT = """() => {
         level: board.dataset.level, trump: board.dataset.trump,
         leader: parseInt(lead.dataset.playSeat, 10),
         plays: Object.fromEntries(plays.map(p => [p.dataset.playedSeat,
-            [...p.querySelectorAll('[data-played]')].map(c => c.dataset.played)])),
+            [...p.querySelectorAll('[data-card]')].map(c => c.dataset.card)])),
         marked: [...document.querySelectorAll('#table .played.winning')].map(p => p.dataset.playedSeat),
         badge: [...document.querySelectorAll('#table .played.winning .win-mark')].map(m => m.textContent.trim()),
         outline: plays.map(p => [p.dataset.playedSeat, getComputedStyle(p).outlineStyle]),
@@ -54,6 +54,6 @@ def test_the_engines_winner_is_marked_mid_trick(site_server, browser):
                 SHOTS.mkdir(exist_ok=True)
                 page.screenshot(path=str(SHOTS / "look-winning-play-1366x768.png"))
             seen += 1
-            page.wait_for_function("n => document.querySelectorAll('#table .seat .played:not(.won)').length !== n",
+            page.wait_for_function("n => document.querySelectorAll('#felt .played:not(.won)').length !== n",
                                    arg=len(plays), timeout=60_000)
         assert seen == 3

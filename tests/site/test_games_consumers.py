@@ -45,7 +45,13 @@ def attr(html, name):
 
 
 def own_cards(html):
-    return re.findall(r'data-card="([^"]+)"', html)
+    """The codes of the viewer's hand (``data-region="hand"``), a stack of
+    identical cards (``data-count``) once per copy."""
+    hand = re.search(r'id="my-hand"[^>]*>(.*?)</div>', html, re.S)
+    out = []
+    for code, count in re.findall(r'<button[^>]* data-card="([^"]+)"(?: data-count="(\d+)")?', hand.group(1) if hand else ""):
+        out += [code] * int(count or 1)
+    return out
 
 
 def all_codes(html):
@@ -245,7 +251,7 @@ async def test_spectator_socket_shows_no_cards(bot_room, bob):
     await comm.disconnect()
     hand = await database_sync_to_async(services.current_hand)(bot_room)
     for html in messages:
-        assert "data-card=" not in html and "data-my-seat" not in html
+        assert 'data-region="hand"' not in html and "data-my-seat" not in html
         assert 'data-action="play"' not in html and 'data-action="hint"' not in html
         if attr(html, "data-hand") != str(hand.pk):
             continue

@@ -24,6 +24,7 @@ from tests.conftest import drive, make_due
 
 from .shengji_fixtures import sj_bot_room  # noqa: F401 (fixture)
 from tests.table_pages import PagedCommunicator
+from tests.table_pages import hand_codes
 
 RULES = get_rules("baohuang")
 APP = URLRouter(websocket_urlpatterns)
@@ -31,7 +32,7 @@ SERVER_NOW = re.compile(r' data-server-now="\d+"')
 
 
 def own_cards(html):
-    return re.findall(r'data-card="([^"]+)"', html)
+    return hand_codes(html)
 
 
 def attr(html, name):

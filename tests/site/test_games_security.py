@@ -157,7 +157,7 @@ def test_spectator_page_and_fragment_show_no_cards(five_humans, make_user):
     spectator = _client(make_user("watcher"))
     for url in (f"/rooms/{room.pk}/", f"/rooms/{room.pk}/table"):
         html = spectator.get(url).content.decode()
-        assert "data-card=" not in html and "data-my-seat" not in html
+        assert 'data-region="hand"' not in html and "data-my-seat" not in html
         assert 'data-action="hint"' not in html and 'hx-post="/rooms/%d/act"' % room.pk not in html
     # the hand is in the crown phase: the view of nobody has no hand
     assert RULES.view(services.hand_state(services.current_hand(room)), None).get("hand") in (None, [])

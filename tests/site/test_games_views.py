@@ -11,6 +11,7 @@ from games import services
 from games.engine import get_rules
 from games.engine.cards import standard_deck
 from games.models import HandAction, Room, Seat
+from tests.table_pages import hand_codes
 
 pytestmark = pytest.mark.django_db
 
@@ -48,14 +49,14 @@ def test_room_page_shows_own_hand_sorted_and_hooks(bot_room, alice):
     html = response.content.decode()
     hand = services.current_hand(bot_room)
     mine = RULES.view(services.hand_state(hand), 0)["hand"]
-    assert re.findall(r'data-card="([^"]+)"', html) == mine  # engine order: high to low (B2)
+    assert hand_codes(html) == mine  # engine order: high to low (B2)
     assert f'data-version="{bot_room.version}"' in html
     assert 'data-committed-at="' in html
     assert 'id="turn-indicator"' in html and 'id="countdown"' in html
     assert f'ws-connect="/ws/rooms/{bot_room.pk}/"' in html
     for other in range(1, 5):  # nobody else's cards
         for code in set(RULES.view(services.hand_state(hand), other)["hand"]) - set(mine):
-            assert f'data-card="{code}"' not in html
+            assert code not in hand_codes(html)
 
 
 def test_legal_buttons_only_for_the_seat_to_act(five_humans):
@@ -205,7 +206,7 @@ def test_seat_ready_fill_bots_flow(alice):
     assert r.status_code == 200
     room.refresh_from_db()
     assert room.status == Room.Status.PLAYING
-    assert "data-card=" in r.content.decode()
+    assert 'data-region="hand"' in r.content.decode()
 
 
 def test_take_seat_button_for_spectator(bh_room, bob):
@@ -338,7 +339,7 @@ def test_no_hint_when_nothing_beats_the_top(bot_room, alice, driver):
 
 def test_spectator_sees_no_cards_and_no_actions(bot_room, bob):
     html = _client(bob).get(f"/rooms/{bot_room.pk}/").content.decode()
-    assert "data-card=" not in html and 'data-action="play"' not in html
+    assert 'data-region="hand"' not in html and 'data-action="play"' not in html
     assert "data-my-seat" not in html
     assert 'data-seat-take="' not in html  # full room, hand in play
 
@@ -348,4 +349,4 @@ def test_leave_during_a_hand_hands_the_seat_to_a_bot(bot_room, alice):
     assert response.status_code == 200
     seat = bot_room.seats.get(index=0)
     assert seat.user is None and seat.bot_policy == "heuristic"
-    assert "data-card=" not in response.content.decode()
+    assert 'data-region="hand"' not in response.content.decode()

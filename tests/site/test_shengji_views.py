@@ -17,6 +17,8 @@ from games import services
 from games.engine.cards import Card
 from games.engine.shengji.trumps import bid_points, card_points
 
+from tests.table_pages import hand_codes, kitty_codes
+
 from .shengji_fixtures import (  # noqa: F401 (fixtures)
     RULES,
     auction_with_give,
@@ -49,7 +51,7 @@ def actions(html) -> list[str]:
 
 
 def cards(html) -> list[str]:
-    return re.findall(r'data-card="([^"]+)"', html)
+    return hand_codes(html)
 
 
 def post(room, user, data, htmx=True):
@@ -66,9 +68,10 @@ def test_auction_page_marks_bipai_and_offers_bid_pass(sj_humans):
     html = page(room, users[seat])
     mine = RULES.view(state, seat)["hand"]
     assert cards(html) == mine  # 比牌 first, then S H D C (engine order)
-    marked = re.findall(r'data-card="([^"]+)" data-bid="(\d+)"', html)
-    assert marked and all(bid_points(Card.parse(c), state.level) == int(p) for c, p in marked)
-    assert len(marked) == sum(1 for c in state.hands[seat] if bid_points(c, state.level))
+    # (a stack of identical 比牌 is one button with data-count)
+    marked = re.findall(r'data-card="([^"]+)"(?: data-count="(\d+)")? data-bid="(\d+)"', html)
+    assert marked and all(bid_points(Card.parse(c), state.level) == int(p) for c, _n, p in marked)
+    assert sum(int(n or 1) for _c, n, _p in marked) == sum(1 for c in state.hands[seat] if bid_points(c, state.level))
     assert actions(html)[:1] == ["hint"] and {"bid", "pass"} <= set(actions(html))
     assert 'id="turn-indicator"' in html and 'id="countdown"' in html
     assert 'href="/static/games/shengji.css"' in html and "games/shengji.js" in html
@@ -79,13 +82,13 @@ def test_auction_page_marks_bipai_and_offers_bid_pass(sj_humans):
 
     watcher = get_user_model().objects.create_user("watcher", password="pw-watcher-123")
     html_watch = page(room, watcher)
-    assert 'class="board sj"' in html_watch and "data-card=" not in html_watch
+    assert 'class="board sj"' in html_watch and 'data-region="hand"' not in html_watch
     assert 'id="sj-piles"' in html_watch and actions(html_watch) == []
     # nobody else's cards on the page
     for s in range(4):
         if s != seat:
             for code in set(RULES.view(state, s)["hand"]) - set(mine):
-                assert f'data-card="{code}"' not in html
+                assert code not in hand_codes(html)
 
 
 def test_post_bid_pass_trump_bury_play(sj_humans):
@@ -113,7 +116,7 @@ def test_post_bid_pass_trump_bury_play(sj_humans):
     assert state.trump == "D" and RULES.phase(state) == "bury"
     dealer = state.dealer
     html = page(room, users[dealer])
-    kitty = re.findall(r'data-card="([^"]+)"[^>]*data-kitty="1"', html)
+    kitty = kitty_codes(html)
     assert sorted(kitty) == sorted(c.code for c in state.deal.kitty)  # the 8 kitty cards marked
     assert "bury" in actions(html)
     assert 'data-kitty' not in page(room, users[(dealer + 1) % 4])
@@ -225,6 +228,11 @@ def test_last_trick_toggle_and_result_panel(sj_bot_room, alice, driver):
     for team in "01":
         assert f'data-levels-gained="{summary["levels_gained"][team]}"' in panel
     assert f'/hands/{hand.pk}/replay/' in panel and f'/hands/{hand.pk}/record.json' in panel
+    # why the levels moved: the band of the attackers' points, citing S17 with its link
+    why = re.search(r'<ul class="level-why".*?</ul>', panel, re.S).group(0)
+    assert f'{summary["attackers_points"]}' in why and "S17" in why and "#rule-S17" in why
+    # the end of the hand stays: a next-hand (or rematch) button with its countdown
+    assert 'data-action="next-hand"' in panel and 'class="next-countdown" data-deadline="' in panel
 
 
 def test_failed_throw_is_announced_without_who_stopped_it(sj_humans, monkeypatch):

@@ -26,6 +26,7 @@ from games.models import Room
 from games.live.routing import websocket_urlpatterns
 from tests.site.test_games_consumers import _step
 from tests.table_pages import PagedCommunicator
+from tests.table_pages import hand_codes
 
 # close_thread_connections: tests/conftest.py
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.usefixtures("close_thread_connections")]
@@ -45,7 +46,7 @@ def version_of(html: str) -> int:
 
 
 def own_cards(html: str) -> list[str]:
-    return re.findall(r'data-card="([^"]+)"', html)
+    return hand_codes(html)
 
 
 def _pubsub(layer):

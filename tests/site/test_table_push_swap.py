@@ -80,7 +80,7 @@ def test_the_page_and_a_post_answer_morph_and_carry_no_oob_root(bh_room, alice):
 
     answer = _client(alice).post(f"/rooms/{bh_room.pk}/ready", {"ready": "1"}, HTTP_HX_REQUEST="true")
     html = answer.content.decode()
-    assert "data-card=" in html  # dealt: the hand and its buttons
+    assert 'data-region="hand"' in html  # dealt: the hand and its buttons
     assert "hx-swap-oob" not in _root(html) and 'hx-ext="morph"' in _root(html)
     assert set(_swaps(html)) == {"morph"}
 

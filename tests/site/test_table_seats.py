@@ -59,7 +59,7 @@ def test_timer_on_the_seat_to_act_and_plays_in_front_of_seats(bot_room, alice, d
         block = re.search(rf'data-played-seat="{seat}"[^>]*>(.*?)</div>', html, re.S)
         assert block, seat
         if e["verb"] == "play":
-            assert re.findall(r'data-played="([^"]+)"', block.group(1)) == e["cards"]
+            assert re.findall(r'data-card="([^"]+)"', block.group(1)) == e["cards"]
     assert played
 
 

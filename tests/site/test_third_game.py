@@ -14,6 +14,8 @@ import io
 import json
 import re
 
+from tests.table_pages import hand_codes
+
 import pytest
 from channels.db import database_sync_to_async
 from channels.routing import URLRouter
@@ -101,7 +103,7 @@ def test_table_renders_for_the_seat_and_accepts_a_move(hc_room, alice):
     assert 'class="table game-highcard"' in page and "三人桌" in page
     state = services.hand_state(services.current_hand(hc_room))
     mine = RULES.view(state, 0)["hand"]
-    assert re.findall(r'data-card="([^"]+)"', page) == mine  # own cards only
+    assert hand_codes(page) == mine  # own cards only
     if RULES.to_act(state) != 0:
         drive(hc_room, lambda r: RULES.to_act(services.hand_state(services.current_hand(r))) == 0)
         hc_room.refresh_from_db()
@@ -142,7 +144,7 @@ async def test_websocket_pushes_the_seats_own_view(highcard, alice, multipliers)
     assert f'data-version="{version}"' in dealt
     hand = await database_sync_to_async(services.current_hand)(room.pk)
     state = await database_sync_to_async(services.hand_state)(hand)
-    assert re.findall(r'data-card="([^"]+)"', dealt) == RULES.view(state, 0)["hand"]
+    assert hand_codes(dealt) == RULES.view(state, 0)["hand"]
     await comm.disconnect()
     await database_sync_to_async(connections.close_all)()
 

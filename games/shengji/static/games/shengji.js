@@ -155,7 +155,10 @@
 
   function updateCount() {
     var c = $("#sj-selected-count");
-    if (c) c.textContent = String($$(".my-hand [data-card].selected").length);
+    // a stack of identical cards counts its selected copies (data-sel, table.js)
+    if (c) c.textContent = String($$(".my-hand [data-card].selected").reduce(function (n, b) {
+      return n + (parseInt(b.getAttribute("data-sel") || "1", 10) || 1);
+    }, 0));
   }
 
   function afterSwap() {
