@@ -16,6 +16,8 @@ from typing import Any, Callable, Iterable, Mapping
 
 from django.utils.translation import gettext_lazy as _
 
+from config.hooks import Hooks
+
 
 @dataclass(frozen=True)
 class GameEntry:
@@ -32,19 +34,15 @@ class GameEntry:
 #: Reasons any game's ledger rows may carry (``PointsEntry.reason``).
 COMMON_REASONS = {"hand": _("牌局结算"), "adjustment": _("管理员调整")}
 
-_provider: Callable[[], Iterable[GameEntry]] | None = None
-
-
-def provide(provider: Callable[[], Iterable[GameEntry]]) -> None:
-    """Set the function that lists the games (called on every lookup, so a
-    game added later is seen)."""
-    global _provider
-    _provider = provider
+#: Who lists the games: an app adds an object with ``game_entries() -> iterable of
+#: GameEntry`` (the site's one way to ask the apps above: config/hooks.py).
+PROVIDERS = Hooks("game catalog")
 
 
 def entries() -> list[GameEntry]:
-    """Every game, in the provider's order (empty when none was given)."""
-    return list(_provider()) if _provider is not None else []
+    """Every game, in the providers' order (asked on every lookup, so a game
+    added later is seen; empty when no app provides any)."""
+    return [entry for batch in PROVIDERS.answers("game_entries") for entry in batch]
 
 
 def codes() -> tuple[str, ...]:

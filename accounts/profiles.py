@@ -7,6 +7,7 @@ from dataclasses import dataclass
 from . import catalog, signals
 from .ledger import standings
 from .models import LevelTitle, PointsEntry
+from config.hooks import Hooks
 
 #: How many recent rows a profile lists.
 RECENT_LIMIT = 20
@@ -158,18 +159,16 @@ def points_history(user, rows: list[GameStanding] | None = None, limit: int = RE
     return out
 
 
-#: Set by the app that runs the hands (:func:`hide_hands_with`): which hand ids
-#: a viewer may not open now (an embargoed duplicate board, #21).
-_hand_filter = None
-
-
-def hide_hands_with(fn) -> None:
-    """``fn(hand_ids, viewer) -> set of hand ids`` the profile must not link
-    to (given by the games app at start-up; accounts imports no other app)."""
-    global _hand_filter
-    _hand_filter = fn
+#: Which hand ids a viewer may not open now (an embargoed duplicate board, a
+#: private room's hand): the app that runs the hands adds an object with
+#: ``hidden_hands(hand_ids, viewer) -> set of ids`` (accounts imports no other
+#: app; the site's one way to ask the apps above: config/hooks.py).
+HAND_FILTERS = Hooks("profile hand filters")
 
 
 def hidden_hands(hand_ids, viewer) -> set[int]:
     """The ids among ``hand_ids`` the profile page leaves unlinked for ``viewer``."""
-    return set(_hand_filter(hand_ids, viewer)) if _hand_filter is not None else set()
+    hidden: set[int] = set()
+    for answer in HAND_FILTERS.answers("hidden_hands", hand_ids, viewer):
+        hidden |= set(answer)
+    return hidden

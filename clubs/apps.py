@@ -18,11 +18,13 @@ class ClubsConfig(AppConfig):
         from . import rules  # noqa: F401  (registers the per-club permissions)
         from .guards import GUARD
         from .live.receivers import on_hand_completed
-        from .running.rounds import PLANNER, after_sweep
+        from .running.rounds import PLANNER, rounds_swept
         from .schedule.scheduling import sweep_schedules
 
         dealing.register(PLANNER)
-        after_sweep(sweep_schedules)  # scheduled starts and automatic rounds (#25)
+        # scheduled starts and automatic rounds, after every round sweep
+        rounds_swept.connect(lambda sender, **kwargs: sweep_schedules(), weak=False,
+                             dispatch_uid="clubs.schedule.sweep_schedules")
         embargo.register(GUARD)  # duplicate boards, watching event tables (#21)
         seating.register(GUARD)  # event tables seat only their entrants (#21)
         # the organiser's live page: pushed as each table completes a hand (#21)

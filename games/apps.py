@@ -2,6 +2,18 @@ from django.apps import AppConfig
 from django.utils.translation import gettext_lazy as _
 
 
+class _GameCatalog:
+    """What accounts asks of the games (``accounts.catalog.PROVIDERS``): every
+    registered game's code, label, title ladder and ledger reasons."""
+
+    def game_entries(self):
+        from accounts import catalog
+        from games import registry
+
+        return [catalog.GameEntry(s.code, s.profile_label, s.ladder, s.ledger_reasons)
+                for s in registry.specs()]
+
+
 class GamesConfig(AppConfig):
     name = "games"
     verbose_name = _("游戏")
@@ -11,7 +23,7 @@ class GamesConfig(AppConfig):
         (:mod:`games.runtime.scheduling`) is given the server's turn and sweep, and
         the profile page is told where a user sits
         (:data:`accounts.signals.profile_context`), and accounts learns the
-        registered games (:func:`accounts.catalog.provide`: their codes,
+        registered games (``accounts.catalog.PROVIDERS``: their codes,
         labels, ledger reasons and default title ladders)."""
         from accounts import catalog, profiles
         from accounts.signals import profile_context
@@ -36,13 +48,8 @@ class GamesConfig(AppConfig):
         game_signals.hand_completed.connect(reviews.on_hand_completed,
                                             dispatch_uid="games.review_after_hand")
         profile_context.connect(profile.seats_for_profile, dispatch_uid="games.current_seats")
-        profiles.hide_hands_with(embargo.hidden_hands)  # no links to embargoed hands (#21)
+        profiles.HAND_FILTERS.add(embargo)  # no links to hands an embargo hides (embargo.hidden_hands)
         from games import private_rooms
 
         embargo.register(private_rooms.WATCH_RULE)  # private rooms: their players only (#26)
-        catalog.provide(
-            lambda: [
-                catalog.GameEntry(s.code, s.profile_label, s.ladder, s.ledger_reasons)
-                for s in registry.specs()
-            ]
-        )
+        catalog.PROVIDERS.add(_GameCatalog())

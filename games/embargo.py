@@ -23,13 +23,15 @@ Example::
 
 from __future__ import annotations
 
-_guards: list = []
+from config.hooks import Hooks
+
+#: The apps' guards (the site's one way to ask the apps above: config/hooks.py).
+_guards = Hooks("embargo")
 
 
 def register(guard) -> None:
     """Add ``guard`` (once): an object with ``hand_embargo(hand, user)``."""
-    if guard not in _guards:
-        _guards.append(guard)
+    _guards.add(guard)
 
 
 def embargo_reason(hand, user) -> str | None:
@@ -38,11 +40,7 @@ def embargo_reason(hand, user) -> str | None:
     always get None."""
     if getattr(user, "is_staff", False):
         return None
-    for guard in _guards:
-        reason = guard.hand_embargo(hand, user)
-        if reason:
-            return reason
-    return None
+    return _guards.reason("hand_embargo", hand, user)
 
 
 def is_embargoed(hand, user) -> bool:

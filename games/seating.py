@@ -27,22 +27,20 @@ does not know about events: apps register a *rule* at start-up
 
 from __future__ import annotations
 
-_rules: list = []
+from config.hooks import Hooks
+
+#: The apps' seating rules (the site's one way to ask the apps above: config/hooks.py).
+_rules = Hooks("seating")
 
 
 def register(rule) -> None:
     """Add ``rule`` (once): an object with ``seat_refusal(room, user, index)``."""
-    if rule not in _rules:
-        _rules.append(rule)
+    _rules.add(rule)
 
 
 def seat_refusal(room, user, index: int) -> str | None:
     """Why ``user`` may not take seat ``index`` of ``room``, or None."""
-    for rule in _rules:
-        reason = rule.seat_refusal(room, user, index)
-        if reason:
-            return reason
-    return None
+    return _rules.reason("seat_refusal", room, user, index)
 
 
 def play_refusal(user) -> str | None:

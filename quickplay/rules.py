@@ -20,23 +20,20 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-_rules: list = []
+from config.hooks import Hooks
+
+#: The apps' queue rules (the site's one way to ask the apps above: config/hooks.py).
+_rules = Hooks("quick-play rules")
 
 
 def register(rule) -> None:
     """Add ``rule`` (once)."""
-    if rule not in _rules:
-        _rules.append(rule)
+    _rules.add(rule)
 
 
 def queue_refusal(user) -> str | None:
     """Why ``user`` may not join the queue, or None (the first rule's sentence)."""
-    for rule in _rules:
-        ask = getattr(rule, "queue_refusal", None)
-        reason = ask(user) if ask else None
-        if reason:
-            return reason
-    return None
+    return _rules.reason("queue_refusal", user)
 
 
 @dataclass

@@ -25,6 +25,7 @@ import time
 from django.conf import settings
 from django.db import connections, transaction
 from django.utils import timezone
+from django.dispatch import Signal
 
 from games.services import dealing
 from games import services as game_services
@@ -250,24 +251,17 @@ def sweep_rounds() -> int:
             advance_round(rid)
         except Exception:
             log.exception("round sweep: round %s failed", rid)
-    for hook in _after_sweep:  # the scheduled starts and automatic rounds of clubs.schedule.scheduling
-        try:
-            hook()
-        except Exception:
-            log.exception("round sweep: %s failed", getattr(hook, "__name__", hook))
+    for receiver, response in rounds_swept.send_robust(sender=None):
+        if isinstance(response, Exception):
+            log.error("round sweep: %r failed", receiver,
+                      exc_info=(type(response), response, response.__traceback__))
     return len(ids)
 
 
-#: Functions run at the end of every :func:`sweep_rounds` (registered by
-#: ``ClubsConfig.ready``: ``clubs.schedule.scheduling.sweep_schedules``), so this module
-#: does not import the scheduler that drives it.
-_after_sweep: list = []
-
-
-def after_sweep(hook) -> None:
-    """Run ``hook()`` at the end of every :func:`sweep_rounds` (once per hook)."""
-    if hook not in _after_sweep:
-        _after_sweep.append(hook)
+#: Sent at the end of every :func:`sweep_rounds` (no arguments): the layer above
+#: (``clubs.schedule.scheduling``: scheduled starts and automatic rounds) runs its
+#: own sweep on it, so this module does not import the scheduler that drives it.
+rounds_swept = Signal()
 
 
 # --------------------------------------------------------------------------- embedded sweeper

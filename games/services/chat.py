@@ -31,6 +31,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
 from accounts.validators import text_problem
+from config.hooks import Hooks
 
 from games.models import ChatMessage, ChatMute, Room
 
@@ -57,31 +58,24 @@ QUICK_PHRASES = {
 }
 
 
-_rules: list = []
+#: The apps' chat rules (the site's one way to ask the apps above: config/hooks.py).
+_rules = Hooks("chat rules")
 
 
 def register(rule) -> None:
     """Add a chat rule (once); see the module docstring."""
-    if rule not in _rules:
-        _rules.append(rule)
+    _rules.add(rule)
 
 
 def _rule_refusal(user) -> str | None:
-    for rule in _rules:
-        ask = getattr(rule, "chat_refusal", None)
-        reason = ask(user) if ask else None
-        if reason:
-            return reason
-    return None
+    return _rules.reason("chat_refusal", user)
 
 
 def hidden_authors(viewer) -> set[int]:
     """Ids of the users whose lines the rules hide from ``viewer``."""
     out: set[int] = set()
-    for rule in _rules:
-        ask = getattr(rule, "hidden_authors", None)
-        if ask:
-            out |= set(ask(viewer))
+    for answer in _rules.answers("hidden_authors", viewer):
+        out |= set(answer)
     return out
 
 
@@ -185,4 +179,4 @@ def line(message_id: int, viewer=None) -> ChatMessage | None:
 
 def line_report_url() -> str:
     """The first rule's link to report a line (the line's id is appended), or ""."""
-    return next((rule.line_report_url() for rule in _rules if hasattr(rule, "line_report_url")), "")
+    return _rules.first("line_report_url") or ""

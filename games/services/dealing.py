@@ -28,6 +28,8 @@ from __future__ import annotations
 import logging
 from dataclasses import dataclass
 
+from config.hooks import Hooks
+
 log = logging.getLogger(__name__)
 
 
@@ -41,39 +43,27 @@ class DealPlan:
     start: dict
 
 
-_planners: list = []
+#: The apps' planners (the site's one way to ask the apps above: config/hooks.py).
+_planners = Hooks("deal planners")
 
 
 def register(planner) -> None:
     """Add ``planner`` (once; see the module docstring for its two methods)."""
-    if planner not in _planners:
-        _planners.append(planner)
+    _planners.add(planner)
 
 
 def may_deal(room) -> bool | None:
     """The first planner's verdict about dealing another hand at ``room``."""
-    for planner in _planners:
-        verdict = planner.may_deal(room)
-        if verdict is not None:
-            return verdict
-    return None
+    return _planners.first("may_deal", room)
 
 
 def plan(room) -> DealPlan | None:
     """The first planner's :class:`DealPlan` for ``room``'s next hand, or None."""
-    for planner in _planners:
-        p = planner.plan(room)
-        if p is not None:
-            return p
-    return None
+    return _planners.first("plan", room)
 
 
 def scored(room) -> bool:
     """False when a planner says ``room``'s hands are not scored (no ledger
     credit, no ``hand_scored``); True otherwise."""
-    for planner in _planners:
-        ask = getattr(planner, "scored", None)
-        verdict = ask(room) if ask is not None else None
-        if verdict is not None:
-            return bool(verdict)
-    return True
+    verdict = _planners.first("scored", room)
+    return True if verdict is None else bool(verdict)

@@ -280,7 +280,7 @@ def test_play_again_refused_under_embargo_and_for_a_bad_seat(client, alice, fini
     try:
         assert client.post(f"/hands/{finished.pk}/again/", {"seat": "9"}).status_code == 400
     finally:
-        embargo._guards.append(hidden)
+        embargo.register(hidden)
 
 
 from tests.site.test_third_game import hc_room, highcard  # noqa: E402,F401  (fixtures)
