@@ -13,6 +13,7 @@ from games.engine.baohuang import RULES
 from games.engine.baohuang.order import KIND_BJ_MARKED, KIND_H4_MARKED, NKINDS, RANK_KINDS, THREE, rank_counts
 from games.engine.baohuang.search import fast_rollout, infoset, rollout, sample_world
 from games.engine.search import SearchConfig
+from tests.engine import search_contract
 
 # a cap on sampled worlds and no real time limit: decisions are deterministic
 TINY = SearchConfig(budget_ms=60_000, max_playouts=3, margin=0.0, min_switch=2)
@@ -20,14 +21,7 @@ TINY = SearchConfig(budget_ms=60_000, max_playouts=3, margin=0.0, min_switch=2)
 
 def advance(seed: int, steps: int, match=None):
     """A state ``steps`` heuristic decisions into the hand dealt with ``seed``."""
-    match = match or RULES.new_match()
-    state = RULES.start_hand(match, RULES.deal(match, seed))
-    rng = random.Random(seed)
-    for _ in range(steps):
-        if RULES.is_complete(state):
-            break
-        state = RULES.apply(state, RULES.bot_action(state, RULES.to_act(state), "heuristic", rng))
-    return state
+    return search_contract.advance(RULES, seed, steps, match)
 
 
 def swap_hidden(state, seat: int, rng: random.Random):
@@ -57,23 +51,6 @@ def swap_hidden(state, seat: int, rng: random.Random):
     return None
 
 
-@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(seed=st.integers(0, 2**40), steps=st.integers(0, 220), bot_seed=st.integers(0, 2**32))
-def test_decision_ignores_cards_the_seat_cannot_see(seed, steps, bot_seed):
-    state = advance(seed, steps)
-    if RULES.is_complete(state):
-        return
-    seat = RULES.to_act(state)
-    other = swap_hidden(state, seat, random.Random(bot_seed))
-    if other is None:
-        return
-    assert other.hands != state.hands
-    assert infoset(other, seat) == infoset(state, seat)
-    a = RULES.bot_action(state, seat, "search", random.Random(bot_seed), search=TINY)
-    b = RULES.bot_action(other, seat, "search", random.Random(bot_seed), search=TINY)
-    assert a == b
-
-
 @settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(seed=st.integers(0, 2**40), steps=st.integers(0, 260), bot_seed=st.integers(0, 2**32),
        tribute=st.booleans())
@@ -84,12 +61,7 @@ def test_search_always_returns_a_legal_action(seed, steps, bot_seed, tribute):
             "emperor": seed % 5, "guard": (seed + 1 + bot_seed % 4) % 5, "solo": None,
             "guard_declared": "open" if bot_seed % 2 else "secret",
             "finish_order": [(seed + i) % 5 for i in range(5)]}})
-    state = advance(seed, steps, match)
-    if RULES.is_complete(state):
-        return
-    seat = RULES.to_act(state)
-    action = RULES.bot_action(state, seat, "search", random.Random(bot_seed), search=TINY)
-    RULES.apply(state, action)  # raises IllegalAction if it is not legal
+    search_contract.check_legal(RULES, advance(seed, steps, match), bot_seed, TINY)
 
 
 def test_every_phase_is_searched_and_legal():
@@ -120,12 +92,8 @@ def test_every_phase_is_searched_and_legal():
 
 
 def test_fixed_seed_decision_is_reproducible():
-    state = advance(11, 40)
-    seat = RULES.to_act(state)
-    cfg = SearchConfig(budget_ms=60_000, max_playouts=6)
-    first = RULES.bot_action(state, seat, "search", random.Random(99), search=cfg)
-    for _ in range(2):
-        assert RULES.bot_action(state, seat, "search", random.Random(99), search=cfg) == first
+    search_contract.check_reproducible(RULES, advance(11, 40), 99, SearchConfig(budget_ms=60_000, max_playouts=6),
+                                       repeats=2)
 
 
 @settings(max_examples=30, deadline=None)

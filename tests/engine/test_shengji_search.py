@@ -16,19 +16,13 @@ from games.engine.search import SearchConfig
 from games.engine.shengji import RULES
 from games.engine.shengji.search import sample_hands, sample_world
 from games.engine.shengji.view import seat_view
+from tests.engine import search_contract
 
 TINY = SearchConfig(budget_ms=60_000, max_playouts=2, margin=0.0, min_switch=2)
 
 
 def advance(seed: int, steps: int, match=None):
-    match = match or RULES.new_match()
-    state = RULES.start_hand(match, RULES.deal(match, seed))
-    rng = random.Random(seed)
-    for _ in range(steps):
-        if RULES.is_complete(state):
-            break
-        state = RULES.apply(state, RULES.bot_action(state, RULES.to_act(state), "heuristic", rng))
-    return state
+    return search_contract.advance(RULES, seed, steps, match)
 
 
 def swap_hidden(state, seat: int, rng: random.Random):
@@ -55,35 +49,13 @@ def swap_hidden(state, seat: int, rng: random.Random):
     return None
 
 
-@settings(max_examples=12, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(seed=st.integers(0, 2**40), steps=st.integers(0, 70), bot_seed=st.integers(0, 2**32))
-def test_decision_ignores_cards_the_seat_cannot_see(seed, steps, bot_seed):
-    state = advance(seed, steps)
-    if RULES.is_complete(state):
-        return
-    seat = RULES.to_act(state)
-    other = swap_hidden(state, seat, random.Random(bot_seed))
-    if other is None:
-        return
-    assert other.hands != state.hands
-    assert seat_view(other, seat) == seat_view(state, seat)
-    a = RULES.bot_action(state, seat, "search", random.Random(bot_seed), search=TINY)
-    b = RULES.bot_action(other, seat, "search", random.Random(bot_seed), search=TINY)
-    assert a == b
-
-
 @settings(max_examples=20, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(seed=st.integers(0, 2**40), steps=st.integers(0, 70), bot_seed=st.integers(0, 2**32),
        first_hand=st.booleans())
 def test_search_always_returns_a_legal_action(seed, steps, bot_seed, first_hand):
     match = RULES.new_match() if first_hand else RULES.new_match(
         None, {"levels": {"0": "7", "1": "J"}, "dealer": seed % 4})
-    state = advance(seed, steps, match)
-    if RULES.is_complete(state):
-        return
-    seat = RULES.to_act(state)
-    action = RULES.bot_action(state, seat, "search", random.Random(bot_seed), search=TINY)
-    RULES.apply(state, action)  # raises IllegalAction if it is not legal
+    search_contract.check_legal(RULES, advance(seed, steps, match), bot_seed, TINY)
 
 
 def test_every_phase_is_searched_and_legal():
@@ -105,10 +77,7 @@ def test_every_phase_is_searched_and_legal():
 def test_fixed_seed_decision_is_reproducible():
     state = advance(2, 40)
     assert state.phase == "play"
-    seat = RULES.to_act(state)
-    cfg = SearchConfig(budget_ms=60_000, max_playouts=2)
-    first = RULES.bot_action(state, seat, "search", random.Random(7), search=cfg)
-    assert RULES.bot_action(state, seat, "search", random.Random(7), search=cfg) == first
+    search_contract.check_reproducible(RULES, state, 7, SearchConfig(budget_ms=60_000, max_playouts=2))
 
 
 @settings(max_examples=25, deadline=None)
