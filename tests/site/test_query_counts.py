@@ -9,10 +9,11 @@ production); they are counted apart and asserted too.
 
 Shapes pinned:
 
-* a player's action through :func:`games.services.user_action` (保皇 and
-  升級): the seat lookup, the hidden-decision check's room and hand reads,
-  the version bump that returns the fresh row, the seat, the hand (exact
-  under the lock), the insert, the seats for the next deadline, the room save;
+* a player's action through :func:`games.services.do_move` (保皇 and
+  升級): one transaction: the version bump that returns the fresh row, the
+  seats once (the user's own, the hidden-decision check, the next deadline),
+  the hand (exact under the lock), the insert, the room save (13 statements
+  in two transactions before the one path);
 * a bot turn (:func:`games.runtime.tasks.play_turn`): room, hand, seats read once
   before the lock (still exact when the lock is taken at that version,
   ``do_action(known=…)``), then bump, insert, room save;
@@ -76,19 +77,13 @@ def c5_record(room, game: str) -> tuple[int, dict]:
 
 # one player's action ------------------------------------------------------
 USER_ACTION = [
-    "SELECT games_seat",            # the user's seat (user_action)
-    "SAVEPOINT",                    # hidden-decision check (games.services.hidden, issue #8)
-    "SELECT games_room",            #   the room, locked
-    "SELECT games_hand",            #   hand + action count: not hidden, nothing held
-    "RELEASE",
-    "SAVEPOINT",                    # locked_room
-    "UPDATE games_room",            #   version bump RETURNING the fresh row
-    "SELECT games_seat",            #   the user's seat under the lock
+    "SAVEPOINT",                    # do_move: one transaction (BEGIN in production)
+    "UPDATE games_room",            #   version bump RETURNING the fresh row (the lock)
+    "SELECT games_seat",            #   seats (+ users), once: the user's seat, hidden check, deadline
     "SELECT games_hand",            #   hand + exact action count under the lock
     "INSERT games_handaction",      #   the action
-    "SELECT games_seat",            #   seats (+ users) for the next deadline
-    "UPDATE games_room",            #   deadline, status
-    "RELEASE",
+    "UPDATE games_room",            #   deadline, status, pending, changed
+    "RELEASE",                      # (COMMIT in production)
 ]
 
 
