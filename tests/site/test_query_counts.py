@@ -227,3 +227,53 @@ def test_between_hands_snapshot(bot_room, alice, make_user):
     first = SNAPSHOT[:2] + [COMPLETED] + SNAPSHOT[2:] + NOTES
     snap = _snapshot_and_renders(bot_room, [alice], make_user("watcher"), first)
     assert snap.hand.complete and [r["number"] for r in snap.score_rows] == [1]
+
+
+# the whole POST of a player's move, and the whole bot turn ----------------
+#: At most this many statements (savepoints apart) for a player's whole POST
+#: (session, user, then the one transaction of do_move), the bar of the
+#: one-path change (21 before it: the seat read outside the lock, a second
+#: transaction for the hidden check, repeated seat/hand reads, then the
+#: response re-reading and rendering the table the push renders again).
+WHOLE_POST_MAX = 8
+
+
+def _post_fields(record: dict) -> dict:
+    """The table's POST fields for an action record (``verb``, ``cards``)."""
+    (verb, value), = record.items()
+    if isinstance(value, list):
+        return {"verb": verb, "cards": " ".join(value)}
+    if value is True:
+        return {"verb": verb}
+    return {"verb": f"{verb}-{value}"}
+
+
+def _whole_post(room, users, game):
+    from django.test import Client
+
+    room.refresh_from_db()
+    seat, record = c5_record(room, game)
+    client = Client()
+    client.force_login(users[seat])
+    before = room.version
+    with CaptureQueriesContext(connection) as ctx:
+        response = client.post(f"/rooms/{room.pk}/act", {**_post_fields(record), "version": before},
+                               HTTP_HX_REQUEST="true")
+    assert response.status_code == 200, response.content
+    room.refresh_from_db()
+    assert room.version == before + 1
+    return [s for s in statements(ctx) if s not in SAVEPOINTS]
+
+
+def test_baohuang_whole_post_is_at_most_8_statements(five_humans):
+    room, users = five_humans
+    for _ in range(3):
+        shape = _whole_post(room, users, "baohuang")
+        assert len(shape) <= WHOLE_POST_MAX, (len(shape), shape)
+
+
+def test_shengji_whole_post_is_at_most_8_statements(sj_humans):  # noqa: F811
+    room, users = sj_humans
+    for _ in range(3):
+        shape = _whole_post(room, users, "shengji")
+        assert len(shape) <= WHOLE_POST_MAX, (len(shape), shape)
