@@ -96,15 +96,16 @@ def play_turn(room_id: int, version: int) -> str:
     if kept is not None:  # this process's own last move of the room, at this version
         room, hand, seats = kept
     else:
-        room = _ROOM.first(room_id)
+        # One read for the room and its hand: the hand's query joins the
+        # room (select_related), so the room at ``version`` comes with it.
+        hand = current_hand_counted(room_id)
+        room = hand.match.room if hand is not None else _ROOM.first(room_id)
         if room is None or room.version != version:
             return "stale"
     if room.status != Room.Status.PLAYING or room.deadline is None:
         return "idle"
     now = timezone.now()
     due = room.deadline <= now + EARLY_TOLERANCE
-    if kept is None:
-        hand = current_hand_counted(room)
     if hand is None or hand.complete:
         if not due:
             signals.turn_due.send(sender=room.game, room_id=room_id, version=version,

@@ -14,7 +14,7 @@ Shapes pinned:
   seats once (the user's own, the hidden-decision check, the next deadline),
   the hand (exact under the lock), the insert, the room save (13 statements
   in two transactions before the one path);
-* a bot turn (:func:`games.runtime.tasks.play_turn`): room, hand, seats read once
+* a bot turn (:func:`games.runtime.tasks.play_turn`): hand (the room joined), seats read once
   before the lock (still exact when the lock is taken at that version,
   ``do_action(known=…)``), then bump, insert, room save;
 * a table snapshot (:func:`games.live.snapshots.load_snapshot`): three queries (room
@@ -111,8 +111,7 @@ def test_shengji_player_action(sj_humans):  # noqa: F811
 
 # one bot turn -------------------------------------------------------------
 BOT_TURN = [
-    "SELECT games_room",            # play_turn: the room at the task's version
-    "SELECT games_hand",            # hand + action count
+    "SELECT games_hand",            # play_turn: hand + action count, the room joined (at the task's version)
     "SELECT games_seat",            # seats (+ users): who acts, next deadline
     "SAVEPOINT",                    # locked_room
     "UPDATE games_room",            #   version bump RETURNING the fresh row
@@ -154,7 +153,7 @@ def test_stale_bot_turn_is_one_read(bot_room):
     bot_room.refresh_from_db()
     with CaptureQueriesContext(connection) as ctx:
         assert play_turn(bot_room.pk, bot_room.version - 1) == "stale"
-    assert statements(ctx) == ["SELECT games_room"]
+    assert statements(ctx) == ["SELECT games_hand"]  # the room comes joined to its hand
 
 
 # one snapshot, one render per socket --------------------------------------
@@ -236,6 +235,15 @@ def test_between_hands_snapshot(bot_room, alice, make_user):
 #: transaction for the hidden check, repeated seat/hand reads, then the
 #: response re-reading and rendering the table the push renders again).
 WHOLE_POST_MAX = 8
+WHOLE_POST = [
+    "SELECT django_session",        # the session
+    "SELECT auth_user",             # the user
+    "UPDATE games_room",            # do_move: the lock (version bump RETURNING the row)
+    "SELECT games_seat",            #   seats once
+    "SELECT games_hand",            #   hand + action count
+    "INSERT games_handaction",      #   the action
+    "UPDATE games_room",            #   deadline, status, pending, changed
+]                                   # (the answer renders no table: the push does)
 
 
 def _post_fields(record: dict) -> dict:
@@ -270,6 +278,7 @@ def test_baohuang_whole_post_is_at_most_8_statements(five_humans):
     for _ in range(3):
         shape = _whole_post(room, users, "baohuang")
         assert len(shape) <= WHOLE_POST_MAX, (len(shape), shape)
+        assert shape == WHOLE_POST
 
 
 def test_shengji_whole_post_is_at_most_8_statements(sj_humans):  # noqa: F811
@@ -277,3 +286,22 @@ def test_shengji_whole_post_is_at_most_8_statements(sj_humans):  # noqa: F811
     for _ in range(3):
         shape = _whole_post(room, users, "shengji")
         assert len(shape) <= WHOLE_POST_MAX, (len(shape), shape)
+        assert shape == WHOLE_POST
+
+
+#: A bot's whole turn (five statements, six before the one path: the room
+#: was read apart from its hand).
+BOT_TURN_MAX = 5
+
+
+def test_bot_turn_is_at_most_5_statements(bot_room, alice):
+    from games.runtime.tasks import play_turn
+
+    services.set_autoplay(bot_room, alice, True)
+    for _ in range(3):
+        bot_room.refresh_from_db()
+        make_due(bot_room)
+        with CaptureQueriesContext(connection) as ctx:
+            assert play_turn(bot_room.pk, bot_room.version) == "bot"
+        shape = [s for s in statements(ctx) if s not in SAVEPOINTS]
+        assert len(shape) <= BOT_TURN_MAX, (len(shape), shape)
