@@ -13,7 +13,7 @@
 ``turns``          the server's own turns (bots, 托管, C5 timeouts, sweep)
 =================  ==========================================================
 
-Callers use the names re-exported here (``services.do_action(…)``).  The
+Callers use the names re-exported here (``services.do_move(…)``).  The
 rules come from :func:`games.engine.get_rules` only: nothing here knows a game.
 """
 
