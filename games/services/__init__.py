@@ -23,6 +23,7 @@ from ..engine import get_rules
 from .deadlines import AUTOPLAY_POLICY, HAND_PAUSE_S, POLICIES, acts_automatically, bot_rng
 from .errors import Conflict, Forbidden, IllegalMove, InvalidRequest, Outcome, ServiceError
 from .frame import StaleVersion, locked_room
+from .roomcache import reset as reset_caches
 from .hands import do_action, do_move, hidden_decision, next_hand, start_hand, user_action, user_by_id
 from .readmodel import (
     action_count,
@@ -54,7 +55,7 @@ __all__ = [
     "AUTOPLAY_POLICY", "HAND_PAUSE_S", "POLICIES", "acts_automatically", "bot_rng",
     "Conflict", "Forbidden", "IllegalMove", "InvalidRequest", "Outcome", "ServiceError",
     "StaleVersion", "locked_room",
-    "do_action", "do_move", "next_hand", "start_hand", "user_action", "hidden_decision", "user_by_id",
+    "do_action", "do_move", "reset_caches", "next_hand", "start_hand", "user_action", "hidden_decision", "user_by_id",
     "action_count", "by_seat", "cache_stats", "clear_cache", "completed_hands", "current_hand",
     "current_hand_counted", "hand_match", "hand_state",
     "close_room", "create_room", "fill_bots", "leave_seat", "rejoin_seat", "room_edited", "set_autoplay", "set_ready",
