@@ -371,7 +371,12 @@ def do_move(
                 finish_hand(room, hand, rules, new_state)
             else:
                 set_deadline(room, rules, new_state, seats)
-                if known is not None:  # the server's turn: its next one may start from here
+                if known is not None and not hidden.uniform(rules, new_state, seats):
+                    # The server's turn: its next one may start from here.  Not
+                    # before a decision that may be held (it lands in
+                    # Room.pending with no visible version, from another
+                    # process): that turn reads the room, so no kept entry is
+                    # ever an exception to "exact at its version".
                     turncache.keep_on_commit(room, hand, seats, count + 1)
             return Outcome(True, room.version)
     except StaleVersion:

@@ -11,9 +11,9 @@ here under the room's new version, and the next turn at that version takes
 them instead of three queries.
 
 Why this is exact: every change to a room, its hand or its seats bumps the
-version (the one exception, a held hidden decision in ``Room.pending``, is
-handled by the caller, which reads the room again whenever the decision due
-is a hidden one), and the version check under the row lock
+version (a held hidden decision in ``Room.pending`` keeps the visible
+version, so a move that leads into a decision that may be held is not kept
+at all: that turn reads the room from the database), and the version check under the row lock
 (:func:`games.services.frame.lock_room`) still decides: if anything changed
 since, the kept version is stale, the bump matches no row, and nothing is
 done.  Entries are kept only after the commit (``on_commit``), taken at most

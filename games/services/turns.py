@@ -128,11 +128,9 @@ def play_turn(room_id: int, version: int) -> str:
                               delay_s=(room.deadline - now).total_seconds())
         return "early"
     secret = hidden_decision(rules, state)
-    if secret and kept is not None:
-        # A held hidden decision is kept in Room.pending without a version
-        # bump (games.services.hidden): read the room again (the entry is gone now).
-        return play_turn(room_id, version)
     if secret:
+        # (never from a kept entry: a move leading into a decision that may be
+        # held is not kept, see do_move; the room just read holds Room.pending)
 
         pending = hidden.pending_for(room, hand, count, seat_index)
         if pending is not None:
