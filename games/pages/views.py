@@ -238,9 +238,8 @@ def act(request, room_id: int):
 
     The answer carries no table: the push of the new version renders it once
     for every socket of the room, the mover's included (a version is rendered
-    once per audience, never also for the POST).  htmx gets 200 with
-    ``HX-Reswap: none`` and only the cleared ``#act-msg`` (out of band); a
-    plain form post is redirected to the room."""
+    once per audience, never also for the POST).  htmx gets 204 No Content
+    (nothing swapped); a plain form post is redirected to the room."""
     if not request.user.is_authenticated:
         return refuse(request, _("请先登录"), 403)
     try:
@@ -278,9 +277,10 @@ def act(request, room_id: int):
         response["HX-Reswap"] = "outerHTML"
         return response
     if getattr(request, "htmx", False):
-        response = HttpResponse(render_to_string("games/_message.html", {"message": "", "oob": True}))
-        response["HX-Reswap"] = "none"
-        return response
+        # 204: htmx swaps nothing (the button's morph of #table must not run
+        # on an answer without a table); the push brings the table, whose
+        # #act-msg is empty after a move
+        return HttpResponse(status=204)
     return redirect("room", room_id)
 
 

@@ -267,7 +267,7 @@ def _whole_post(room, users, game):
     with CaptureQueriesContext(connection) as ctx:
         response = client.post(f"/rooms/{room.pk}/act", {**_post_fields(record), "version": before},
                                HTTP_HX_REQUEST="true")
-    assert response.status_code == 200, response.content
+    assert response.status_code == 204, response.content
     room.refresh_from_db()
     assert room.version == before + 1
     return [s for s in statements(ctx) if s not in SAVEPOINTS]
