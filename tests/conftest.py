@@ -80,15 +80,10 @@ def _games_no_timers(settings):
         return
     from games.live import snapshots as live
 
-    from games.services import turncache
-
-    services.clear_cache()
-    live.forget()
-    turncache.forget()
+    # the one reset of every cached room state (games.services.roomcache)
+    services.reset_caches()
     yield
-    services.clear_cache()
-    live.forget()
-    turncache.forget()
+    services.reset_caches()
     live.close_connections()
 
 
@@ -179,9 +174,9 @@ def make_due(room) -> None:
 
     Room.objects.filter(pk=room.pk).update(deadline=timezone.now() - timedelta(seconds=5))
     # behind the services' back (no version bump): what this process kept of the room is stale
-    from games.services import turncache
+    from games.services import roomcache
 
-    turncache.forget(room.pk)
+    roomcache.forget(room.pk)
 
 
 def drive(room, until, max_steps: int = 5000, stay: bool = True) -> int:

@@ -8,7 +8,8 @@ so they are taken once, as a :class:`games.render.tables.TableSnapshot`, and sha
 * :func:`snapshot` is single-flight: the first socket asking for ``(room, N)``
   starts the read (in this module's small read pool, :data:`DB_THREADS`), the others
   await the same future;
-* the newest snapshot of each room is kept (LRU, :data:`KEEP_ROOMS` rooms) and
+* the newest snapshot of each room is kept in the one room-state cache
+  (:mod:`games.services.roomcache`, keyed by room and version, LRU) and
   served to a socket asking for version N only when its version is at least N.
   A later commit always carries a larger version, so a snapshot older than
   the newest announced commit is never served; a snapshot *newer* than the
@@ -27,7 +28,6 @@ import asyncio
 import contextvars
 import os
 import threading
-from collections import OrderedDict
 from concurrent.futures import ThreadPoolExecutor
 from concurrent.futures import wait as wait_all
 
@@ -35,12 +35,11 @@ from django.db import close_old_connections, connections
 
 from games import embargo, seating
 from games.models import Room, Seat
+from games.services import roomcache
 from games.services.prepared import Prepared
 from games.render.regions import TableHtml
 from games.render.tables import TableSnapshot, render_table_parts, table_snapshot
 
-#: Rooms whose newest snapshot this process keeps.
-KEEP_ROOMS = 256
 #: Threads reading snapshots side by side (each holds its own database
 #: connection, kept for ``CONN_MAX_AGE``): reads of different rooms overlap
 #: instead of queueing in channels' single thread-sensitive thread.
@@ -63,7 +62,8 @@ _SEATS = Prepared(
 #: selected cards, a played card's animation, no new largest paint per push).
 PUSH_SWAP = "morph"
 
-_latest: OrderedDict[int, TableSnapshot] = OrderedDict()
+#: The kind of entry the snapshots are in :mod:`games.services.roomcache`.
+KIND = "snapshot"
 _inflight: dict[tuple[int, int | None], asyncio.Future] = {}
 #: Reads done by this process, and watch-verdict jobs (tests and the benchmark's curiosity).
 stats = {"reads": 0, "shared": 0, "verdicts": 0}
@@ -114,19 +114,14 @@ def load_snapshot(room_id: int) -> TableSnapshot | None:
 def _remember(snap: TableSnapshot, fresh: bool) -> None:
     """Keep ``snap`` as the room's newest; a ``fresh`` read (a connect)
     always replaces what was kept."""
-    current = _latest.get(snap.room.pk)
-    if fresh or current is None or current.version <= snap.version:
-        _latest[snap.room.pk] = snap
-    _latest.move_to_end(snap.room.pk)
-    while len(_latest) > KEEP_ROOMS:
-        _latest.popitem(last=False)
+    roomcache.put(snap.room.pk, snap.version, KIND, snap, replace=fresh)
 
 
 def cached(room_id: int, version: int) -> TableSnapshot | None:
     """The kept snapshot of ``room_id`` if it is at ``version`` or newer."""
-    snap = _latest.get(room_id)
-    if snap is not None and snap.version >= version:
-        return snap
+    kept = roomcache.newest(room_id, KIND)
+    if kept is not None and kept[0] >= version:
+        return kept[1]
     return None
 
 
@@ -221,11 +216,9 @@ async def ask_watch_rules(snap: TableSnapshot, users: list) -> list[bool]:
 
 
 def forget(room_id: int | None = None) -> None:
-    """Drop the kept snapshots (of one room, or all: tests)."""
-    if room_id is None:
-        _latest.clear()
-    else:
-        _latest.pop(room_id, None)
+    """Drop what is kept of one room (its snapshot with every other kind of
+    its entry in :mod:`games.services.roomcache`), or of all rooms (tests)."""
+    roomcache.forget(room_id)
 
 
 def render_seat(snap: TableSnapshot, user, version: int | None, committed_at: int | None) -> TableHtml:

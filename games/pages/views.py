@@ -233,11 +233,16 @@ def act(request, room_id: int):
     """POST ``verb`` (a data-action hook: ``play``, ``pass``, ``<verb>-<choice>`` …),
     ``cards`` (space-separated C1 codes, for play) and ``version`` (the room
     version the player saw).  The seat is the user's own; a ``seat`` field
-    naming another seat is refused (403); the seat is looked up inside the
-    room's lock (:func:`games.services.user_action`)."""
+    naming another seat is refused (403).  One call, :func:`games.services.do_move`
+    (one transaction; the verb is parsed with the game's spec once the locked
+    row says which game).
+
+    The answer carries no table: the push of the new version renders it once
+    for every socket of the room, the mover's included (a version is rendered
+    once per audience, never also for the POST).  htmx gets 204 No Content
+    (nothing swapped); a plain form post is redirected to the room."""
     if not request.user.is_authenticated:
         return refuse(request, _("请先登录"), 403)
-    room = get_object_or_404(Room, pk=room_id)
     try:
         version = int(request.POST.get("version", ""))
     except ValueError:
@@ -246,16 +251,20 @@ def act(request, room_id: int):
     cards = request.POST.get("cards", "").split()
     if len(verb) > 32 or len(cards) > 64:
         return refuse(request, _("无效的动作"), 400)
+
+    def parse(game: str) -> dict:
+        return tables.parse_verb(verb, cards, request.POST, registry.get(game))
+
     try:
-        record = tables.parse_verb(verb, cards, request.POST, registry.get(room.game))
-    except ValueError as exc:
-        return refuse(request, str(exc), 400)
-    try:
-        outcome = services.user_action(room.pk, request.user, record, version, request.POST.get("seat"))
+        outcome = services.do_move(room_id, None, parse, version, user=request.user,
+                                   claimed_seat=request.POST.get("seat"))
+    except Room.DoesNotExist:
+        raise Http404 from None
     except services.IllegalMove as exc:
         # one sentence in the user's language, never the engine's text (#11)
-        sentence = tables.rule_message(registry.get(room.game), exc.rule) or rulings.GENERIC
-        return refuse(request, str(sentence), exc.status, rule_url=rulings.rule_url(room.game, exc.rule))
+        game = Room.objects.values_list("game", flat=True).get(pk=room_id)
+        sentence = tables.rule_message(registry.get(game), exc.rule) or rulings.GENERIC
+        return refuse(request, str(sentence), exc.status, rule_url=rulings.rule_url(game, exc.rule))
     except services.ServiceError as exc:
         return refuse(request, exc.message, exc.status)
     if not outcome.applied:
@@ -268,7 +277,12 @@ def act(request, room_id: int):
         response["HX-Retarget"] = "#act-msg"
         response["HX-Reswap"] = "outerHTML"
         return response
-    return table_response(request, room)
+    if getattr(request, "htmx", False):
+        # 204: htmx swaps nothing (the button's morph of #table must not run
+        # on an answer without a table); the push brings the table, whose
+        # #act-msg is empty after a move
+        return HttpResponse(status=204)
+    return redirect("room", room_id)
 
 
 @require_POST

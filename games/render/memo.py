@@ -35,6 +35,8 @@ from collections import OrderedDict
 
 from django.utils.functional import Promise
 
+from games.services import roomcache
+
 #: Outputs kept per process (a few hundred bytes to a few KB each).
 KEEP_BLOCKS = 20000
 
@@ -129,6 +131,10 @@ def kept(block, language: str | None, values: dict, render):
 
 
 def forget() -> None:
-    """Drop every kept output (tests)."""
+    """Drop every kept output (tests: through the one reset,
+    :func:`games.services.roomcache.reset`)."""
     with _lock:
         _kept.clear()
+
+
+roomcache.on_reset(forget)

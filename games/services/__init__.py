@@ -7,13 +7,13 @@
                    commit (notify, schedule), used by every command
 ``deadlines``      turn policy: who acts by itself, when the server acts next
 ``rooms``          create, sit, leave, ready, bots, 托管, close
-``hands``          deal, one decision (:func:`do_action`), completion (the
+``hands``          deal, one decision (:func:`do_move`, the one path of every move), completion (the
                    :data:`games.signals.hand_completed` signal), next deal
 ``settlement``     what a leaver owes, through the rules' hooks
 ``turns``          the server's own turns (bots, 托管, C5 timeouts, sweep)
 =================  ==========================================================
 
-Callers use the names re-exported here (``services.do_action(…)``).  The
+Callers use the names re-exported here (``services.do_move(…)``).  The
 rules come from :func:`games.engine.get_rules` only: nothing here knows a game.
 """
 
@@ -23,7 +23,8 @@ from ..engine import get_rules
 from .deadlines import AUTOPLAY_POLICY, HAND_PAUSE_S, POLICIES, acts_automatically, bot_rng
 from .errors import Conflict, Forbidden, IllegalMove, InvalidRequest, Outcome, ServiceError
 from .frame import StaleVersion, locked_room
-from .hands import do_action, hidden_decision, next_hand, start_hand, user_action, user_by_id
+from .roomcache import reset as reset_caches
+from .hands import do_action, do_move, hidden_decision, next_hand, start_hand, user_action, user_by_id
 from .readmodel import (
     action_count,
     by_seat,
@@ -54,7 +55,7 @@ __all__ = [
     "AUTOPLAY_POLICY", "HAND_PAUSE_S", "POLICIES", "acts_automatically", "bot_rng",
     "Conflict", "Forbidden", "IllegalMove", "InvalidRequest", "Outcome", "ServiceError",
     "StaleVersion", "locked_room",
-    "do_action", "next_hand", "start_hand", "user_action", "hidden_decision", "user_by_id",
+    "do_action", "do_move", "reset_caches", "next_hand", "start_hand", "user_action", "hidden_decision", "user_by_id",
     "action_count", "by_seat", "cache_stats", "clear_cache", "completed_hands", "current_hand",
     "current_hand_counted", "hand_match", "hand_state",
     "close_room", "create_room", "fill_bots", "leave_seat", "rejoin_seat", "room_edited", "set_autoplay", "set_ready",

@@ -60,30 +60,31 @@ def lock_room(room_id: int, expected_version: int | None) -> Room | None:
         # on SQLite instead.
         rows = []
     else:
-        rows = list(Room.objects.raw(*_bump_sql(room_id, expected_version, now)))
+        rows = list(Room.objects.raw(*_bump_sql(room_id, expected_version)))
     if not rows:
         if not Room.objects.filter(pk=room_id).exists():
             raise Room.DoesNotExist(room_id)
         return None
     room = rows[0]
     room._listed_before = _listing(room)
+    room._changed_at = now
     return room
 
 
-def _bump_sql(room_id: int, expected_version: int | None, now) -> tuple[str, list]:
-    """``UPDATE room SET version = version + 1, changed = now WHERE id = …
+def _bump_sql(room_id: int, expected_version: int | None) -> tuple[str, list]:
+    """``UPDATE room SET version = version + 1 WHERE id = …
     [AND version = expected] RETURNING *``: lock, check and read the fresh
     row in one statement (PostgreSQL; SQLite ≥ 3.35), one round trip fewer
-    than an UPDATE followed by a SELECT."""
+    than an UPDATE followed by a SELECT.  ``changed`` is written by the
+    frame's closing save (a quiet command, :func:`keep_quiet`, leaves it)."""
     connection = connections[Room.objects.db]
     qn = connection.ops.quote_name
     meta = Room._meta
     version = qn(meta.get_field("version").column)
     pk = qn(meta.pk.column)
     columns = ", ".join(qn(f.column) for f in meta.concrete_fields)
-    sql = (f"UPDATE {qn(meta.db_table)} SET {version} = {version} + 1, "
-           f"{qn(meta.get_field('changed').column)} = %s WHERE {pk} = %s")
-    params = [connection.ops.adapt_datetimefield_value(now), room_id]
+    sql = f"UPDATE {qn(meta.db_table)} SET {version} = {version} + 1 WHERE {pk} = %s"
+    params = [room_id]
     if expected_version is not None:
         sql += f" AND {version} = %s"
         params.append(expected_version)
@@ -98,15 +99,35 @@ def locked_room(room_id: int, expected_version: int | None = None, *, lobby: boo
     None skips the version check (owner commands that cannot be doubled
     harmfully).  Raises :class:`StaleVersion` when the version moved on and
     ``Room.DoesNotExist`` for an unknown room.  On a normal exit saves
-    ``deadline`` and ``status`` and registers :func:`after_commit` (``lobby``
-    as there).  An exception from the body rolls everything back."""
+    ``deadline``, ``status``, ``pending`` and ``changed`` in one UPDATE and
+    registers :func:`after_commit` (``lobby`` as there); a body that called
+    :func:`keep_quiet` instead restores the version and announces nothing.
+    An exception from the body rolls everything back."""
     with transaction.atomic():
         room = lock_room(room_id, expected_version)
         if room is None:
             raise StaleVersion(room_id)
         yield room
-        room.save(update_fields=["deadline", "status"])
+        if getattr(room, "_quiet", False):
+            room.version -= 1
+            room.save(update_fields=["version", "pending"])
+            return
+        room.changed = room._changed_at
+        room.save(update_fields=["deadline", "status", "pending", "changed"])
         after_commit(room, lobby)
+
+
+def keep_quiet(room: Room) -> None:
+    """Inside :func:`locked_room`: end the command without a visible change.
+
+    The version bump that took the lock is undone in the closing UPDATE, only
+    ``Room.pending`` is written, and nothing is announced (no
+    ``room_committed``): what a socket, a page or a POST of anyone else sees
+    (``data-version``, ``committed_at``, the deadline) stays exactly as it
+    was.  Used by a held hidden decision (:mod:`games.services.hidden`): a
+    version bump there would show every seat, in ``data-version``, that the
+    holder of the hidden role is a human who has chosen."""
+    room._quiet = True
 
 
 def stale_outcome(room_id: int) -> Outcome:

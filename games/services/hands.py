@@ -30,7 +30,7 @@ from games import signals
 from ..signals import hand_completed
 from .deadlines import can_start, seats_of, set_deadline, set_pause
 from .errors import Conflict, Forbidden, IllegalMove, InvalidRequest, Outcome
-from .frame import StaleVersion, locked_room, stale_outcome, versioned
+from .frame import StaleVersion, keep_quiet, locked_room, stale_outcome, versioned
 from .readmodel import by_seat, cache_put, current_hand, current_hand_counted, hand_key, hand_state, room_id
 from .settlement import carry_in_after, related_model
 from . import turncache
@@ -224,55 +224,6 @@ def _record(seat: int, action_record) -> dict:
     return record
 
 
-def _apply(room: Room, seat: int, record: dict, actor: str, user, autoplay: bool | None,
-           known: tuple | None = None) -> Outcome:
-    """Inside the locked room: check and apply ``record`` for ``seat``.
-    ``known`` (see :func:`do_action`): the hand (with ``n_actions``) and the
-    seats, read at the version the lock was taken at; otherwise read here."""
-    rules = get_rules(room.game)
-    try:
-        action = Action.from_record(record, rules.seats)
-    except RecordError as exc:
-        raise InvalidRequest(_("无效的动作：%(err)s") % {"err": exc}) from None
-    if known is not None:
-        hand, seats = known
-    else:
-        hand, seats = current_hand_counted(room), None  # under the row lock: the count is exact
-    if hand is None or hand.complete or room.status != Room.Status.PLAYING:
-        raise Conflict(_("现在没有进行中的牌局"))
-    count = hand.n_actions
-    state = hand_state(hand, count=count)
-    if rules.to_act(state) != seat:
-        raise Forbidden(_("还没轮到你"))
-    try:
-        new_state = rules.apply(state, action)
-    except IllegalAction as exc:
-        raise IllegalMove(exc.message, exc.rule) from None
-    HandAction.objects.create(
-        hand=hand,
-        seq=count,
-        seat=seat,
-        payload=action.to_record(),
-        actor=actor,
-        user=user if actor == HandAction.Actor.USER else None,
-    )
-    cache_put((*hand_key(hand), count + 1), new_state)
-    if autoplay is not None:
-        Seat.objects.filter(room=room, index=seat).update(autoplay=autoplay)
-        if seats is not None:
-            seats[seat].autoplay = autoplay
-    if room.pending is not None:
-        room.pending = None
-        Room.objects.filter(pk=room.pk).update(pending=None)
-    if rules.is_complete(new_state):
-        finish_hand(room, hand, rules, new_state)
-    else:
-        set_deadline(room, rules, new_state, seats if seats is not None else seats_of(room))
-        if known is not None:  # the server's turn: its next one may start from here
-            turncache.keep_on_commit(room, hand, seats, count + 1)
-    return Outcome(True, room.version)
-
-
 def user_by_id(user_id):
     """The user with primary key ``user_id``, or None."""
     if user_id is None:
@@ -286,47 +237,154 @@ def hidden_decision(rules, state) -> bool:
     return hidden.is_hidden(rules, state)
 
 
-def _hold_hidden(rid: int, seat: int, record: dict, expected_version, user) -> Outcome | None:
-    """A human's hidden decision made before its window closed (issue #8):
-    checked as legal, kept in ``Room.pending`` and applied at the deadline by
-    the server's turn.  No version bump, no notification: nobody can see when
-    it was made.  Returns the :class:`Outcome` (``reason="held"``), or None
-    when the decision is not held (applied at once as usual)."""
-
-    with transaction.atomic():
-        room = Room.objects.select_for_update().filter(pk=rid).first()
-        if room is None or room.status != Room.Status.PLAYING or room.deadline is None:
-            return None
-        if expected_version is not None and room.version != expected_version:
-            return None
-        if timezone.now() >= room.deadline:
-            return None
-        hand = current_hand_counted(room)
-        if hand is None or hand.complete:
-            return None
-        rules = get_rules(room.game)
-        state = hand_state(hand, count=hand.n_actions)
-        if rules.to_act(state) != seat or not hidden.is_hidden(rules, state):
-            return None  # (no query for the seats unless the decision is hidden)
-        if not hidden.mixed(seats_of(room)):
-            return None
-        try:
-            action = Action.from_record(record, rules.seats)
-        except RecordError as exc:
-            raise InvalidRequest(_("无效的动作：%(err)s") % {"err": exc}) from None
-        try:
-            rules.apply(state, action)
-        except IllegalAction as exc:
-            raise IllegalMove(exc.message, exc.rule) from None
-        room.pending = {
-            "hand": hand.pk, "count": hand.n_actions, "seat": seat,
-            "action": action.to_record(), "user": getattr(user, "pk", None),
-        }
-        room.save(update_fields=["pending"])
-        return Outcome(True, room.version, "held")
+def _user_seat(seats: list[Seat], user, claimed_seat: str | None) -> int:
+    """The index of ``user``'s own seat among ``seats``; :class:`Forbidden`
+    when the user sits elsewhere or claims another seat (``claimed_seat``, the
+    POSTed ``seat`` field, a string, may be empty)."""
+    mine = None
+    if user is not None and user.is_authenticated:
+        mine = next((s.index for s in seats if s.user_id == user.pk), None)
+    if mine is None:
+        raise Forbidden(_("你没有坐在这张桌上"))
+    if claimed_seat not in (None, "") and claimed_seat != str(mine):
+        raise Forbidden(_("不能替别的座位出牌"))
+    return mine
 
 
-@versioned
+def _held(room: Room, rules, state, seats: list[Seat]) -> bool:
+    """Whether a human's decision now is held until its deadline
+    (:mod:`games.services.hidden`): a hidden decision on a mixed table,
+    before its window closed."""
+    return (
+        room.deadline is not None
+        and timezone.now() < room.deadline
+        and hidden.is_hidden(rules, state)
+        and hidden.mixed(seats)
+    )
+
+
+def do_move(
+    room: Room | int,
+    seat: int | None,
+    action,
+    expected_version: int | None,
+    actor: str = HandAction.Actor.USER,
+    user=None,
+    autoplay: bool | None = None,
+    hold_hidden: bool = True,
+    known: tuple | None = None,
+    claimed_seat: str | None = None,
+) -> Outcome:
+    """One decision in the hand in play: the one path of every move (a
+    player's POST, a bot's turn, a deadline's C5 move, a held hidden choice
+    taking effect), checked, applied, stored and announced once.
+
+    One transaction, one lock: :func:`~games.services.frame.locked_room`'s
+    conditional ``UPDATE … RETURNING`` (the version check), then the seats
+    and the hand (with its action count) read once under the lock (or taken
+    from ``known``), the engine's check and apply, the ``HandAction`` insert,
+    the next deadline from the seats already read, and the frame's closing
+    UPDATE; after the commit ``room_committed`` announces the new version.
+    A player's move costs five statements (plus ``BEGIN``/``COMMIT``).
+
+    - ``seat``: the seat deciding; None for a player's move, whose seat is
+      ``user``'s own, found among the seats read under the lock
+      (``claimed_seat``, the POSTed ``seat`` field, must name it).
+    - ``action``: the hand-record form without the seat (``{"play": ["AS"]}``,
+      ``{"pass": true}``, ``{"<verb>": "<choice>"}``; a ``seat`` member must
+      equal the seat), or a callable ``f(game code) -> record`` (a POST's verb,
+      parsed with the game's spec once the locked row says which game; its
+      ``ValueError`` becomes :class:`InvalidRequest`).
+    - ``expected_version``: the version the caller saw; a room that moved on
+      changes nothing and the outcome is ``applied=False`` (``"stale"``).
+    - ``actor``: ``HandAction.Actor`` (user, bot, auto); ``autoplay``
+      True/False also switches the seat's 托管 in the same transaction (C5).
+    - ``hold_hidden``: a player's hidden decision on a mixed table, made
+      before its window closed, is checked and kept in ``Room.pending`` (the
+      same transaction, :func:`~games.services.frame.keep_quiet`: no visible
+      version, nothing announced; ``reason="held"``); the server's turn
+      applies it at the deadline (the guard's pacing, B10,
+      :mod:`games.services.hidden`).
+    - ``known`` = ``(hand, seats)`` read by the server's turn after it read
+      the room at ``expected_version``: still exact when the lock is taken at
+      that version (every change to a hand or a seat bumps it), so not read
+      again.
+
+    Raises :class:`InvalidRequest` (not an action), :class:`Forbidden` (not
+    seated here, not this seat's turn), :class:`Conflict` (no hand in play)
+    or :class:`IllegalMove` (the engine's refusal, with its rule); nothing
+    changes then.  ``Room.DoesNotExist`` for an unknown room.
+    """
+    if not callable(action) and not isinstance(action, dict):
+        raise InvalidRequest(_("无效的动作"))
+    if expected_version is None:
+        known = None
+    rid = room_id(room)
+    try:
+        with locked_room(rid, expected_version) as room:
+            if known is not None:
+                hand, seats = known
+            else:
+                seats = seats_of(room)
+                hand = current_hand_counted(room)  # under the row lock: the count is exact
+            if seat is None:
+                seat = _user_seat(seats, user, claimed_seat)
+            record = action
+            if callable(action):
+                try:
+                    record = action(room.game)
+                except ValueError as exc:
+                    raise InvalidRequest(str(exc)) from None
+            record = _record(seat, record)
+            rules = get_rules(room.game)
+            try:
+                move = Action.from_record(record, rules.seats)
+            except RecordError as exc:
+                raise InvalidRequest(_("无效的动作：%(err)s") % {"err": exc}) from None
+            if hand is None or hand.complete or room.status != Room.Status.PLAYING:
+                raise Conflict(_("现在没有进行中的牌局"))
+            count = hand.n_actions
+            state = hand_state(hand, count=count)
+            if rules.to_act(state) != seat:
+                raise Forbidden(_("还没轮到你"))
+            try:
+                new_state = rules.apply(state, move)
+            except IllegalAction as exc:
+                raise IllegalMove(exc.message, exc.rule) from None
+            if actor == HandAction.Actor.USER and hold_hidden and _held(room, rules, state, seats):
+                room.pending = {
+                    "hand": hand.pk, "count": count, "seat": seat,
+                    "action": move.to_record(), "user": getattr(user, "pk", None),
+                }
+                keep_quiet(room)
+                return Outcome(True, room.version - 1, "held")
+            HandAction.objects.create(
+                hand=hand, seq=count, seat=seat, payload=move.to_record(), actor=actor,
+                user=user if actor == HandAction.Actor.USER else None,
+            )
+            cache_put((*hand_key(hand), count + 1), new_state)
+            if autoplay is not None:
+                Seat.objects.filter(room=room, index=seat).update(autoplay=autoplay)
+                seats[seat].autoplay = autoplay
+            room.pending = None  # a held choice is spent or overtaken (the closing UPDATE writes it)
+            if rules.is_complete(new_state):
+                finish_hand(room, hand, rules, new_state)
+            else:
+                set_deadline(room, rules, new_state, seats)
+                if known is not None and not hidden.uniform(rules, new_state, seats):
+                    # The server's turn: its next one may start from here.  Not
+                    # before a decision that may be held (it lands in
+                    # Room.pending with no visible version, from another
+                    # process): that turn reads the room, so no kept entry is
+                    # ever an exception to "exact at its version".
+                    turncache.keep_on_commit(room, hand, seats, count + 1)
+            return Outcome(True, room.version)
+    except StaleVersion:
+        if seat is None:  # not seated here: that refusal comes first
+            _user_seat(seats_of(Room(pk=rid)), user, claimed_seat)
+        return stale_outcome(rid)
+
+
 def do_action(
     room: Room | int,
     seat: int,
@@ -338,80 +396,17 @@ def do_action(
     hold_hidden: bool = True,
     known: tuple | None = None,
 ) -> Outcome:
-    """Apply one decision of ``seat`` to the hand in play.
-
-    ``action_record`` is the hand-record form without the seat
-    (``{"play": ["AS", "AH"]}``, ``{"pass": true}``, ``{"<verb>": "<choice>"}``);
-    a ``seat`` member, if present, must equal ``seat``.  ``expected_version``
-    is the room version the caller saw: if the room moved on (a duplicate
-    click, a stale bot task) nothing changes and ``applied`` is False.
-
-    On success: the action is stored with the next ``seq``, the version
-    bumped, the next deadline set (C5 time limit or bot delay); when the hand
-    completes, its summary, tribute rows and ledger credits are written and
-    the next hand is due after a pause.  ``autoplay`` (True/False) also
-    switches the seat's 托管 in the same transaction (a timeout, C5).
-
-    Raises :class:`InvalidRequest` (not an action), :class:`Forbidden` (not
-    this seat's turn), :class:`Conflict` (no hand in play), or
-    :class:`IllegalMove` carrying the engine's message (rule refused); in all
-    these cases nothing changes.
-
-    ``known`` = ``(hand, seats)``: the room's latest hand (with ``n_actions``,
-    :func:`current_hand_counted`) and its seats (:func:`seats_of`), read by
-    the caller *after* it read the room at ``expected_version`` (the server's
-    turn, :func:`~games.services.turns.play_turn`).  Every change to a hand
-    or a seat bumps the version, so when the lock is taken at
-    ``expected_version`` those reads are still exact and are not repeated
-    under the lock (two queries fewer while the row is locked).  Ignored
-    without ``expected_version``.
-    """
-    record = _record(seat, action_record)
-    if expected_version is None:
-        known = None
-    rid = room_id(room)
-    if actor == HandAction.Actor.USER and hold_hidden:
-        # A hidden decision on a mixed table is held until its deadline
-        # (games.services.hidden, issue #8); the server's turn applies it then.
-        held = _hold_hidden(rid, seat, record, expected_version, user)
-        if held is not None:
-            return held
-    with locked_room(rid, expected_version) as room:
-        return _apply(room, seat, record, actor, user, autoplay, known)
+    """:func:`do_move` for a given ``seat`` (the server's turns, tests)."""
+    return do_move(room, seat, action_record, expected_version, actor=actor, user=user,
+                   autoplay=autoplay, hold_hidden=hold_hidden, known=known)
 
 
 def user_action(
-    room: Room | int, user, action_record: dict, expected_version: int, claimed_seat: str | None = None
+    room: Room | int, user, action_record, expected_version: int, claimed_seat: str | None = None
 ) -> Outcome:
-    """A signed-in user's decision (the table's POST): like :func:`do_action`
-    for the user's own seat, which is looked up inside the room's lock.
-
-    ``claimed_seat`` (the POSTed ``seat`` field, a string, may be empty) must
-    name that seat.  Raises :class:`Forbidden` when the user is not seated
-    here or claims another seat (also when the version is stale), and
-    whatever :func:`do_action` raises."""
-    if not isinstance(action_record, dict):
-        raise InvalidRequest(_("无效的动作"))
-    rid = room_id(room)
-
-    def own_seat(r) -> Seat:
-        seat = Seat.objects.filter(room_id=r, user=user).first() if user.is_authenticated else None
-        if seat is None:
-            raise Forbidden(_("你没有坐在这张桌上"))
-        if claimed_seat not in (None, "") and claimed_seat != str(seat.index):
-            raise Forbidden(_("不能替别的座位出牌"))
-        return seat
-
-    seat = Seat.objects.filter(room_id=rid, user=user).first() if user.is_authenticated else None
-    if seat is not None and (claimed_seat in (None, "") or claimed_seat == str(seat.index)):
-        held = _hold_hidden(rid, seat.index, _record(seat.index, action_record), expected_version, user)
-        if held is not None:
-            return held
-    try:
-        with locked_room(rid, expected_version) as room:
-            seat = own_seat(rid)
-            record = _record(seat.index, action_record)
-            return _apply(room, seat.index, record, HandAction.Actor.USER, user, None)
-    except StaleVersion:
-        own_seat(rid)  # not seated here: that refusal comes first
-        return stale_outcome(rid)
+    """A signed-in user's decision (the table's POST): :func:`do_move` for the
+    user's own seat, looked up among the seats read under the room's lock.
+    ``claimed_seat`` must name that seat.  Raises :class:`Forbidden` when the
+    user is not seated here or claims another seat (also when the version is
+    stale), and whatever :func:`do_move` raises."""
+    return do_move(room, None, action_record, expected_version, user=user, claimed_seat=claimed_seat)

@@ -11,67 +11,59 @@ here under the room's new version, and the next turn at that version takes
 them instead of three queries.
 
 Why this is exact: every change to a room, its hand or its seats bumps the
-version (the one exception, a held hidden decision in ``Room.pending``, is
-handled by the caller, which reads the room again whenever the decision due
-is a hidden one), and the version check under the row lock
+version (a held hidden decision in ``Room.pending`` keeps the visible
+version, so a move that leads into a decision that may be held is not kept
+at all: that turn reads the room from the database), and the version check under the row lock
 (:func:`games.services.frame.lock_room`) still decides: if anything changed
 since, the kept version is stale, the bump matches no row, and nothing is
 done.  Entries are kept only after the commit (``on_commit``), taken at most
-once (a second task for the same version reads the database), and bounded
-(:data:`KEEP_ROOMS`, oldest dropped).
+once (a second task for the same version reads the database), in the one
+room-state cache (:mod:`games.services.roomcache`, bounded, oldest dropped).
 """
 
 from __future__ import annotations
 
-import threading
-from collections import OrderedDict
-
 from django.db import transaction
 
-#: Rooms whose last server move this process keeps.
-KEEP_ROOMS = 4096
+from . import roomcache
 
-_kept: OrderedDict[int, tuple] = OrderedDict()
-_lock = threading.Lock()
+#: The kind of entry this module keeps in :mod:`games.services.roomcache`.
+KIND = "turn"
 #: Turns served from here and turns that read the database (tests, bench).
 stats = {"hits": 0, "misses": 0}
 
 
 def keep_on_commit(room, hand, seats: list, n_actions: int) -> None:
     """After the current transaction commits, keep ``(room, hand, seats)``
-    for ``room``'s version (``room`` is the locked row, saved by the frame
-    before the commit; ``hand.n_actions`` is set to ``n_actions`` then).
+    for ``room``'s version in the room-state cache
+    (:mod:`games.services.roomcache`; ``room`` is the locked row, saved by the
+    frame before the commit; ``hand.n_actions`` is set to ``n_actions`` then).
     Nothing is kept if the transaction rolls back."""
 
     def keep():
         hand.n_actions = n_actions
-        with _lock:
-            _kept[room.pk] = (room.version, room, hand, seats)
-            _kept.move_to_end(room.pk)
-            while len(_kept) > KEEP_ROOMS:
-                _kept.popitem(last=False)
+        roomcache.put(room.pk, room.version, KIND, (room, hand, seats))
 
     transaction.on_commit(keep)
+
+
+def kept_version(room_id: int) -> int | None:
+    """The version at which a turn of ``room_id`` is kept, or None (tests)."""
+    newest = roomcache.newest(room_id, KIND)
+    return None if newest is None else newest[0]
 
 
 def take(room_id: int, version: int) -> tuple | None:
     """``(room, hand, seats)`` kept for ``room_id`` at exactly ``version``
     (removed: each entry serves one turn), else None."""
-    with _lock:
-        entry = _kept.get(room_id)
-        if entry is not None and entry[0] <= version:
-            del _kept[room_id]  # served now, or older than any turn still to come
-    if entry is None or entry[0] != version:
+    entry = roomcache.take(room_id, version, KIND)
+    if entry is None:
         stats["misses"] += 1
         return None
     stats["hits"] += 1
-    return entry[1:]
+    return entry
 
 
 def forget(room_id: int | None = None) -> None:
-    """Drop what is kept (of one room, or all: tests)."""
-    with _lock:
-        if room_id is None:
-            _kept.clear()
-        else:
-            _kept.pop(room_id, None)
+    """Drop what is kept of one room (every kind of its entry), or all (tests)."""
+    roomcache.forget(room_id)

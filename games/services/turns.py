@@ -26,7 +26,7 @@ from ..models import HandAction, Room
 from .prepared import Prepared
 from .deadlines import AUTOPLAY_POLICY, acts_automatically, bot_rng, search_config, seats_of
 from .errors import ServiceError
-from .hands import do_action, hidden_decision, next_hand, user_by_id
+from .hands import do_move, hidden_decision, next_hand, user_by_id
 from .readmodel import current_hand_counted, hand_state
 from . import turncache
 from . import hidden
@@ -96,15 +96,16 @@ def play_turn(room_id: int, version: int) -> str:
     if kept is not None:  # this process's own last move of the room, at this version
         room, hand, seats = kept
     else:
-        room = _ROOM.first(room_id)
+        # One read for the room and its hand: the hand's query joins the
+        # room (select_related), so the room at ``version`` comes with it.
+        hand = current_hand_counted(room_id)
+        room = hand.match.room if hand is not None else _ROOM.first(room_id)
         if room is None or room.version != version:
             return "stale"
     if room.status != Room.Status.PLAYING or room.deadline is None:
         return "idle"
     now = timezone.now()
     due = room.deadline <= now + EARLY_TOLERANCE
-    if kept is None:
-        hand = current_hand_counted(room)
     if hand is None or hand.complete:
         if not due:
             signals.turn_due.send(sender=room.game, room_id=room_id, version=version,
@@ -119,7 +120,7 @@ def play_turn(room_id: int, version: int) -> str:
     if seat_index is None:
         return "idle"
     if kept is None:
-        seats = seats_of(room)  # read after the room at ``version``: see do_action(known=…)
+        seats = seats_of(room)  # read after the room at ``version``: see do_move(known=…)
     seat = seats[seat_index]
     known = (hand, seats)
     if not due:
@@ -127,18 +128,16 @@ def play_turn(room_id: int, version: int) -> str:
                               delay_s=(room.deadline - now).total_seconds())
         return "early"
     secret = hidden_decision(rules, state)
-    if secret and kept is not None:
-        # A held hidden decision is kept in Room.pending without a version
-        # bump (games.services.hidden): read the room again (the entry is gone now).
-        return play_turn(room_id, version)
     if secret:
+        # (never from a kept entry: a move leading into a decision that may be
+        # held is not kept, see do_move; the room just read holds Room.pending)
 
         pending = hidden.pending_for(room, hand, count, seat_index)
         if pending is not None:
             # A human's hidden choice, made earlier, takes effect now (issue #8).
             action = dict(pending["action"])
             action.pop("seat", None)
-            outcome = do_action(room_id, seat_index, action, version, actor=HandAction.Actor.USER,
+            outcome = do_move(room_id, seat_index, action, version, actor=HandAction.Actor.USER,
                                 user=user_by_id(pending.get("user")), hold_hidden=False,
                                 known=known)
             return "held" if outcome.applied else "stale"
@@ -147,18 +146,18 @@ def play_turn(room_id: int, version: int) -> str:
         actor = HandAction.Actor.BOT if seat.bot_policy else HandAction.Actor.AUTO
         action = paced_decision(rules, state, seat_index, policy, bot_rng(hand, count), search_config())
         try:
-            outcome = do_action(room_id, seat_index, _without_seat(action), version, actor=actor,
+            outcome = do_move(room_id, seat_index, _without_seat(action), version, actor=actor,
                                 known=known)
         except ServiceError as exc:
             # An engine bug must not hang the table: fall back to the C5 move.
             log.error("bot %s move %s refused (%s); using auto_action", policy, action, exc.message)
-            outcome = do_action(
+            outcome = do_move(
                 room_id, seat_index, _without_seat(rules.auto_action(state, seat_index)), version,
                 actor=HandAction.Actor.AUTO,
             )
         return "bot" if outcome.applied else "stale"
     action = rules.auto_action(state, seat_index)
-    outcome = do_action(
+    outcome = do_move(
         room_id, seat_index, _without_seat(action), version,
         # A timeout switches the seat to 托管 (C5), except in a hidden
         # decision: the 托管 tag would show everyone who held it (issue #8).

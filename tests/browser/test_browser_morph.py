@@ -2,12 +2,13 @@
 a new table is morphed into the page (idiomorph's htmx extension), not
 swapped in as new elements.
 
-* across websocket pushes and a POST answer the table keeps its elements:
-  ``#table``, the hand, a card, a seat and the hand tools bar (inserted by the
-  page, marked ``data-morph-keep``) are the very same nodes afterwards, and a
-  selected card stays selected;
-* a POST answer whose button a push removed meanwhile replaces the table
-  (htmx would find no morph for it and nest the answer in the table);
+* across websocket pushes, the player's own move included (its POST answers
+  204: the push alone brings each version, rendered once), the table keeps its
+  elements: ``#table``, the hand, a card, a seat and the hand tools bar
+  (inserted by the page, marked ``data-morph-keep``) are the very same nodes
+  afterwards, and a selected card stays selected;
+* a move whose button left the page before its answer came leaves the table
+  whole (the answer has nothing to swap; the push brings the table);
 * the plays still arrive: after every push that brings a new play, each play
   marked ``.arrive`` that shows cards has their ``card-arrive`` animation running, also
   when a morph kept the play's element from the push before (printed: how
@@ -41,19 +42,7 @@ SAME = """() => {
 ALL_SAME = {"table": True, "hand": True, "card": True, "seat": True, "tools": True, "connected": True}
 
 
-#: Until the next POST answer has settled, the page drops websocket frames (as
-#: if the answer overtook them), so that the answer is what changes the table.
-HOLD_PUSHES = """() => {
-    window.__hold = true;
-    if (!window.__holding) {
-        window.__holding = true;
-        document.addEventListener('htmx:wsBeforeMessage', ev => { if (window.__hold) ev.preventDefault(); });
-    }
-    document.addEventListener('htmx:afterSettle', () => { window.__hold = false; }, {once: true});
-}"""
-
-
-def test_pushes_and_a_post_answer_keep_the_tables_elements(site_server, browser):
+def test_pushes_after_my_move_keep_the_tables_elements(site_server, browser):
     base = site_server.web_url
     room = site_server.ops("bot_room", game="shengji", humans=1, autoplay=False, ready=True,
                            bot_delay_ms=600, turn_seconds=600, prefix="morph")
@@ -65,20 +54,20 @@ def test_pushes_and_a_post_answer_keep_the_tables_elements(site_server, browser)
         page.wait_for_selector("#hand-tools")
         assert page.evaluate(MARK)
         # my turn of the auction (the bots wait): select a card, then pass (a POST
-        # whose answer changes the table)
+        # answered 204: the push of that version changes the table)
         page.wait_for_selector("#table[data-my-turn='1']", timeout=60_000)
         card = page.locator("#my-hand [data-card]").nth(7)
         card.tap()
         want = selected(page)
         assert len(want) == 1
         v = version(page)
-        page.evaluate(HOLD_PUSHES)
-        page.click('#actions [data-action="pass"]')
+        with page.expect_response(lambda r: r.url.endswith("/act")) as answer:
+            page.click('#actions [data-action="pass"]')
+        assert answer.value.status == 204
         newer_than(page, v)
         assert page.evaluate(SAME) == ALL_SAME
         assert page.locator("#table").count() == 1
         assert selected(page) == want  # (a pass is no card play: the selection stays)
-        page.wait_for_function("() => !window.__hold")
         # then the bots' moves arrive over the websocket, one table each
         for _ in range(2):
             v = version(page)
@@ -91,10 +80,10 @@ def test_pushes_and_a_post_answer_keep_the_tables_elements(site_server, browser)
         ctx.close()
 
 
-def test_an_answer_whose_button_left_the_page_still_lands_whole(site_server, browser):
+def test_a_move_whose_button_left_the_page_leaves_the_table_whole(site_server, browser):
     """A push can take the clicked button off the page before its POST answer
-    comes (the next seat's move); htmx then knows no morph for the answer and
-    would put it inside the table: the page replaces the table instead."""
+    comes (the next seat's move); the answer (204) swaps nothing, and the
+    pushes keep bringing the whole table."""
     base = site_server.web_url
     room = site_server.ops("bot_room", game="shengji", humans=1, autoplay=False, ready=True,
                            bot_delay_ms=600, turn_seconds=600, prefix="gone")
@@ -103,12 +92,10 @@ def test_an_answer_whose_button_left_the_page_still_lands_whole(site_server, bro
         page.goto(f"{base}/rooms/{room['room_id']}/")
         page.wait_for_selector("#table[data-my-turn='1']", timeout=60_000)
         v = version(page)
-        page.evaluate(HOLD_PUSHES)
         page.evaluate("""() => document.addEventListener('htmx:beforeRequest', ev => {
             const button = ev.detail.elt; setTimeout(() => button.remove(), 0); }, {once: true})""")
         page.click('#actions [data-action="pass"]')
         newer_than(page, v)
-        page.wait_for_function("() => !window.__hold")
         assert page.locator("#table").count() == 1
         assert page.locator("#my-hand").count() == 1
         v = version(page)

@@ -70,17 +70,43 @@ def test_legal_buttons_only_for_the_seat_to_act(five_humans):
     assert 'data-action="crown-accept"' not in html
 
 
-def test_post_action_applies_and_returns_table(five_humans):
+def test_post_action_applies_and_the_push_alone_brings_the_table(five_humans, monkeypatch,
+                                                                  django_capture_on_commit_callbacks):
+    """Render once per version per audience: the POST's answer carries no
+    table (204, htmx swaps nothing),
+    the commit is announced once with the new version, and the push renders
+    that version for the mover as for everyone."""
+    from games.live import notify
+    from games.live import snapshots as live
+
+    pushed = []
+    monkeypatch.setattr(notify, "table_changed",
+                        lambda room_id, version, game, lobby=True: pushed.append((room_id, version)))
     room, users = five_humans
     seat, hand = _to_act(room)
-    response = _client(users[seat]).post(
-        _url(room), {"verb": "crown-accept", "version": room.version}, HTTP_HX_REQUEST="true"
-    )
-    assert response.status_code == 200
+    with django_capture_on_commit_callbacks(execute=True):
+        response = _client(users[seat]).post(
+            _url(room), {"verb": "crown-accept", "version": room.version}, HTTP_HX_REQUEST="true"
+        )
+    # 204: htmx swaps nothing (the button's morph of #table on an answer
+    # without a table would empty the page)
+    assert response.status_code == 204 and response.content == b""
     assert HandAction.objects.get(hand=hand, seq=0).payload == {"seat": seat, "crown": "accept"}
     assert HandAction.objects.get(hand=hand, seq=0).actor == "user"
     room.refresh_from_db()
-    assert f'data-version="{room.version}"' in response.content.decode()
+    assert pushed == [(room.pk, room.version)]
+    live.forget(room.pk)
+    snap = live.load_snapshot(room.pk)
+    assert f'data-version="{room.version}"' in live.render_seat(snap, users[seat], snap.version, None)
+    # a plain form post (no htmx) goes back to the room page
+    seat, hand = _to_act(room)
+    record = RULES.auto_action(services.hand_state(hand), seat).to_record()
+    record.pop("seat")
+    (verb, value), = record.items()
+    fields = ({"verb": verb, "cards": " ".join(value)} if isinstance(value, list)
+              else {"verb": verb} if value is True else {"verb": f"{verb}-{value}"})
+    plain = _client(users[seat]).post(_url(room), {**fields, "version": room.version})
+    assert plain.status_code == 302 and plain["Location"] == f"/rooms/{room.pk}/"
 
 
 def test_forged_post_for_another_seat_refused(five_humans):
@@ -310,7 +336,7 @@ def test_hint_offers_a_beating_set_when_following(bot_room, alice, driver):
     response = _client(alice).post(
         _url(bot_room), {"verb": "play", "cards": hint, "version": bot_room.version}, HTTP_HX_REQUEST="true"
     )
-    assert response.status_code == 200
+    assert response.status_code == 204
     last = HandAction.objects.filter(hand=services.current_hand(bot_room)).order_by("-seq").first()
     assert last.payload == {"seat": 0, "play": hint.split()}
 

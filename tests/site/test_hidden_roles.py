@@ -273,3 +273,43 @@ def test_shengji_has_no_hidden_decision(make_user, multipliers, driver):
 
     driver(room, check)
     assert len(seen) >= 3, seen
+
+
+def test_held_decision_is_one_quiet_transaction(lockstep, django_capture_on_commit_callbacks):
+    """The guard's held 明保/暗保 choice (B10) goes through the one path of a
+    move (``do_move``): one transaction, one lock (the version bump that
+    takes it is undone in the closing UPDATE), the seats and hand read once;
+    the room's version, ``changed`` (a frame's ``committed_at``) and deadline
+    stay as they were and nothing is announced after the commit."""
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    from tests.site.test_query_counts import statements
+
+    clock, h, a, b, observers, hank = lockstep
+    a.refresh_from_db()
+    clock.t = T0 + timedelta(seconds=1)
+    services.do_action(a, 0, {"crown": "accept"}, a.version, user=a.seats.get(index=0).user)
+    a.refresh_from_db()
+    hand, st = _state(a)
+    assert BH.to_act(st) == h and services.hidden_decision(BH, st)
+    count = services.current_hand_counted(a).n_actions
+    action = BH.bot_action(st, h, "heuristic", services.bot_rng(hand, count)).to_record()
+    action.pop("seat")
+    before = (a.version, a.changed, a.deadline)
+    clock.t = T0 + timedelta(seconds=3)
+    with django_capture_on_commit_callbacks(execute=False) as callbacks:
+        with CaptureQueriesContext(connection) as ctx:
+            outcome = services.do_move(a.pk, None, action, a.version, user=hank)
+    assert outcome.applied and outcome.reason == "held" and outcome.version == before[0]
+    assert statements(ctx) == ["SAVEPOINT", "UPDATE games_room", "SELECT games_seat",
+                               "SELECT games_hand", "UPDATE games_room", "RELEASE"]
+    assert callbacks == [], "a held decision announces nothing"
+    a.refresh_from_db()
+    assert (a.version, a.changed, a.deadline) == before
+    assert a.pending["seat"] == h and a.pending["count"] == count
+    assert services.current_hand_counted(a).n_actions == count  # nothing stored yet
+    clock.t = a.deadline
+    assert play_turn(a.pk, a.version) == "held"
+    a.refresh_from_db()
+    assert a.pending is None and a.version == before[0] + 1

@@ -9,11 +9,12 @@ production); they are counted apart and asserted too.
 
 Shapes pinned:
 
-* a player's action through :func:`games.services.user_action` (保皇 and
-  升級): the seat lookup, the hidden-decision check's room and hand reads,
-  the version bump that returns the fresh row, the seat, the hand (exact
-  under the lock), the insert, the seats for the next deadline, the room save;
-* a bot turn (:func:`games.runtime.tasks.play_turn`): room, hand, seats read once
+* a player's action through :func:`games.services.do_move` (保皇 and
+  升級): one transaction: the version bump that returns the fresh row, the
+  seats once (the user's own, the hidden-decision check, the next deadline),
+  the hand (exact under the lock), the insert, the room save (13 statements
+  in two transactions before the one path);
+* a bot turn (:func:`games.runtime.tasks.play_turn`): hand (the room joined), seats read once
   before the lock (still exact when the lock is taken at that version,
   ``do_action(known=…)``), then bump, insert, room save;
 * a table snapshot (:func:`games.live.snapshots.load_snapshot`): three queries (room
@@ -76,19 +77,13 @@ def c5_record(room, game: str) -> tuple[int, dict]:
 
 # one player's action ------------------------------------------------------
 USER_ACTION = [
-    "SELECT games_seat",            # the user's seat (user_action)
-    "SAVEPOINT",                    # hidden-decision check (games.services.hidden, issue #8)
-    "SELECT games_room",            #   the room, locked
-    "SELECT games_hand",            #   hand + action count: not hidden, nothing held
-    "RELEASE",
-    "SAVEPOINT",                    # locked_room
-    "UPDATE games_room",            #   version bump RETURNING the fresh row
-    "SELECT games_seat",            #   the user's seat under the lock
+    "SAVEPOINT",                    # do_move: one transaction (BEGIN in production)
+    "UPDATE games_room",            #   version bump RETURNING the fresh row (the lock)
+    "SELECT games_seat",            #   seats (+ users), once: the user's seat, hidden check, deadline
     "SELECT games_hand",            #   hand + exact action count under the lock
     "INSERT games_handaction",      #   the action
-    "SELECT games_seat",            #   seats (+ users) for the next deadline
-    "UPDATE games_room",            #   deadline, status
-    "RELEASE",
+    "UPDATE games_room",            #   deadline, status, pending, changed
+    "RELEASE",                      # (COMMIT in production)
 ]
 
 
@@ -116,8 +111,7 @@ def test_shengji_player_action(sj_humans):  # noqa: F811
 
 # one bot turn -------------------------------------------------------------
 BOT_TURN = [
-    "SELECT games_room",            # play_turn: the room at the task's version
-    "SELECT games_hand",            # hand + action count
+    "SELECT games_hand",            # play_turn: hand + action count, the room joined (at the task's version)
     "SELECT games_seat",            # seats (+ users): who acts, next deadline
     "SAVEPOINT",                    # locked_room
     "UPDATE games_room",            #   version bump RETURNING the fresh row
@@ -159,7 +153,7 @@ def test_stale_bot_turn_is_one_read(bot_room):
     bot_room.refresh_from_db()
     with CaptureQueriesContext(connection) as ctx:
         assert play_turn(bot_room.pk, bot_room.version - 1) == "stale"
-    assert statements(ctx) == ["SELECT games_room"]
+    assert statements(ctx) == ["SELECT games_hand"]  # the room comes joined to its hand
 
 
 # one snapshot, one render per socket --------------------------------------
@@ -232,3 +226,82 @@ def test_between_hands_snapshot(bot_room, alice, make_user):
     first = SNAPSHOT[:2] + [COMPLETED] + SNAPSHOT[2:] + NOTES
     snap = _snapshot_and_renders(bot_room, [alice], make_user("watcher"), first)
     assert snap.hand.complete and [r["number"] for r in snap.score_rows] == [1]
+
+
+# the whole POST of a player's move, and the whole bot turn ----------------
+#: At most this many statements (savepoints apart) for a player's whole POST
+#: (session, user, then the one transaction of do_move), the bar of the
+#: one-path change (21 before it: the seat read outside the lock, a second
+#: transaction for the hidden check, repeated seat/hand reads, then the
+#: response re-reading and rendering the table the push renders again).
+WHOLE_POST_MAX = 8
+WHOLE_POST = [
+    "SELECT django_session",        # the session
+    "SELECT auth_user",             # the user
+    "UPDATE games_room",            # do_move: the lock (version bump RETURNING the row)
+    "SELECT games_seat",            #   seats once
+    "SELECT games_hand",            #   hand + action count
+    "INSERT games_handaction",      #   the action
+    "UPDATE games_room",            #   deadline, status, pending, changed
+]                                   # (the answer renders no table: the push does)
+
+
+def _post_fields(record: dict) -> dict:
+    """The table's POST fields for an action record (``verb``, ``cards``)."""
+    (verb, value), = record.items()
+    if isinstance(value, list):
+        return {"verb": verb, "cards": " ".join(value)}
+    if value is True:
+        return {"verb": verb}
+    return {"verb": f"{verb}-{value}"}
+
+
+def _whole_post(room, users, game):
+    from django.test import Client
+
+    room.refresh_from_db()
+    seat, record = c5_record(room, game)
+    client = Client()
+    client.force_login(users[seat])
+    before = room.version
+    with CaptureQueriesContext(connection) as ctx:
+        response = client.post(f"/rooms/{room.pk}/act", {**_post_fields(record), "version": before},
+                               HTTP_HX_REQUEST="true")
+    assert response.status_code == 204, response.content
+    room.refresh_from_db()
+    assert room.version == before + 1
+    return [s for s in statements(ctx) if s not in SAVEPOINTS]
+
+
+def test_baohuang_whole_post_is_at_most_8_statements(five_humans):
+    room, users = five_humans
+    for _ in range(3):
+        shape = _whole_post(room, users, "baohuang")
+        assert len(shape) <= WHOLE_POST_MAX, (len(shape), shape)
+        assert shape == WHOLE_POST
+
+
+def test_shengji_whole_post_is_at_most_8_statements(sj_humans):  # noqa: F811
+    room, users = sj_humans
+    for _ in range(3):
+        shape = _whole_post(room, users, "shengji")
+        assert len(shape) <= WHOLE_POST_MAX, (len(shape), shape)
+        assert shape == WHOLE_POST
+
+
+#: A bot's whole turn (five statements, six before the one path: the room
+#: was read apart from its hand).
+BOT_TURN_MAX = 5
+
+
+def test_bot_turn_is_at_most_5_statements(bot_room, alice):
+    from games.runtime.tasks import play_turn
+
+    services.set_autoplay(bot_room, alice, True)
+    for _ in range(3):
+        bot_room.refresh_from_db()
+        make_due(bot_room)
+        with CaptureQueriesContext(connection) as ctx:
+            assert play_turn(bot_room.pk, bot_room.version) == "bot"
+        shape = [s for s in statements(ctx) if s not in SAVEPOINTS]
+        assert len(shape) <= BOT_TURN_MAX, (len(shape), shape)

@@ -116,7 +116,7 @@ def test_table_renders_for_the_seat_and_accepts_a_move(hc_room, alice):
     response = client.post(
         f"/rooms/{hc_room.pk}/act", {"verb": "play", "cards": card, "version": hc_room.version}, HTTP_HX_REQUEST="true"
     )
-    assert response.status_code == 200
+    assert response.status_code == 204
     assert services.current_hand(hc_room).actions.filter(seat=0).count() == 1
     refused = client.post(f"/rooms/{hc_room.pk}/act", {"verb": "crown-accept", "version": hc_room.version + 1})
     assert refused.status_code == 400  # not a verb of this game
