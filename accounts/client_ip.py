@@ -1,6 +1,6 @@
 """The client's IP address, trusting proxy headers only from configured proxies.
 
-Issue #8: behind a load balancer every request arrives from the balancer's
+Behind a load balancer every request arrives from the balancer's
 address, so a lockout keyed on username + IP let anyone lock a victim out.
 With ``settings.TRUSTED_PROXIES`` (env ``DJANGO_TRUSTED_PROXIES``: a
 comma-separated list of addresses or CIDR networks, e.g. ``127.0.0.1,10.0.0.0/8``)

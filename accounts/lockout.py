@@ -1,6 +1,6 @@
 """The username half of django-axes' lockout key (``AXES_USERNAME_CALLABLE``).
 
-Issue #22: Django's login form hands ``authenticate()`` the username as typed,
+Django's login form hands ``authenticate()`` the username as typed,
 however long (its field's ``max_length`` only reaches the widget), and axes
 records a failed attempt in ``AccessAttempt.username``, a ``varchar(255)``: a
 longer name was a server error on PostgreSQL (``DataError``).  No account's

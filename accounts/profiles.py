@@ -119,7 +119,7 @@ def profile_context(user) -> dict:
 
 @dataclass(frozen=True)
 class LadderRung:
-    """One row of a game's title ladder on a profile (issue #11)."""
+    """One row of a game's title ladder on a profile."""
 
     level_no: int
     name: str

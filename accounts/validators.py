@@ -8,7 +8,7 @@ from django.utils.translation import gettext as _
 
 class NonBlankLengthValidator:
     """Refuses a password with fewer than ``min_length`` characters that are
-    not whitespace (issue #8: eight spaces passed Django's length check)."""
+    not whitespace (eight spaces passed Django's length check)."""
 
     def __init__(self, min_length: int = 8):
         self.min_length = min_length
@@ -27,7 +27,7 @@ class NonBlankLengthValidator:
 def text_problem(value, max_length: int | None = None) -> str | None:
     """Why ``value`` cannot be stored as user text, or None when it can.
 
-    ``value``: the text as received (a ``str``).  Refused (issue #22): a value
+    ``value``: the text as received (a ``str``).  Refused: a value
     that is not a string, contains NUL (PostgreSQL cannot store it) or a lone
     UTF-16 surrogate (it has no UTF-8 encoding; JSON's ``"\\ud800"`` makes one),
     or is longer than ``max_length`` characters.  The answer is a sentence for

@@ -68,13 +68,13 @@ def user_profile(request, username: str):
 def _render_profile(request, user):
     context = profiles.profile_context(user)
     context["is_own"] = request.user.is_authenticated and request.user.pk == user.pk
-    # issue #11: the whole ladder and each game's points history
+    # the whole ladder and each game's points history
     ladders = profiles.ladders(user, context["game_rows"])
     history = profiles.points_history(user, context["game_rows"])
     ids = [m.last_hand_id for m in context["recent_matches"]]
     ids += [line["hand_id"] for lines in history.values() for line in lines]
     ids += [e.hand_id for e in context["recent_entries"] if e.hand_id]
-    # embargoed boards (#21), private rooms' hands (#26): neither a link nor the
+    # embargoed boards, private rooms' hands: neither a link nor the
     # room's name (a private room is listed nowhere)
     context["hidden_hands"] = profiles.hidden_hands(ids, request.user)
     context["ladder_blocks"] = [

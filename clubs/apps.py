@@ -25,7 +25,7 @@ class ClubsConfig(AppConfig):
         # scheduled starts and automatic rounds, after every round sweep
         rounds_swept.connect(lambda sender, **kwargs: sweep_schedules(), weak=False,
                              dispatch_uid="clubs.schedule.sweep_schedules")
-        embargo.register(GUARD)  # duplicate boards, watching event tables (#21)
-        seating.register(GUARD)  # event tables seat only their entrants (#21)
-        # the organiser's live page: pushed as each table completes a hand (#21)
+        embargo.register(GUARD)  # duplicate boards, watching event tables
+        seating.register(GUARD)  # event tables seat only their entrants
+        # the organiser's live page: pushed as each table completes a hand
         hand_completed.connect(on_hand_completed, dispatch_uid="clubs.live.receivers.on_hand_completed")

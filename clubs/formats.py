@@ -14,7 +14,7 @@ A game that can be played in club events names a module of hooks in its
 ``board_roles(summary)``     optional: per entry index, the side or role it played
                        on the board (a msgid, translated when shown), or None
 ``points_in_play(view)``     optional: per entry index, the points won so far in the
-                       hand in play, from the engine's spectator view (the live page, #21)
+                       hand in play, from the engine's spectator view (the live page)
 
 This module never names a game: it looks the hooks up by the event's game code.
 """

@@ -1,4 +1,4 @@
-"""What an event hides and whom its tables seat (issue #21).
+"""What an event hides and whom its tables seat.
 
 :data:`GUARD` is registered with :mod:`games.embargo` and :mod:`games.seating`
 by :class:`clubs.apps.ClubsConfig` and answers for the rooms of event tables
@@ -8,7 +8,7 @@ only (None for every other room):
   *k* of a running duplicate round (the *k*-th hand dealt at a table, counted
   from 0, one of ``Round.boards``) is hidden from everyone but admins until
   every table of the round has completed its *k*-th hand or finished, or the
-  round has ended.  Source: issue #21 "Duplicate boards are embargoed";
+  round has ended.  Source: "Duplicate boards are embargoed";
   docs/tournaments.md "Nothing leaks".
 * **Entrants do not watch boards they have yet to play**
   (:meth:`EventGuard.room_watch`): while a duplicate round runs, a player of
@@ -86,7 +86,7 @@ def embargoed_boards(round_: Round) -> range:
     finished nor completed its *k*-th hand.  Since every table plays its
     boards in order, the hidden boards are ``range(open, len(round_.boards))``
     with ``open`` the fewest hands completed by an unfinished table (one
-    query, plus one for the tables unless prefetched).  Source: issue #21;
+    query, plus one for the tables unless prefetched).  Source:
     docs/tournaments.md "Nothing leaks"."""
     count = len(round_.boards or [])
     if round_.status != Round.Status.RUNNING or round_.event.format != Event.Format.DUPLICATE:

@@ -1,4 +1,4 @@
-"""Clubs, their members and organisers (issue #10).
+"""Clubs, their members and organisers.
 
 A :class:`Club` has members through :class:`Membership`, each with a role
 (organiser or member).  The user who creates a club is its first organiser.
@@ -39,7 +39,7 @@ class Club(models.Model):
         _("未登录的访客可以观看比赛桌"), default=True,
         help_text=_("观看者只看到公开的出牌，看不到任何人的手牌"),
     )
-    #: IANA name; event times are entered and shown in it (#25).
+    #: IANA name; event times are entered and shown in it.
     time_zone = models.CharField(_("时区"), max_length=40, default="Asia/Shanghai")
 
     class Meta:
@@ -309,7 +309,7 @@ class Correction(models.Model):
 
 
 class EventLog(models.Model):
-    """One line of an event's audit trail of organiser actions (issue #21):
+    """One line of an event's audit trail of organiser actions:
     who (``by``) did what (``action``) to whom or what (``detail``, plain
     words: names, never a data structure), and when."""
 
@@ -332,4 +332,4 @@ class EventLog(models.Model):
         verbose_name_plural = _("比赛操作记录")
 
 
-from .schedule_models import CheckIn, EventSchedule, EventSession  # noqa: E402,F401  (#25: registered with the clubs app)
+from .schedule_models import CheckIn, EventSchedule, EventSession  # noqa: E402,F401  (registered with the clubs app)

@@ -1,4 +1,4 @@
-"""Scheduled events (issue #25): when an event starts, when registration
+"""Scheduled events: when an event starts, when registration
 closes, whether rounds start by themselves, and who checked in.
 
 Kept apart from :mod:`clubs.models` (which imports this module at its end so

@@ -51,7 +51,7 @@ def _name_and_description(name, description) -> tuple[str, str]:
     """The club's name and description as stored (stripped), or
     :class:`ClubError` (400) for an empty name, either one longer than the
     model's limit (60 and 2000 characters), or text with NUL or a lone
-    surrogate (issue #22: every path enforces the limits, not only forms)."""
+    surrogate (every path enforces the limits, not only forms)."""
     limits = {f: Club._meta.get_field(f).max_length for f in ("name", "description")}
     try:
         name = clean_text(name, limits["name"])
@@ -83,7 +83,7 @@ def create_club(user, name: str, description: str = "") -> Club:
 def update_club(user, club: Club, name: str, description: str, public_tables: bool | None = None) -> Club:
     """An organiser renames the club, edits its description, and (when
     ``public_tables`` is given) says whether visitors who are not signed in
-    may watch its event tables (#21)."""
+    may watch its event tables."""
     require(user, "clubs.manage_club", club)
     name, description = _name_and_description(name, description)
     try:
@@ -129,7 +129,7 @@ def _membership(club: Club, member_id: int) -> Membership:
 
 def _protect_founder(user, club: Club, member_id: int) -> None:
     """The club's founder (``Club.created_by``, its owner) cannot be removed
-    or demoted by another organiser (#21); :class:`Forbidden` if ``user``
+    or demoted by another organiser; :class:`Forbidden` if ``user``
     tries."""
     if club.created_by_id is not None and member_id == club.created_by_id and user.pk != member_id:
         raise Forbidden(_("俱乐部的创建者不能被其他组织者移除或取消组织者身份"))
@@ -137,7 +137,7 @@ def _protect_founder(user, club: Club, member_id: int) -> None:
 
 def remove_member(user, club: Club, member_id: int) -> None:
     """An organiser removes a member (or an organiser; never the last one,
-    never the founder, #21).  The page asks for a confirmation first."""
+    never the founder).  The page asks for a confirmation first."""
     require(user, "clubs.manage_club", club)
     _protect_founder(user, club, member_id)
     with transaction.atomic():
@@ -150,7 +150,7 @@ def remove_member(user, club: Club, member_id: int) -> None:
 def set_organiser(user, club: Club, member_id: int, organiser: bool = True) -> None:
     """An organiser names a member organiser (or makes an organiser a plain
     member again; never the last one, and never the founder by another
-    organiser, #21)."""
+    organiser)."""
     require(user, "clubs.manage_club", club)
     if not organiser:
         _protect_founder(user, club, member_id)

@@ -33,7 +33,7 @@ urlpatterns = [
     path("entries/<int:entry_id>/confirm", events.entry_confirm, name="entry_confirm"),
     path("entries/<int:entry_id>/withdraw", events.entry_withdraw, name="entry_withdraw"),
     path("tables/<int:table_id>/correct", events.table_correct, name="table_correct"),
-    # scheduled events, calendar, score cards, print (#25)
+    # scheduled events, calendar, score cards, print
     path("<int:club_id>/calendar.ics", schedule.club_calendar, name="club_calendar"),
     path("calendar/<str:token>.ics", schedule.member_calendar, name="member_calendar"),
     path("events/<int:event_id>/schedule", schedule.event_schedule, name="event_schedule"),

@@ -28,7 +28,7 @@ from notifications.routing import websocket_urlpatterns as notice_sockets  # noq
 # (In the production topology this returns at once: Celery beat sweeps.)
 ensure_sweeper()
 ensure_round_sweeper()
-# permessage-deflate on the sockets daphne serves (#24; GAMES_WS_DEFLATE=0: off)
+# permessage-deflate on the sockets daphne serves (GAMES_WS_DEFLATE=0: off)
 install_ws_deflate()
 
 application = ProtocolTypeRouter(

@@ -1,9 +1,9 @@
-"""``GET /healthz``: the web process's health for a load balancer (issue #8).
+"""``GET /healthz``: the web process's health for a load balancer.
 
 200 ``{"ok": true, "checks": [...], "pool": {...} or null}`` when the database
 (a connection from this process's pool within ``DB_HEALTH_TIMEOUT`` s) and, in
 the production topology, Redis answer; 503 otherwise.  ``pool`` is
-:func:`games.pages.health.pool_state` (issue #22).  No login, no session, no
+:func:`games.pages.health.pool_state`.  No login, no session, no
 database write; see :mod:`games.pages.health`.
 """
 

@@ -1,4 +1,4 @@
-"""Refuse a request carrying NUL or invalid UTF-8 in its path or parameters (issue #22).
+"""Refuse a request carrying NUL or invalid UTF-8 in its path or parameters.
 
 PostgreSQL cannot store or compare a string holding NUL (``\\x00``): psycopg
 raises ``ValueError`` as soon as such a value reaches a query, so a NUL in a
@@ -81,7 +81,7 @@ class InputGuardMiddleware:
     def process_view(self, request, view_func, view_args, view_kwargs):
         """404 for a URL's integer (an ``<int:…>`` argument) past :data:`MAX_ID`:
         it names nothing, but a foreign-key lookup with it overflowed the
-        database driver (a 500, #22)."""
+        database driver (a 500)."""
         if any(isinstance(v, int) and v > MAX_ID for v in (*view_args, *view_kwargs.values())):
             raise Http404
         return None

@@ -25,7 +25,7 @@ def env_bool(name: str, default: bool = False) -> bool:
 
 DEBUG = env_bool("DJANGO_DEBUG", default="DATABASE_URL" not in os.environ)
 #: Production (a DATABASE_URL and DEBUG off) refuses to start without its own
-#: secret key (issue #8): the development key is public, in this file.
+#: secret key: the development key is public, in this file.
 #: A pytest run (the production-topology half of ``make test`` included) is not
 #: production: its processes get the development key unless one is given.
 PRODUCTION = "DATABASE_URL" in os.environ and not DEBUG and "pytest" not in sys.modules
@@ -75,11 +75,11 @@ INSTALLED_APPS = [
 ]
 
 MIDDLEWARE = [
-    # a view's database outage error -> the 503 page (issue #22; games/pages/outage.py)
+    # a view's database outage error -> the 503 page (games/pages/outage.py)
     "games.pages.outage.DatabaseOutageMiddleware",
     "django.middleware.security.SecurityMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
-    "config.request_guard.InputGuardMiddleware",  # NUL or non-UTF-8 in a parameter: 400, not 500 (#22)
+    "config.request_guard.InputGuardMiddleware",  # NUL or non-UTF-8 in a parameter: 400, not 500
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.locale.LocaleMiddleware",
     "django.middleware.common.CommonMiddleware",
@@ -110,7 +110,7 @@ TEMPLATES = [
         },
     },
     {
-        # The live table fragment only (games/render/jinja.py, issue #12): <app>/jinja2/ folders.
+        # The live table fragment only (games/render/jinja.py): <app>/jinja2/ folders.
         "BACKEND": "django.template.backends.jinja2.Jinja2",
         "DIRS": [],
         "APP_DIRS": True,
@@ -123,7 +123,7 @@ ASGI_APPLICATION = "config.asgi.application"
 DATABASES = {
     "default": dj_database_url.config(default=f"sqlite:///{BASE_DIR / 'db.sqlite3'}", conn_max_age=0)
 }
-#: PostgreSQL connections per process (issue #22): Django's native psycopg pool.
+#: PostgreSQL connections per process: Django's native psycopg pool.
 #: A process never holds more than ``DB_POOL_MAX_SIZE`` connections, whatever its
 #: threads (daphne runs each request's sync code in a thread of its own; with
 #: ``CONN_MAX_AGE`` each such thread kept its connection).  A thread takes a
@@ -239,9 +239,9 @@ AUTH_PASSWORD_VALIDATORS = [
 # Mail (password reset): the console unless a real backend is configured.
 EMAIL_BACKEND = os.environ.get("EMAIL_BACKEND", "django.core.mail.backends.console.EmailBackend")
 DEFAULT_FROM_EMAIL = os.environ.get("DEFAULT_FROM_EMAIL", "noreply@localhost")
-#: The site's address in e-mails and calendar feeds (links must be absolute there; #25).
+#: The site's address in e-mails and calendar feeds (links must be absolute there).
 SITE_URL = os.environ.get("SITE_URL", "http://localhost:8000")
-#: Web Push of notifications (#25, pywebpush): off unless both VAPID keys are
+#: Web Push of notifications (pywebpush): off unless both VAPID keys are
 #: given (private: PEM or base64url; public: base64url, the browser's applicationServerKey).
 WEBPUSH_VAPID_PRIVATE_KEY = os.environ.get("WEBPUSH_VAPID_PRIVATE_KEY", "")
 WEBPUSH_VAPID_PUBLIC_KEY = os.environ.get("WEBPUSH_VAPID_PUBLIC_KEY", "")
@@ -259,7 +259,7 @@ AXES_RESET_ON_SUCCESS = True
 AXES_LOCKOUT_TEMPLATE = "accounts/lockout.html"  # friendly page, HTTP 429
 # The IP half of the lockout key: X-Forwarded-For only from TRUSTED_PROXIES.
 AXES_CLIENT_IP_CALLABLE = "accounts.client_ip.client_ip"
-# The username half, cut to a username's length (a longer one overflowed axes' column, #22).
+# The username half, cut to a username's length (a longer one overflowed axes' column).
 AXES_USERNAME_CALLABLE = "accounts.lockout.axes_username"
 
 # django-ratelimit (games.pages.throttle): POSTs per user (or per IP when anonymous)
@@ -289,7 +289,7 @@ STORAGES = {
 }
 
 REDIS_URL = os.environ.get("REDIS_URL")
-#: Redis client settings shared by the channel layer and the cache (issue #8).
+#: Redis client settings shared by the channel layer and the cache.
 #: redis-py >= 6 defaults to a 5 s socket timeout, the same as channels-redis'
 #: blocking receive (BZPOPMIN with a 5 s timeout): an idle socket's receive
 #: then timed out and daphne closed it with 1011 (django/channels_redis#422).
@@ -305,7 +305,7 @@ REDIS_CLIENT_OPTIONS = {
     "retry_on_timeout": True,
     "max_connections": int(os.environ.get("REDIS_MAX_CONNECTIONS", "2000")),
 }
-#: The channel layer over Redis (issue #12): ``pubsub`` (default), channels-redis'
+#: The channel layer over Redis: ``pubsub`` (default), channels-redis'
 #: pub/sub layer: a group message is one PUBLISH, received by each process's one
 #: subscription (about 0.4 ms of CPU per message sent and received, against 1.7
 #: for ``core``, the sorted-set layer with its Lua scripts and BZPOPMIN).  Nothing
@@ -342,10 +342,10 @@ else:
 #: Seconds between the end of a hand and the next deal (the result panel);
 #: a shorter pause for bot-only demos and tests (``manage.py run_event``).
 GAMES_HAND_PAUSE_S = float(os.environ.get("GAMES_HAND_PAUSE_S", "6"))
-#: Thinking time of the search bot (高手, #13) per decision, milliseconds; it answers
+#: Thinking time of the search bot (高手) per decision, milliseconds; it answers
 #: within about this plus 50 ms and uses fewer play-outs on a loaded machine.
 GAMES_SEARCH_BUDGET_MS = float(os.environ.get("GAMES_SEARCH_BUDGET_MS", "300"))
-# Hand review (#26): CPU ms per hand; a hand with a human is reviewed when it ends.
+# Hand review: CPU ms per hand; a hand with a human is reviewed when it ends.
 GAMES_REVIEW_BUDGET_MS = float(os.environ.get("GAMES_REVIEW_BUDGET_MS", "4000"))
 GAMES_REVIEW_AFTER_HAND = os.environ.get("GAMES_REVIEW_AFTER_HAND", "1") == "1"
 #: The review governor (games/runtime/governor.py): a review runs only while the
@@ -358,7 +358,7 @@ GAMES_REVIEW_MAX_PAUSE_S = float(os.environ.get("GAMES_REVIEW_MAX_PAUSE_S", "600
 #: The bots' pace at quick-play tables (ms; the rooms' default; shorter for demos and tests).
 QUICKPLAY_BOT_DELAY_MS = int(os.environ.get("QUICKPLAY_BOT_DELAY_MS", "800"))
 
-#: The Celery broker (issue #22 point 4): RabbitMQ in production
+#: The Celery broker: RabbitMQ in production
 #: (``CELERY_BROKER_URL=amqp://user:pass@host:5672/vhost``), the transport Celery
 #: documents as production grade: the worker rides out a Redis outage (Redis is
 #: then only the channel layer and the cache) and reconnects to RabbitMQ by
@@ -391,7 +391,7 @@ CELERY_TASK_ACKS_LATE = True
 CELERY_TASK_REJECT_ON_WORKER_LOST = True
 CELERY_WORKER_PREFETCH_MULTIPLIER = 1
 CELERY_TIMEZONE = TIME_ZONE
-# Reconnect to the broker for ever, at start-up too (issue #8: the worker died
+# Reconnect to the broker for ever, at start-up too (the worker died
 # for good when Redis dropped).  A supervisor restarts it if it exits anyway.
 CELERY_BROKER_CONNECTION_RETRY = True
 CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
@@ -428,7 +428,7 @@ CELERY_BEAT_SCHEDULE = {
 GAMES_WORKER_SWEEP_S = float(os.environ.get("GAMES_WORKER_SWEEP_S", "5"))
 #: Threads with which a Celery worker runs the next turns of the rooms whose
 #: moves it commits, without a broker round trip per move (games.runtime.local_turns,
-#: issue #12); 0 sends every turn through the broker.
+#:); 0 sends every turn through the broker.
 GAMES_WORKER_LOCAL_TURNS = int(os.environ.get("GAMES_WORKER_LOCAL_TURNS", "4"))
 #: Longest window of a hidden decision (games.services.hidden): every holder, human or
 #: bot, gets min(time limit, this) seconds and it takes effect at the deadline.

@@ -7,7 +7,7 @@ from accounts.views import set_language
 
 from .health_view import healthz
 
-#: A database outage raised in a middleware is the 503 page, not a 500 (issue #22).
+#: A database outage raised in a middleware is the 503 page, not a 500.
 handler500 = "games.pages.outage.server_error"
 
 urlpatterns = [

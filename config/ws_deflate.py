@@ -1,4 +1,4 @@
-"""permessage-deflate (RFC 7692) on daphne's websockets (issue #24).
+"""permessage-deflate (RFC 7692) on daphne's websockets.
 
 A table push is the whole table fragment for one seat, and consecutive pushes
 differ in a few places (a card played, a count, a timer): with the

@@ -1,4 +1,4 @@
-"""Websocket Origin check with the port (issue #8).
+"""Websocket Origin check with the port.
 
 Channels' ``AllowedHostsOriginValidator`` compares only the Origin's host name
 with ``ALLOWED_HOSTS``: a page on ``http://localhost:9999`` could open a socket

@@ -129,7 +129,7 @@ class HandActionAdmin(ReadOnlyMixin, admin.ModelAdmin):
 
 @admin.register(ChatMessage)
 class ChatMessageAdmin(admin.ModelAdmin):
-    """Table chat (#11): admins read every message, hide it from the table
+    """Table chat: admins read every message, hide it from the table
     or delete it."""
 
     list_display = ("created", "room", "user", "quick", "text", "hidden")

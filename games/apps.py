@@ -44,12 +44,12 @@ class GamesConfig(AppConfig):
         from games.services import dealing
         from games.services import deal_replay
 
-        dealing.register(deal_replay.PLANNER)  # #26 "play this deal again"
+        dealing.register(deal_replay.PLANNER)  # "play this deal again"
         game_signals.hand_completed.connect(reviews.on_hand_completed,
                                             dispatch_uid="games.review_after_hand")
         profile_context.connect(profile.seats_for_profile, dispatch_uid="games.current_seats")
         profiles.HAND_FILTERS.add(embargo)  # no links to hands an embargo hides (embargo.hidden_hands)
         from games import private_rooms
 
-        embargo.register(private_rooms.WATCH_RULE)  # private rooms: their players only (#26)
+        embargo.register(private_rooms.WATCH_RULE)  # private rooms: their players only
         catalog.PROVIDERS.add(_GameCatalog())

@@ -1,6 +1,6 @@
 """Embargoes: another app may hide a completed hand's cards for a while.
 
-A duplicate board of a club event (issue #21) is the same deal at several
+A duplicate board of a club event is the same deal at several
 tables; until every table that plays it has finished it (or its round has
 ended), its record, replay, review and anything else that shows its cards must
 be refused to everyone but admins.  The games app does not know about events:
@@ -50,7 +50,7 @@ def is_embargoed(hand, user) -> bool:
 
 # --------------------------------------------------------------------------- watching a table
 #
-# The same guards may also answer about *watching* a room (issue #21: an
+# The same guards may also answer about *watching* a room (an
 # entrant may not spectate another table of the running round while it plays
 # boards the entrant has not finished; whether anonymous visitors may watch is
 # a club's setting).  Both methods are optional on a guard:

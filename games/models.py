@@ -101,9 +101,9 @@ class Room(models.Model):
     version = models.PositiveIntegerField(_("版本"), default=0)
     deadline = models.DateTimeField(_("截止时间"), null=True, blank=True)
     #: A hidden decision made before its window closed, applied at the deadline
-    #: (issue #8; games.services.hidden): ``{"hand", "count", "seat", "action", "user"}``.
+    #: (games.services.hidden): ``{"hand", "count", "seat", "action", "user"}``.
     pending = models.JSONField(_("待公布的决定"), null=True, blank=True, editable=False)
-    #: A private room (#26): never listed (lobby, its push, profiles); only
+    #: A private room: never listed (lobby, its push, profiles); only
     #: its seated players open or watch it; a free seat is taken with its
     #: invite link (:mod:`games.private_rooms`).  "Play this deal again"
     #: rooms are always private.
@@ -292,7 +292,7 @@ class HandAction(models.Model):
 
 
 class ChatMessage(models.Model):
-    """One line of a table's chat (issue #11): players and spectators.
+    """One line of a table's chat: players and spectators.
 
     ``text`` is stored as typed (at most :data:`games.services.chat.MAX_LENGTH`
     characters) and escaped when rendered; ``quick`` names a quick phrase
@@ -330,5 +330,5 @@ class ChatMute(models.Model):
         constraints = [models.UniqueConstraint(fields=["user", "muted"], name="chatmute_unique")]
 
 
-# Hand reviews (#26) live in their own module; imported here so Django finds them.
+# Hand reviews live in their own module; imported here so Django finds them.
 from .review_models import DealReplay, HandReview, SeatAccuracy  # noqa: E402,F401

@@ -1,4 +1,4 @@
-"""Private rooms (#26): unlisted, open only to their seated players, joined by link.
+"""Private rooms: unlisted, open only to their seated players, joined by link.
 
 A room with ``Room.private`` set
 

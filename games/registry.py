@@ -89,7 +89,7 @@ class GameSpec:
       ``seat_place(data, seat) -> label|None`` (finishing place from a view)
       for the seat list, result and replay; ``seat_plays(view) -> {seat:
       {"cards": [codes], "verb": label|None}}`` what each seat played in the
-      trick or round on the table now (laid in front of its seat, #11);
+      trick or round on the table now (laid in front of its seat);
       ``result_extras(result)``
       completes a finished hand's result panel (winner label, places …).
     - Wording: ``action_labels`` (data-action hook -> button label),
@@ -134,7 +134,7 @@ class GameSpec:
     #: the game's tournament hooks (a module, see ``clubs/formats.py``), or None:
     #: the game cannot host club events
     tournament: Any = None
-    #: One sentence for a newcomer on the home page (#11).
+    #: One sentence for a newcomer on the home page.
     blurb: Any = ""
     #: The words of the create-room form's control for each engine option
     #: (``rules.option_schema``'s keys): ``{key: {"label": text, "choices":

@@ -1,4 +1,4 @@
-"""Stored hand reviews (#26): computed once per hand, never recomputed; and
+"""Stored hand reviews: computed once per hand, never recomputed; and
 "play this deal again" rooms (:class:`DealReplay`).
 
 :class:`HandReview` holds the engine's review (:meth:`games.engine.review.HandReview.to_json`)
@@ -64,7 +64,7 @@ class SeatAccuracy(models.Model):
 
 class DealReplay(models.Model):
     """A private room where ``user`` plays the deal of ``source`` again
-    (#26, "play this deal again"): same seed and start (levels, dealer,
+    ("play this deal again"): same seed and start (levels, dealer,
     tribute), ``user`` at ``seat``, bots at the others; one deal, unscored
     (the player knows the cards: no ledger credit, no rating)."""
 

@@ -1,7 +1,7 @@
 """Seat rules: another app may say who may take a seat of a room.
 
 A club event's table seats only the players of the entry the pairing put at
-that seat, or a substitute the organiser named (issue #21).  The games app
+that seat, or a substitute the organiser named.  The games app
 does not know about events: apps register a *rule* at start-up
 (``AppConfig.ready``), an object with
 

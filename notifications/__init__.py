@@ -1,2 +1,2 @@
-"""Notifications to members (issue #25): an in-site list with an unread count
+"""Notifications to members: an in-site list with an unread count
 pushed over a websocket, e-mail with one-click unsubscribe per kind."""

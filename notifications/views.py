@@ -43,7 +43,7 @@ def push_subscribe(request):
         raise Http404
     try:
         services.subscribe_push(request.user, json.loads(request.body or b"{}"))
-    except (ValueError, RecursionError):  # RecursionError: nested too deep (#22); JSONDecodeError is a ValueError
+    except (ValueError, RecursionError):  # RecursionError: nested too deep; JSONDecodeError is a ValueError
         return JsonResponse({"ok": False}, status=400)
     return JsonResponse({"ok": True})
 
@@ -72,7 +72,7 @@ def notice_read(request):
 def notice_email(request):
     """Which kinds the user receives by e-mail (the checked ones; none
     checked: none).  A kind that does not exist is refused (400, nothing
-    changed), not read as "unsubscribe from everything" (#22)."""
+    changed), not read as "unsubscribe from everything"."""
     wanted = set(request.POST.getlist("kind"))
     if wanted - set(Kind.values):
         return HttpResponseBadRequest(_("未知的通知类别"), content_type="text/plain; charset=utf-8")
@@ -97,7 +97,7 @@ def unsubscribe(request, token: str):
         raise Http404 from None
     member = get_user_model().objects.filter(pk=user_id).select_related("preference").first()
     if member is None:
-        raise Http404  # an old e-mail of a deleted account (its Unsubscribe row would be an IntegrityError, #22)
+        raise Http404  # an old e-mail of a deleted account (its Unsubscribe row would be an IntegrityError)
     chosen = settings.LANGUAGE_COOKIE_NAME in request.COOKIES
     with translation.override(translation.get_language() if chosen else language_of(member)):
         return _unsubscribe_page(request, user_id, kind)

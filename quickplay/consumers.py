@@ -41,7 +41,7 @@ class QueueConsumer(GroupPushConsumer):
         if text_data and text_data.startswith("{") and len(text_data) <= MAX_MESSAGE:
             try:
                 command = json.loads(text_data)
-            except (ValueError, RecursionError):  # RecursionError: nested too deep (#22)
+            except (ValueError, RecursionError):  # RecursionError: nested too deep
                 command = None
         if isinstance(command, dict):
             await database_sync_to_async(self.command)(command)

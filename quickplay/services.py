@@ -49,7 +49,7 @@ DEFAULT_BOT_WAIT = 30
 GRACE_S = 45
 #: A matched entry sends its player to the table for this long afterwards.
 MATCH_SHOWN_S = 15 * 60
-#: Bots that fill quick-play tables: the site's default filling level (高手, #13).
+#: Bots that fill quick-play tables: the site's default filling level (高手).
 BOT_POLICY = FILL_POLICY
 WINDOW = matcher.Window()
 
@@ -135,7 +135,7 @@ def join(user, game: str, bot_wait: int | None = DEFAULT_BOT_WAIT) -> QueueEntry
 def _create_once(**fields) -> QueueEntry | None:
     """Create a queue entry, or None when the user already has an active one
     (the constraint ``queue_one_active_entry`` refused it: two requests of
-    the same user raced past :func:`_busy`, #22).  The savepoint keeps the
+    the same user raced past :func:`_busy`).  The savepoint keeps the
     caller's transaction usable."""
     try:
         with transaction.atomic():

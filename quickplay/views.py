@@ -21,7 +21,7 @@ GAME_LABELS = dict(GAME_CHOICES)
 def _bot_wait(value):
     """The form's bot wait: "10", "30" or "never" (a socket command may send
     a JSON number too).  Anything else, of any type, gives -1, which the
-    service refuses (#22: a list or an object here closed the socket with 1011)."""
+    service refuses (a list or an object here closed the socket with 1011)."""
     if value == "never":
         return None
     if value is None or value == "":
@@ -29,7 +29,7 @@ def _bot_wait(value):
     if isinstance(value, int) and not isinstance(value, bool):
         return value
     if isinstance(value, str) and value.isascii() and value.isdigit() and len(value) <= 6 and str(int(value)) == value:
-        return int(value)  # canonical digits only: "010" is not the form's "10" (#22, the fuzz test queued on it)
+        return int(value)  # canonical digits only: "010" is not the form's "10" (the fuzz test queued on it)
     return -1  # refused by the service
 
 

@@ -36,7 +36,7 @@ INITIAL = (MODEL.mu, MODEL.sigma)
 BOT_LEVELS: dict[str, tuple[float, float]] = {
     "random": (15.0, 1.0),
     "heuristic": (25.0, 1.0),
-    "search": (30.0, 1.0),  # the Monte Carlo search bot (#13), clearly above heuristic
+    "search": (30.0, 1.0),  # the Monte Carlo search bot, clearly above heuristic
 }
 #: Any other bot level (a policy added later) until it is given a row above.
 DEFAULT_BOT = (25.0, 1.0)

@@ -1,4 +1,4 @@
-"""``make audit-pages`` (issue #24): Lighthouse at mobile settings on the lobby,
+"""``make audit-pages``: Lighthouse at mobile settings on the lobby,
 a live table and an event page mid-round, printing the four category scores.
 
 The site runs as production serves it (DEBUG off, WhiteNoise's compressed

@@ -70,7 +70,7 @@ def main() -> int:
                         default=[int(w) for w in os.environ.get("BENCH_WORKERS", "1").split()],
                         help="worker process counts to run every N with, ascending (e.g. 1 2)")
     parser.add_argument("--reviews", action="store_true",
-                        help="#26: run every N twice, without and then with the review worker "
+                        help="run every N twice, without and then with the review worker "
                              "busy (deploy/supervisord.conf's reviewer: CARDROOM_WORKER_ROLE=reviews, one process, "
                              "nice 19), and print the p95 ratio")
     parser.add_argument("--review-hands", type=int, default=16,
@@ -107,7 +107,7 @@ def main() -> int:
         print(f"daphne: {urls}; worker {args.worker_pool}×{args.concurrency}; beat; "
               f"db {stack.created_db}; redis {stack.redis_url}", flush=True)
         reviews = ReviewLoad(stack, args) if args.reviews else None
-        # #26: each N is a block of two windows, without and with the review worker,
+        # each N is a block of two windows, without and with the review worker,
         # in alternate orders (off-on, on-off, ...: ABBA), so that a stack that drifts
         # from one window to the next (±35 % of p95 at N = 100 here, no reviewer at
         # all: docs/review.md, "Session 13") weighs on both sides alike
@@ -171,7 +171,7 @@ def main() -> int:
 
 
 class ReviewLoad:
-    """The review worker of ``--reviews`` (#26), as deploy/supervisord.conf runs it:
+    """The review worker of ``--reviews``, as deploy/supervisord.conf runs it:
     ``nice -n 19 celery worker --concurrency 1`` (CARDROOM_WORKER_ROLE=reviews) with
     ``CARDROOM_WORKER_ROLE=reviews``, on the bench's stack, kept busy.
 
@@ -276,11 +276,11 @@ class ReviewLoad:
 def review_ratios(rows: list[dict]) -> str:
     """p95 with the review worker busy over p95 without it in the other window
     of the same block (one N of ``--tables``; blocks alternate off-on and
-    on-off), per (workers, N) (#26); ``--tables 100 100 100 100`` measures four
+    on-off), per (workers, N); ``--tables 100 100 100 100`` measures four
     pairs.  Then, per (workers, N) with two windows or more of each kind, the
     medians, and the spread of the windows without reviews (the noise floor
     against which a difference means something)."""
-    out = ["\n#26 reviews: p95 with the review worker busy / without (the other window of its block)"]
+    out = ["\nreviews: p95 with the review worker busy / without (the other window of its block)"]
     blocks: dict = {}
     for r in rows:
         if r.get("reviews") is not None:

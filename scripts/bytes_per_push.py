@@ -1,4 +1,4 @@
-"""Bytes per push (issue #24): what one player's socket receives per move.
+"""Bytes per push: what one player's socket receives per move.
 
 Starts the embedded site (one daphne, tests.integration.stack), makes for each
 game a room of one human on 托管 and bots (they play on their own, bot delay
@@ -14,8 +14,7 @@ takeover (each message compressed alone).  Prints p50 / p95 / max per game.
 Whether the server negotiates the extension is printed too (the response's
 ``Sec-WebSocket-Extensions``, the client offering permessage-deflate).
 
-Since the socket sends only the regions that changed (issue #24,
-:mod:`games.render.regions`), a message is smaller than the table it leaves
+Since the socket sends only the regions that changed (:mod:`games.render.regions`), a message is smaller than the table it leaves
 on the page: ``page`` is that whole fragment (the stubs replaced by what the
 socket sent before, :class:`tests.table_pages.PageCopy`), ``partial`` how
 many messages carried stubs.

@@ -1,6 +1,6 @@
 """Engine fingerprint: a hash of every hand's action log and summary for fixed
 seeds (all-heuristic, mixed and random-policy hands of both games), to prove an
-engine or bot optimisation behaviour-preserving (#13).
+engine or bot optimisation behaviour-preserving.
 
     python scripts/engine_fingerprint.py before.json   # on the old commit
     python scripts/engine_fingerprint.py after.json    # on the new one

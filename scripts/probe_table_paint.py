@@ -1,4 +1,4 @@
-"""Probe of a live 升级 table's first paint (issue #24's page audit): the main
+"""Probe of a live 升级 table's first paint (the page audit): the main
 thread's work and layout shifts under Lighthouse's mobile CPU throttle, the
 quick way to compare a change before ``make audit-pages`` (minutes).
 

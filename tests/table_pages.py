@@ -1,4 +1,4 @@
-"""What a table page shows after each websocket push (issue #24, partial pushes).
+"""What a table page shows after each websocket push (partial pushes).
 
 A push sends the regions of ``#table`` that changed and a stub,
 ``<tag id="…" data-keep="HASH"></tag>``, for each unchanged one

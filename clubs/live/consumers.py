@@ -2,7 +2,7 @@
 fragment (pairings, tables, results, standings) after every ``event.changed``;
 each connection renders it for its own user (the "go to your table" link).
 
-While a round runs, the socket also follows its tables (#21, the organiser's
+While a round runs, the socket also follows its tables (the organiser's
 live page): it joins the channel groups of the running tables' rooms, where
 only ``table.changed`` (a version) and ``chat.posted`` (an id) travel, and
 pushes the fragment again at most every :data:`TABLE_PUSH_INTERVAL_S`

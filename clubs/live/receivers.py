@@ -1,4 +1,4 @@
-"""The organiser's live page follows the tables (#21): every completed hand of
+"""The organiser's live page follows the tables: every completed hand of
 an event table pushes the event page (``event.changed``), so each table's
 "hands done" and "score so far" change as the round runs, without a reload.
 

@@ -19,7 +19,7 @@ def confirmation(request, question: str, ok: str, back: str):
     """None when the POST carries ``confirm=1``; otherwise the confirmation
     page (200): ``question``, a button ``ok`` that posts the same fields again
     with ``confirm=1``, and a way ``back``.  Organisers' actions that remove,
-    withdraw, substitute, register for someone, edit or cancel ask first (#21)."""
+    withdraw, substitute, register for someone, edit or cancel ask first."""
     if request.POST.get("confirm") == "1":
         return None
     fields = [(k, v) for k in request.POST if k not in ("csrfmiddlewaretoken", "confirm")
@@ -130,7 +130,7 @@ def club_new_code(request, club_id: int):
 
 @require_POST
 def member_remove(request, club_id: int, user_id: int):
-    """Remove a member, after a confirmation page (#21)."""
+    """Remove a member, after a confirmation page."""
     club = get_object_or_404(Club, pk=club_id)
     member = club.memberships.select_related("user").filter(user_id=user_id).first()
     if member is not None and request.user.has_perm("clubs.manage_club", club):

@@ -46,7 +46,7 @@ def travelling_view(round_: Round, names: dict, hooks) -> list[dict]:
 def stalled(table: EventTable, room, now=None) -> bool:
     """True when a table of a running, unpaused round has not finished and its
     room has not changed (no move, no deal, no seat taken) for longer than
-    twice the event's turn limit (#21: "stalled" on the organiser's page)."""
+    twice the event's turn limit ("stalled" on the organiser's page)."""
     r = table.round
     if room is None or table.finished or r.status != Round.Status.RUNNING or r.paused:
         return False
@@ -71,7 +71,7 @@ def table_view(table: EventTable, names: dict, user=None, scores: bool = True) -
     """One table: its entries' names, the room, progress and result.
     ``scores`` False: no "score so far" and no result (a running duplicate round seen by
     anyone but its organisers: another table's score on a board is
-    information about that board, #21)."""
+    information about that board)."""
     room = table.room
     hands = []
     if room is not None:
@@ -157,7 +157,7 @@ def event_context(event: Event, user=None) -> dict:
         "corrections": [
             {"row": c, "changes": describe(c, names, event.game)}
             for c in Correction.objects.filter(table__round__event=event).select_related("table__round", "by")
-            # a running duplicate round's corrected board scores: organisers only (#21)
+            # a running duplicate round's corrected board scores: organisers only
             if organiser or event.format != Event.Format.DUPLICATE or c.table.round.status != Round.Status.RUNNING
         ],
         "score_label": score_label(event),

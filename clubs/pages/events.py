@@ -135,7 +135,7 @@ def entry_withdraw(request, entry_id: int):
 
 @require_POST
 def event_register_for(request, event_id: int):
-    """An organiser enters a member (and partner) on their behalf (#21)."""
+    """An organiser enters a member (and partner) on their behalf."""
     event = get_object_or_404(Event, pk=event_id)
     member, partner = request.POST.get("member", "").strip(), request.POST.get("partner", "").strip()
     who = f"{member} / {partner}" if partner else member
@@ -149,7 +149,7 @@ def event_register_for(request, event_id: int):
 
 @require_POST
 def entry_substitute(request, entry_id: int):
-    """An organiser names a substitute for one player of an entry (#21)."""
+    """An organiser names a substitute for one player of an entry."""
     entry = get_object_or_404(Entry.objects.select_related("event"), pk=entry_id)
     try:
         index = int(request.POST.get("index", "0"))
@@ -165,7 +165,7 @@ def entry_substitute(request, entry_id: int):
 
 def event_edit(request, event_id: int):
     """An organiser edits an event before it starts: the form (GET, pre-filled),
-    then a confirmation, then the change (#21)."""
+    then a confirmation, then the change."""
     event = get_object_or_404(Event.objects.select_related("club"), pk=event_id)
     if not request.user.has_perm("clubs.manage_event", event):
         return refused(request, Forbidden(_("只有俱乐部“%(club)s”的组织者可以这样做") % {"club": event.club.name}),
@@ -186,7 +186,7 @@ def event_edit(request, event_id: int):
 
 @require_POST
 def event_cancel(request, event_id: int):
-    """An organiser cancels the event, after a confirmation (#21)."""
+    """An organiser cancels the event, after a confirmation."""
     event = get_object_or_404(Event, pk=event_id)
     asked = _ask(request, event, _("确定取消比赛“%(event)s”吗？进行中的一轮会立即结束，之后不再配对。")
                  % {"event": event.name}, _("取消比赛"))

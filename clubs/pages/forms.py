@@ -35,7 +35,7 @@ class EventForm(forms.Form):
 
 
 class EventEditForm(forms.Form):
-    """Edit an event before its first round starts (#21): the settings of
+    """Edit an event before its first round starts: the settings of
     :data:`clubs.running.events.EDITABLE`."""
 
     name = forms.CharField(label=_("名称"), max_length=80)

@@ -1,4 +1,4 @@
-"""Pages of scheduled events (issue #25): the organiser's schedule form,
+"""Pages of scheduled events: the organiser's schedule form,
 check-in, score cards, printable table slips and standings, the iCalendar
 feeds.  Thin: parse, call :mod:`clubs.schedule.scheduling`, redirect or render."""
 

@@ -1,5 +1,4 @@
-"""The correction form of a finished table and the audit trail in words
-(issue #21).
+"""The correction form of a finished table and the audit trail in words.
 
 :class:`CorrectionForm` has one field per entry and figure of the game's
 round result (level difference, game points, 头科 …), per duplicate board

@@ -1,13 +1,13 @@
 """CSV export of an event: the standings, and every round's tables and byes.
 
-Rules (issue #21; docs/tournaments.md, "Export"):
+Rules (docs/tournaments.md, "Export"):
 
 * UTF-8 with a byte-order mark, so Excel on a Chinese Windows opens it right;
 * one figure per column (level difference, game points, 头科, hands counted,
   match points of the round or matchpoints and their maximum), headings in the
   viewer's language;
 * byes are a line with their match points; withdrawn entries are flagged;
-* a running duplicate round (issue #21, docs/tournaments.md "Nothing
+* a running duplicate round (docs/tournaments.md "Nothing
   leaks"): for anyone but the event's organisers and admins, its boards still
   embargoed count in no figure and its tables' round figures are left blank,
   as on the event page;

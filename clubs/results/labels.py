@@ -18,7 +18,7 @@ TIEBREAK_LABELS = {
 
 
 def score_label(event: Event) -> str:
-    """What the standings' score is, named for what it is (issue #21): the
+    """What the standings' score is, named for what it is: the
     matchpoint percentage of a duplicate event, the match points (2 / 1 / 0)
     of a match event, the total game points of a table event."""
     if event.format == Event.Format.DUPLICATE:
@@ -38,6 +38,6 @@ def sees_running_scores(event: Event, user) -> bool:
     """True for the event's organisers and admins: they see a running
     duplicate round's tables' scores, results and every board a table
     finished in the standings and exports; everyone else sees a board once
-    its embargo is lifted (#21, docs/tournaments.md "Nothing leaks")."""
+    its embargo is lifted (docs/tournaments.md "Nothing leaks")."""
     return bool(user is not None and user.is_authenticated and (
         user.is_staff or user.has_perm("clubs.manage_event", event)))

@@ -1,4 +1,4 @@
-"""Personal score cards (issue #25): per entrant, every round (every board of
+"""Personal score cards: per entrant, every round (every board of
 a duplicate event) with the table, the opponents, the result, the score it
 earned and the running total.  Read-only, from the same rows as the standings
 (:mod:`clubs.results.standings`), so a card always adds up to the entrant's score.
@@ -57,7 +57,7 @@ def card(entry: Entry) -> dict:
         unit = _("比赛分")
         maximum = 0
         by_round = defaultdict(list)
-        # only rounds every table finished: a board stays hidden until all tables played it (#21 embargo)
+        # only rounds every table finished: a board stays hidden until all tables played it (the embargo)
         for t in (EventTable.objects.filter(round__event=event, round__status=Round.Status.FINISHED)
                   .select_related("round").order_by("round__number", "number")):
             if t.result and t.result.get("boards") is not None:

@@ -190,7 +190,7 @@ def hidden_boards(round_: Round, event: Event, organiser: bool = False) -> range
     a running round's scores, :func:`clubs.results.labels.sees_running_scores`) and
     for rounds that are not running; otherwise the boards still embargoed
     (:func:`clubs.guards.embargoed_boards`: some table of the round has
-    neither finished nor completed the board).  Issue #21."""
+    neither finished nor completed the board)."""
     if organiser or round_.status != Round.Status.RUNNING or event.format != Event.Format.DUPLICATE:
         return range(0)
     round_.event = event

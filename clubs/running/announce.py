@@ -1,4 +1,4 @@
-"""What members are told about a club event (issue #25), through
+"""What members are told about a club event, through
 :func:`notifications.services.notify` (once per user, kind and key).
 
 Keys: ``event:<id>`` for "registration open", "starts soon" and "results",

@@ -47,7 +47,7 @@ def _manage(user, event: Event) -> None:
 
 def _text(value, max_length: int) -> str:
     """``value`` stripped, or :class:`ClubError` when it is too long or holds
-    NUL or a lone surrogate (:func:`accounts.validators.clean_text`, #22)."""
+    NUL or a lone surrogate (:func:`accounts.validators.clean_text`)."""
     try:
         return clean_text(value, max_length)
     except ValidationError as exc:
@@ -141,7 +141,7 @@ def register(user, event: Event, partner: str | None = None) -> Entry:
         players = [user, *others]
         entry = Entry.objects.create(
             event=event,
-            # the column holds 80 characters; two usernames may hold 300 (#22)
+            # the column holds 80 characters; two usernames may hold 300
             name=" / ".join(p.get_username() for p in players)[: Entry._meta.get_field("name").max_length],
             status=Entry.Status.ACTIVE if size == 1 else Entry.Status.PENDING,
         )
@@ -208,7 +208,7 @@ def withdraw(user, entry: Entry) -> Entry:
     return entry
 
 
-# --------------------------------------------------------------------------- organiser controls (#21)
+# --------------------------------------------------------------------------- organiser controls
 
 
 def log_line(event: Event, user, action: str, detail: str) -> EventLog:
@@ -450,7 +450,7 @@ def _round_robin_started(event: Event) -> bool:
 def _refuse_late_round_robin_entry(event: Event) -> None:
     """A round robin's schedule is fixed when round 1 starts (every entry
     meets every other once); an entry added later could not, so it is
-    refused with the reason (issue #21)."""
+    refused with the reason."""
     if _round_robin_started(event):
         raise Conflict(_("循环赛已经开始：对阵表在第 1 轮开始时已排定，之后加入的参赛者无法与每位参赛者各赛一次，所以不能再报名"))
 
@@ -458,7 +458,7 @@ def _refuse_late_round_robin_entry(event: Event) -> None:
 def _round_robin_pairing(event: Event, ids: list[int], played: int, past: dict) -> dict:
     """Round ``played + 1`` of a round robin (the circle method) over the
     **roster** fixed when round 1 started (``pairing["roster"]``), so a
-    later change of the field never repeats a pair (issue #21).  An entry not
+    later change of the field never repeats a pair.  An entry not
     in the roster (a late entry that got past the registration check) is
     refused with a :class:`Conflict` naming it; a withdrawn entry's opponent
     is paired with another such entry it has not met, or gets the bye;
@@ -629,7 +629,7 @@ def _result_shape_ok(result, table: EventTable) -> bool:
     """``result`` is a list with one object per entry of ``table`` whose keys
     are among those the game's ``round_result`` gives (``points``,
     ``margin``, ``firsts``, ``hands``) and whose values are integers of at most
-    :data:`RESULT_BOUND` in absolute value (issue #22: a malformed correction
+    :data:`RESULT_BOUND` in absolute value (a malformed correction
     stored earlier broke the event page afterwards)."""
     if not isinstance(result, list) or len(result) != len(table.entries):
         return False

@@ -217,7 +217,7 @@ def _close_round(round_id: int, by_clock: bool = False) -> bool:
 
 
 def _announce_results(event_id: int) -> None:
-    """"Results are published" to the entrants and organisers (once each, #25)."""
+    """"Results are published" to the entrants and organisers (once each)."""
     try:
         announce.results(Event.objects.select_related("club").get(pk=event_id))
     except Exception:  # a scheduled event's sweep retries; never fail the round's close

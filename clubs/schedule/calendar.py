@@ -1,4 +1,4 @@
-"""iCalendar feeds of club events (issue #25), made with the ``icalendar``
+"""iCalendar feeds of club events, made with the ``icalendar``
 library: one per club (its scheduled events) and one per member (the events of
 every club they belong to, theirs marked), each VEVENT with a stable UID
 ``event-<id>@<host>``, the start in UTC, an estimated end, the event page as

@@ -1,4 +1,4 @@
-"""Scheduled events that run themselves (issue #25).
+"""Scheduled events that run themselves.
 
 An event with an :class:`~clubs.schedule_models.EventSchedule` starts at
 ``starts_at``: round 1 is paired and started by :func:`sweep_schedules` (Celery
@@ -61,7 +61,7 @@ def in_club_zone(club: Club, when: datetime) -> datetime:
     return when.replace(tzinfo=club_zone(club))
 
 
-#: A start or close further than this from now is refused (#22): the calendar's
+#: A start or close further than this from now is refused: the calendar's
 #: ends reach past year 9999, and year 1 read in a zone east of UTC overflowed.
 HORIZON = timedelta(days=3653)
 

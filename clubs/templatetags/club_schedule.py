@@ -1,4 +1,4 @@
-"""Template tags of scheduled events (#25): ``{% upcoming_events %}`` (the
+"""Template tags of scheduled events: ``{% upcoming_events %}`` (the
 club page and the lobby) and ``{% event_schedule_panel %}`` (the event page:
 the start in the club's zone, check-in, the organiser's schedule form, print
 and calendar links)."""

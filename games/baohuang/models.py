@@ -1,4 +1,4 @@
-"""保皇's own tables (moved from :mod:`games.models`, issue #23): the tribute
+"""保皇's own tables (moved from :mod:`games.models`): the tribute
 history (B13) and the leaving settlements (B14).
 
 The generic services reach them through :class:`games.models.Hand`'s reverse

@@ -59,12 +59,12 @@ def _round_plays(log, top_seat, won_by) -> dict:
 
 def seat_plays(view: Mapping | None) -> dict:
     """What each seat did in the round on the table (B5), from the view's
-    ``trick_log``: its latest set, or 让 / 过 (#11); the set that stands (the
-    engine's ``top``, the set to beat, B4) marked ``winning`` (#24).
+    ``trick_log``: its latest set, or 让 / 过; the set that stands (the
+    engine's ``top``, the set to beat, B4) marked ``winning``.
 
     When a round has just ended (nothing played in the new one yet), its
     last actions stay on the table for that one state with ``won_by``: the
-    seat whose set stood (B5), so that the page slides them to it (#24);
+    seat whose set stood (B5), so that the page slides them to it;
     ``won_by`` is None during a round.  Public actions only (B10: the guard
     is not in them)."""
     view = view or {}
@@ -126,7 +126,7 @@ SPEC = GameSpec(
         "done": _("本局结束"),
         "voided": _("本局作废"),
     },
-    rule_messages={  # one sentence per ruling, no ruling id (#11)
+    rule_messages={  # one sentence per ruling, no ruling id
         "B3": _("这不是一套牌：一套是同点数的牌，可以挂大小王和保子。"),
         "B4": _("管不上：张数要相同，而且每张都要比上家的大。"),
         "B5": _("现在不能这样出牌：领出时要出一套牌，让牌每轮只能用一次。"),

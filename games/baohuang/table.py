@@ -1,4 +1,4 @@
-"""What a 保皇 table adds to the generic table context for one viewer (#11):
+"""What a 保皇 table adds to the generic table context for one viewer:
 the previous round on demand ("上一轮").
 
 Built only from the viewer's own engine view (``ctx["view"]``): the round log

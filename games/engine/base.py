@@ -312,12 +312,12 @@ class GameRules(Protocol):
         ``match`` unchanged (nothing lapses)."""
         return match
 
-    #: The unit and class thresholds of the hand review (#26), a
+    #: The unit and class thresholds of the hand review, a
     #: :class:`~games.engine.review.ReviewUnit`; None: the game has no reviewer.
     review_unit: Any = None
 
     def review_problem(self, state: Any, action: Action, rng: Any) -> Any:
-        """#26: the decision ``action`` taken in ``state`` as a
+        """the decision ``action`` taken in ``state`` as a
         :class:`~games.engine.review.ReviewProblem` (candidates from the
         acting seat's information set, a world sampler, a play-out); None
         when the game has no reviewer.  Default None."""

@@ -4,7 +4,7 @@ Each game's rules object has ``option_schema``: a mapping from option name to
 an :class:`Option` (the allowed values).  The site validates a room's options
 against it (:mod:`games.services.room_options`) before they reach ``new_match``, so an
 unknown key, a nested value or an oversized payload is refused with a clear
-message instead of being stored (issue #8).  ``multiplier`` is not in any
+message instead of being stored.  ``multiplier`` is not in any
 schema: the room's multiplier is its own field (C4).
 """
 
@@ -27,7 +27,7 @@ class Option:
 
 
 #: Largest room multiplier (C4): what the site's ``RoomMultiplier.value``, a
-#: positive 32-bit integer, can hold.  A record asking for more (10^30, #22)
+#: positive 32-bit integer, can hold.  A record asking for more (10^30)
 #: is refused rather than scored into points no ledger can store.
 MAX_MULTIPLIER = 2**31 - 1
 

@@ -38,7 +38,7 @@ def load_record(path: str, stdin=None) -> tuple[Any, str | None]:
     * ``not valid UTF-8: byte N cannot be decoded; …`` (a record is UTF-8 JSON);
     * ``not valid JSON: …`` (a syntax error, or a number Python refuses to
       parse, e.g. an integer of more than 4300 digits);
-    * ``not a valid hand record: the JSON is nested too deeply`` (#22).
+    * ``not a valid hand record: the JSON is nested too deeply``.
 
     Never raises for bad input; no database is touched.
     """
@@ -95,7 +95,7 @@ def replay_record(record: Any) -> tuple[dict, int]:
     hands = record.get("hands")
     if not isinstance(hands, list):
         raise RecordError("hands must be a list")
-    if not hands:  # nothing to check is not a checked record (#22)
+    if not hands:  # nothing to check is not a checked record
         raise RecordError("hands must list at least one hand")
 
     # Shape of every action first: a malformed action anywhere makes the whole

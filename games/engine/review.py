@@ -1,4 +1,4 @@
-"""Hand review (#26): the search bot judges every decision of a finished hand.
+"""Hand review: the search bot judges every decision of a finished hand.
 
 For each decision of each seat the game's hook
 (:meth:`~games.engine.base.GameRules.review_problem`) describes what the

@@ -1,4 +1,4 @@
-"""Determinized Monte Carlo search shared by both games' ``search`` bots (#13).
+"""Determinized Monte Carlo search shared by both games' ``search`` bots.
 
 A game supplies, for one decision of one seat:
 
@@ -33,7 +33,7 @@ import time
 from dataclasses import dataclass, field
 from typing import Any, Callable, Sequence
 
-#: Default time budget per decision, milliseconds (issue #13).
+#: Default time budget per decision, milliseconds.
 DEFAULT_BUDGET_MS = 300.0
 
 

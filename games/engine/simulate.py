@@ -106,7 +106,7 @@ def run_simulation(
 
     ``seed`` fixes every deal and every bot choice, so a run is reproducible.
     ``on_record(n, record)``: called after hand ``n`` (0-based) with its
-    one-hand record (:func:`hand_record`; #26 ``simulate --records``).
+    one-hand record (:func:`hand_record`; ``simulate --records``).
     Stops early (with fewer hands) after ``max_seconds`` of wall time if given.
     Raises ``ValueError`` if the number of policies is not the seat count.
     """
@@ -236,7 +236,7 @@ def _decision_lines(by_policy: dict[str, list[float]]) -> list[str]:
 
 
 def rotations(game: str, policies: list[str]) -> list[list[str]]:
-    """The seatings a duplicate deal is played with (#13).
+    """The seatings a duplicate deal is played with.
 
     shengji: as given, then the two teams swapped (every policy moves one seat
     on); baohuang: the policies moved round all five seats, so a single
@@ -363,7 +363,7 @@ def run_duplicate(game: str, deals: int, seed: int, policies: list[str],
                   budget_ms: float | None = None, jobs: int = 1,
                   max_seconds: float | None = None,
                   max_worlds: int | None = None) -> DuplicateReport:
-    """Duplicate simulation (#13): ``deals`` deals, each played in every
+    """Duplicate simulation: ``deals`` deals, each played in every
     rotation of :func:`rotations` from a random match start; ``jobs`` worker
     processes; ``max_worlds`` caps the worlds a search decision samples.
     Reproducible for a given seed when no time budget decides (search bots
@@ -411,7 +411,7 @@ def run_duplicate(game: str, deals: int, seed: int, policies: list[str],
 
 
 def format_duplicate(report: DuplicateReport) -> str:
-    """The duplicate figures; the last line is the one #13 asks for."""
+    """The duplicate figures; the last line is the one asks for."""
     unit = _unit(report.game)
     lines = [
         f"game: {report.game}  policies: {','.join(report.policies)}  duplicate",

@@ -12,7 +12,7 @@ version and the commit time; each connection renders *its own* seat's view
 extension swaps in by element id.  A connection never sends an older version
 than it already sent.
 
-Only what changed (issue #24): a connection remembers the regions it sent
+Only what changed: a connection remembers the regions it sent
 last (:mod:`games.render.regions`, a hash per region, reset on connect) and
 sends each unchanged region as a stub the page keeps; the whole fragment on
 the first send, when no region is unchanged, and when the page asks for it
@@ -57,7 +57,7 @@ def watch_verdict(room_id: int, user) -> tuple[bool, bool]:
     this room.  ``guarded``: an app has a say about this room, so each push
     is decided again, from the version pushed, for all the room's guarded
     sockets at once (a table moves on to boards the watcher has not played,
-    #21; :func:`games.live.snapshots.watch_verdicts`)."""
+    :func:`games.live.snapshots.watch_verdicts`)."""
     room = Room.objects.filter(pk=room_id).first()
     if room is None:
         return False, False
@@ -126,7 +126,7 @@ class TableConsumer(AsyncWebsocketConsumer):
             return
         try:
             data = json.loads(text_data)
-        except (ValueError, RecursionError):  # RecursionError: nested too deep (#22)
+        except (ValueError, RecursionError):  # RecursionError: nested too deep
             return
         if not isinstance(data, dict):
             return
@@ -200,7 +200,7 @@ class TableConsumer(AsyncWebsocketConsumer):
 
     async def refuse(self) -> None:
         """An app's watch rule no longer lets this spectator see the table
-        (#21): close with 4403, and send nothing more (called by the hub, and
+: close with 4403, and send nothing more (called by the hub, and
         by :meth:`push`)."""
         if self.refused:
             return

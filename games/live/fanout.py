@@ -1,4 +1,4 @@
-"""One channel-layer subscription per room and process for the table sockets (issue #12).
+"""One channel-layer subscription per room and process for the table sockets.
 
 A commit is announced once to the room's group (``room-<id>``,
 :func:`games.live.notify.table_changed`).  If every table socket were a member of
@@ -17,7 +17,7 @@ and the hub
   (a socket never gets an older version than it already has, and a busy
   process renders the newest state once instead of every state in between);
 * decides, for the sockets an app's watch rule guards (a club's event
-  tables, #21), whether each may see that version, from the same snapshot
+  tables), whether each may see that version, from the same snapshot
   and in one read-pool job for all of them (:func:`games.live.snapshots.watch_verdicts`):
   a refused socket closes with 4403 before the version is rendered for it;
 * passes the room's chat lines (``chat.posted``) to each local socket.
@@ -115,7 +115,7 @@ class Hub:
     ``sent_version`` (int), an async ``deliver(version, html)`` and an async
     ``chat_posted(event)``: :class:`games.live.consumers.TableConsumer`.  A
     member whose ``guarded`` is true (an app's watch rule has a say about the
-    room, #21) is sent a version only if
+    room) is sent a version only if
     :func:`games.live.snapshots.watch_verdicts` allows it, decided once per
     room version for all such members of the room together; a refused one
     is not rendered for, and its async ``refuse()`` is awaited instead (the

@@ -118,7 +118,7 @@ def send(groups: list[str], msg: dict, what: str = "") -> None:
         elif isinstance(layer, InMemoryChannelLayer):
             async_to_sync(_send)()
         else:
-            # Handed over, not waited for (issue #12: the worker's turn threads
+            # Handed over, not waited for (the worker's turn threads
             # spent a third of their time waiting for Redis here).  At most
             # SENDER_BACKLOG sends are in flight; past that the caller waits
             # for a slot.  Order does not matter: a socket is only ever sent a

@@ -171,7 +171,7 @@ def allowed_without_asking(snap: TableSnapshot, users) -> bool:
 def decide_watchers(snap: TableSnapshot, users) -> list[bool]:
     """Whether each of ``users`` (signed in, ``AnonymousUser`` or None) may be
     sent ``snap``, for the sockets whose room an app's watch rule guards
-    (synchronous; issue #21: a table moves on to boards a spectator has not
+    (synchronous; a table moves on to boards a spectator has not
     played).  Users seated at the room in ``snap`` and staff are allowed
     without a query; the others are decided together by
     :func:`games.embargo.watch_reasons` from the version of ``snap`` (its

@@ -1,4 +1,4 @@
-"""What a websocket's scope says about how to render for it (issue #11).
+"""What a websocket's scope says about how to render for it.
 
 Every pushed fragment (tables, lobby, event pages, quick play) is rendered in
 its connection's language and, where it holds plain POST forms, with the
@@ -36,7 +36,7 @@ def scope_language(scope) -> str:
     """The language a websocket's fragments are rendered in: the one the user
     chose (the ``django_language`` cookie set by ``set_language``), else the
     browser's ``Accept-Language``, else ``LANGUAGE_CODE``: what
-    ``LocaleMiddleware`` picks for the same browser's pages (issue #11)."""
+    ``LocaleMiddleware`` picks for the same browser's pages."""
     return translation.get_language_from_request(_HandshakeRequest(scope), check_path=False)
 
 
@@ -73,7 +73,7 @@ def scope_csrf_token(scope) -> str:
 def render_in(language: str, render, *args):
     """``render(*args)`` with ``language`` active (in the calling thread): every
     pushed fragment (tables, lobby, event pages, quick play) is rendered in its
-    connection's :func:`scope_language` this way (issue #11, defect 1)."""
+    connection's :func:`scope_language` this way (defect 1)."""
     with translation.override(language):
         return render(*args)
 

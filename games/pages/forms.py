@@ -54,7 +54,7 @@ class CreateRoomForm(forms.Form):
     """Create a room: game, name, multiplier (from the admin-managed list,
     default preselected; C4), time limit per decision (C5), bot delay,
     engine options as JSON (checked by the engine's ``new_match``), and
-    whether the room is private (#26: unlisted, joined by its link)."""
+    whether the room is private (unlisted, joined by its link)."""
 
     game = forms.ChoiceField(label=_("游戏"), choices=registry.choices, initial=registry.default_code)
     name = forms.CharField(label=_("房间名"), max_length=60, required=False)
@@ -98,7 +98,7 @@ class CreateRoomForm(forms.Form):
             raise forms.ValidationError(str(exc)) from None
 
     def clean(self):
-        """Options checked against the chosen game's schema (issue #8): the
+        """Options checked against the chosen game's schema: the
         chosen game's controls (a value other than the engine's default),
         then any key the JSON field names."""
         data = super().clean()

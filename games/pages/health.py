@@ -1,4 +1,4 @@
-"""Health checks for each process kind (issue #8): web, worker, beat.
+"""Health checks for each process kind: web, worker, beat.
 
 ``manage.py health KIND`` (exit 0 healthy, 1 not, one line per check) is for an
 operator or a supervisor's probe; ``GET /healthz`` is the web process's own
@@ -14,12 +14,11 @@ answer for a load balancer (200 or 503, JSON).  Each check returns
 * **worker** (:func:`check_worker`): the broker accepts a connection, then a
   Celery worker answers a broadcast ping through it within ``timeout`` seconds.
 * **beat** (:func:`check_beat`): beat *sent* its ``sweep_deadlines`` task
-  within ``max_age`` seconds (beat's own process records it, issue #22 point
-  5: the record used to be made by the worker running the task, so a dead
+  within ``max_age`` seconds (beat's own process records it, the record used to be made by the worker running the task, so a dead
   worker was reported as a dead beat).
 
 Each failing line starts with the part at fault (``database``, ``redis``,
-``broker``, ``worker``, ``beat``), never another one's name (issue #22).
+``broker``, ``worker``, ``beat``), never another one's name.
 """
 
 from __future__ import annotations

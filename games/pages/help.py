@@ -1,4 +1,4 @@
-"""Rules and help pages (issue #11): one page per game, written for players
+"""Rules and help pages: one page per game, written for players
 from ``docs/spec/rules/`` and ``RULINGS.md``, in the reader's language.
 
 Each game's page is one template, ``games/<game>/rules.html`` (in the game's

@@ -1,4 +1,4 @@
-"""A database outage is a 503 page with ``Retry-After``, never a 500 (issue #22).
+"""A database outage is a 503 page with ``Retry-After``, never a 500.
 
 When PostgreSQL restarts, or every connection of this process's pool is busy
 for longer than ``DB_POOL_TIMEOUT``, a request fails with a database error

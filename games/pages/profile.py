@@ -10,7 +10,7 @@ from games.services.reviews import ACCURACY_WEEKS, average_accuracy
 
 def current_seats(user) -> list[Seat]:
     """Seats the user holds now in rooms that are not closed and not private
-    (a profile is public; a private room is listed nowhere, #26), newest
+    (a profile is public; a private room is listed nowhere), newest
     room first (at most 10), rooms joined."""
     return list(
         Seat.objects.filter(user=user, room__private=False)
@@ -23,7 +23,7 @@ def current_seats(user) -> list[Seat]:
 def seats_for_profile(sender, user, **kwargs) -> dict:
     """Receiver of ``profile_context``: ``{"current_seats": [...],
     "review_accuracy": [...]}`` (the hand reviews' average accuracy per
-    game, #26: ``[{"game", "label", "hands", "accuracy", "recent", "weeks",
+    game, ``[{"game", "label", "hands", "accuracy", "recent", "weeks",
     "spark"}]``: ``spark`` is :func:`accuracy_spark` of the weekly means)."""
 
     rows = average_accuracy(user)
@@ -41,7 +41,7 @@ SPARK_W, SPARK_H, SPARK_PAD = 132, 30, 3
 
 
 def accuracy_spark(weeks: list[dict]) -> dict | None:
-    """Geometry of the profile's weekly accuracy line (#26, over time):
+    """Geometry of the profile's weekly accuracy line (over time):
     ``{"width", "height", "points": "x,y …", "dots": [{"x", "y", "week",
     "accuracy", "hands"}]}`` with x by weeks ago (the oldest of
     ``services.reviews.ACCURACY_WEEKS`` weeks at the left, this week

@@ -1,4 +1,4 @@
-"""The hand review on the replay page (#26): the graph, the flagged decisions
+"""The hand review on the replay page: the graph, the flagged decisions
 and each seat's accuracy, as plain data for ``templates/games/_review.html``;
 and the views to ask for a review.
 

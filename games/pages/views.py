@@ -50,7 +50,7 @@ def refuse(request, message: str, status: int, rule_url: str = "") -> HttpRespon
 def table_response(request, room: Room) -> HttpResponse:
     """After a change: the fresh ``#table`` (htmx) or a redirect to the room;
     to the game's lobby instead when the user may no longer see the room (a
-    player who left a private room's seat, #26)."""
+    player who left a private room's seat)."""
     if room.private and watch_refusal(request, room) is not None:  # no query for other rooms
         lobby = reverse("game_lobby", args=[room.game])
         if getattr(request, "htmx", False):
@@ -88,7 +88,7 @@ def lobby(request):
             "name": spec.label,
             "blurb": spec.blurb,
             "rooms": Room.objects.filter(game=spec.code, private=False)
-            .exclude(status=Room.Status.CLOSED).count(),  # private rooms are not counted (#26)
+            .exclude(status=Room.Status.CLOSED).count(),  # private rooms are not counted
         }
         for spec in registry.specs()
     ]
@@ -149,7 +149,7 @@ def watch_refusal(request, room: Room) -> HttpResponse | None:
     answer: a redirect to sign in (anonymous, and no app lets visitors watch
     this room), or 403 with the sentence of :func:`games.embargo.watch_reason`
     (an app's rule: a club's tables closed to visitors, an entrant watching
-    boards still to play, #21).  A user seated at the room is never refused."""
+    boards still to play).  A user seated at the room is never refused."""
     user = request.user
     if not user.is_authenticated:
         verdict = embargo.anonymous_watch(room)
@@ -172,14 +172,14 @@ def room(request, room_id: int):
     ctx["table_html"] = tables.render_table(room, request.user, request=request)
     ctx["quick_phrases"] = list(chat.QUICK_PHRASES.items())
     ctx["chat_max"] = chat.MAX_LENGTH
-    if room.private:  # the players may pass the invite link on (#26)
+    if room.private:  # the players may pass the invite link on
         ctx["invite_url"] = private_rooms.invite_url(room, request)
     ctx["page_links"] = signals.collect_page_links(room.game, room, None, request.user)
     return render(request, "games/room.html", ctx)
 
 
 def room_invite(request, room_id: int, token: str):
-    """The invite link of a private room (#26, :mod:`games.private_rooms`).
+    """The invite link of a private room (:mod:`games.private_rooms`).
     GET: the room's name and seats, a button per free seat; POST ``index``:
     take that seat (:func:`games.services.take_seat` with the token), then
     the room page.  404 for a wrong token or a room that is not private;
@@ -261,7 +261,7 @@ def act(request, room_id: int):
     except Room.DoesNotExist:
         raise Http404 from None
     except services.IllegalMove as exc:
-        # one sentence in the user's language, never the engine's text (#11)
+        # one sentence in the user's language, never the engine's text
         game = Room.objects.values_list("game", flat=True).get(pk=room_id)
         sentence = tables.rule_message(registry.get(game), exc.rule) or rulings.GENERIC
         return refuse(request, str(sentence), exc.status, rule_url=rulings.rule_url(game, exc.rule))
@@ -270,7 +270,7 @@ def act(request, room_id: int):
     if not outcome.applied:
         return refuse(request, _("牌桌已经变化，请按最新状态再操作"), 409)
     if outcome.reason == "held":
-        # A hidden decision takes effect at its deadline (games.services.hidden, #8).
+        # A hidden decision takes effect at its deadline (games.services.hidden).
         response = HttpResponse(render_to_string(
             "games/_message.html",
             {"message": _("已记下你的选择，时限到时生效（到那时之前可以改）")}, request=request))
@@ -357,7 +357,7 @@ class Embargoed(Exception):
 def _completed_hand(hand_id: int, user) -> Hand:
     """The completed hand ``hand_id``; 404 for a hand in play (C3), and
     :class:`Embargoed` while an app hides it from ``user`` (a
-    duplicate board other tables have yet to play, #21)."""
+    duplicate board other tables have yet to play)."""
     hand = get_object_or_404(Hand.objects.select_related("match", "match__room"), pk=hand_id)
     if not hand.complete:
         raise Http404("hand in play")  # C3: nothing of a hand in play is published

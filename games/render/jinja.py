@@ -1,4 +1,4 @@
-"""The Jinja2 environment of the live table fragment (issue #12).
+"""The Jinja2 environment of the live table fragment.
 
 The ``#table`` fragment is rendered once per seat on every move (the fan-out
 hub, :mod:`games.live.fanout`), so its templates are Jinja2 (compiled to Python

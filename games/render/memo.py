@@ -1,4 +1,4 @@
-"""Blocks of the live table fragment rendered once per distinct input (issue #12).
+"""Blocks of the live table fragment rendered once per distinct input.
 
 A table fragment is rendered for every socket on every move, and most of it
 is the same as for the previous move or for the other seats: the seats'

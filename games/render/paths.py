@@ -1,5 +1,5 @@
 """Paths of the site's views, reversed once per script prefix, name and
-arguments (issue #12): every table fragment links the same few views (its
+arguments: every table fragment links the same few views (its
 buttons' POST targets, the help page), on every push for every seat."""
 
 from __future__ import annotations

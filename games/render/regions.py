@@ -1,4 +1,4 @@
-"""Regions of the live table fragment, and pushes of only the regions that changed (issue #24).
+"""Regions of the live table fragment, and pushes of only the regions that changed.
 
 The ``#table`` fragment is split, in its templates, into a few stable
 *regions*: elements with an ``id`` wrapped in a call block::

@@ -1,4 +1,4 @@
-"""What a player is told when the rules refuse a move (issue #11).
+"""What a player is told when the rules refuse a move.
 
 The engine refuses with :class:`games.engine.base.IllegalAction`, whose
 ``message`` is written for developers (English and Chinese, ruling ids) and

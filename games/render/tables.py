@@ -33,7 +33,7 @@ ACTION_LABELS = {"play": _("出牌"), "pass": _("过")}
 #: Phase names every game may use; a game adds its own.
 PHASE_NAMES = {"play": _("出牌"), "done": _("本局结束")}
 #: One sentence per common ruling for refusals (never the engine's own
-#: text, issue #11); a game adds its rulings' (``GameSpec.rule_messages``).
+#: text); a game adds its rulings' (``GameSpec.rule_messages``).
 RULE_MESSAGES = {"C1": _("这不是有效的牌。")}
 
 
@@ -354,7 +354,7 @@ def table_snapshot(room: Room, seats: tuple | None = None) -> TableSnapshot:
     )
 
 
-#: Why an embargoed board's links are missing (#21), shown in their place.
+#: Why an embargoed board's links are missing, shown in their place.
 EMBARGOED = _("这副牌暂不公开：所有牌桌打完这副牌或本轮结束后才能回放和下载牌谱")
 
 
@@ -362,9 +362,9 @@ def hidden_links(snapshot: TableSnapshot, user) -> dict:
     """``{hand id: sentence}``: the hands of the table's score sheet and
     result panel that ``user`` may not open, with why (shown instead of their
     replay and record links): the boards still embargoed for everyone
-    (:attr:`TableSnapshot.hidden_hands`, #21), and in a room whose hands are
+    (:attr:`TableSnapshot.hidden_hands`), and in a room whose hands are
     for their players only, those ``user`` did not play
-    (:attr:`TableSnapshot.hand_players`, #26: a player who sat down later).
+    (:attr:`TableSnapshot.hand_players`, a player who sat down later).
     Admins may open everything: ``{}``.  No query."""
     if getattr(user, "is_staff", False):
         return {}
@@ -416,7 +416,7 @@ def table_context(
     counts = (view or {}).get("counts") or {}
     to_act = (view or {}).get("to_act") if hand is not None and not hand.complete else None
     seat_rows = []
-    # seats around the table (#11): the viewer's seat (seat 1 for a spectator)
+    # seats around the table: the viewer's seat (seat 1 for a spectator)
     # at position 0, the bottom; the others in playing order
     ref = me if me is not None else 0
     plays = spec.seat_plays(view) if view is not None and to_act is not None else {}
@@ -441,7 +441,7 @@ def table_context(
                 or (room.status == Room.Status.WAITING and seat.is_bot)
             ),
             # What the seat shows, as plain data: the input of its memo block
-            # (#12), the same for every viewer; the countdown only on the seat to act.
+            #, the same for every viewer; the countdown only on the seat to act.
             "shown": {
                 "index": seat.index, "name": name, "empty": seat.is_empty,
                 "bot": seat.is_bot, "policy": seat.bot_policy or "",
@@ -469,7 +469,7 @@ def table_context(
         last_result = {**last_result, "hidden": hidden[last_result["hand_id"]]}
     my_seat = seats[me] if me is not None else None
     now = timezone.now()
-    # a table waiting again after a match began: who it waits for (#11)
+    # a table waiting again after a match began: who it waits for
     paused_for = []
     if room.status == Room.Status.WAITING and hand is not None:
         paused_for = [s.display_name() for s in seats if s.user_id and not s.ready]
@@ -552,7 +552,7 @@ def render_table_parts(
 
 def lobby_rooms(game: str):
     """Rooms shown in a game's lobby: waiting and playing, newest first;
-    never a private room (#26, :mod:`games.private_rooms`)."""
+    never a private room (:mod:`games.private_rooms`)."""
     return (
         Room.objects.filter(game=game, private=False)
         .exclude(status=Room.Status.CLOSED)

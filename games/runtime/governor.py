@@ -1,4 +1,4 @@
-"""The review governor (#26): a hand's review runs only while live tables
+"""The review governor: a hand's review runs only while live tables
 leave the machine idle.
 
 Why: on the 2-vCPU VM of docs/review.md, *any* CPU spent beside the live

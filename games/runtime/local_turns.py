@@ -1,6 +1,6 @@
 """Worker-local turns: a Celery worker runs the next turns of its rooms itself.
 
-Issue #12: a bot or 托管 move cost the worker about 12 ms of CPU in Celery's
+A bot or 托管 move cost the worker about 12 ms of CPU in Celery's
 own machinery (publish to Redis, receive, hold until the ETA, ack) on top of
 the move itself, plus two Redis round trips of latency.  When a turn runs in
 a worker process, the turn it schedules next (the room's new deadline) is kept

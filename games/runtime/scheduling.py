@@ -12,7 +12,7 @@ schedule the room's next turn for its deadline.
   at once; Celery beat runs ``games.tasks.sweep_deadlines``.  Inside a Celery
   worker process the turns it schedules itself (the next move of a room whose
   move it just committed) stay in that process instead
-  (:mod:`games.runtime.local_turns`, issue #12), with the database deadline and the
+  (:mod:`games.runtime.local_turns`), with the database deadline and the
   sweeps still the source of truth.
 - Embedded topology (``GAMES_INPROCESS_TASKS``): a daemon
   ``threading.Timer`` runs the turn in this process, and a sweep thread

@@ -1,6 +1,6 @@
 """A Celery worker's own deadline sweep: beat is not a single point of failure.
 
-Issue #8: with beat down, a worker killed mid-task left its task in Redis'
+With beat down, a worker killed mid-task left its task in Redis'
 unacknowledged set until the visibility timeout, and nothing else looked at
 the overdue table.  Every worker process now runs a daemon thread (started on
 Celery's ``worker_ready`` signal by :mod:`games.runtime.tasks`, in the worker's main process) that every

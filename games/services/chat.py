@@ -1,4 +1,4 @@
-"""Table chat (issue #11): players and spectators of a room talk over the
+"""Table chat: players and spectators of a room talk over the
 room's websocket.
 
 A browser sends ``{"chat": "text"}`` or ``{"quick": "<key>"}`` (快捷语) or
@@ -90,7 +90,7 @@ class ChatRefused(Exception):
 def post(room_id: int, user, text: str | None = None, quick: str | None = None) -> ChatMessage:
     """Store ``user``'s line at room ``room_id`` (``text``, or the quick
     phrase ``quick``).  Raises :class:`ChatRefused` for an empty or too long
-    text, text holding NUL or a lone surrogate (#22: PostgreSQL cannot store
+    text, text holding NUL or a lone surrogate (PostgreSQL cannot store
     the one, UTF-8 cannot encode the other), an unknown phrase, a closed or
     missing room, too many lines, or a sender a rule refuses (a mute or a
     suspension)."""
@@ -145,7 +145,7 @@ def mute_target(value) -> int | None:
 
 def set_mute(user, other_id: int, on: bool) -> bool:
     """Mute (or unmute) the user ``other_id`` for ``user``.  Muting oneself
-    or a user who does not exist changes nothing (#22: an unknown id broke the
+    or a user who does not exist changes nothing (an unknown id broke the
     socket with a foreign-key error).  Returns whether a user ``other_id``
     exists (other than ``user``)."""
     if other_id == user.pk:

@@ -22,7 +22,7 @@ AUTOPLAY_POLICY = "heuristic"
 #: Bot policies an owner may seat (every engine's ``bot_action`` knows them).
 POLICIES = ("random", "heuristic", "search")
 #: The bot that fills empty seats unless the owner picks another: the strong
-#: search level (高手), since it beats the heuristic by the #13 bar in both games.
+#: search level (高手), since it beats the heuristic by the bar in both games.
 FILL_POLICY = "search"
 
 
@@ -64,7 +64,7 @@ def set_deadline(room: Room, rules, state, seats: list[Seat]) -> None:
     if seat_index is None:
         room.deadline = None
     elif hidden.uniform(rules, state, seats):
-        # Whoever holds a hidden decision: the same window (games.services.hidden, issue #8).
+        # Whoever holds a hidden decision: the same window (games.services.hidden).
         room.deadline = now + timedelta(seconds=hidden.window_s(room))
     elif acts_automatically(seats[seat_index]):
         room.deadline = now + timedelta(milliseconds=room.bot_delay_ms)
@@ -81,7 +81,7 @@ def can_start(room: Room, seats: list[Seat]) -> bool:
     """Every seat filled, every human ready, at least one human, room open (a
     planner, :mod:`games.services.dealing`, may allow a table of bots or stop the
     dealing; where it says deal, a human on 托管 counts as ready: an event
-    table deals through its round, issue #21)."""
+    table deals through its round)."""
     if room.status == Room.Status.CLOSED or any(s.is_empty for s in seats):
         return False
     unready = [s for s in seats if s.user_id and not s.ready]

@@ -1,4 +1,4 @@
-""""Play this deal again" (#26): a private room with a finished hand's deal.
+""""Play this deal again": a private room with a finished hand's deal.
 
 The room is always private (:mod:`games.private_rooms`): unlisted, opened
 only by its players; the player may invite friends to the bots' seats while

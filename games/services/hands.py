@@ -151,7 +151,7 @@ def finish_hand(room: Room, hand: Hand, rules, state) -> None:
             ]
         )
     points = by_seat(summary.get("game_points"), rules.seats)
-    scored = dealing.scored(room)  # a deal played again (#26) scores nothing
+    scored = dealing.scored(room)  # a deal played again scores nothing
     if scored and not summary.get("voided"):  # a voided deal scores nothing: no 0-point entries
         for index, value in enumerate(points):
             user = user_at(index)
@@ -193,7 +193,7 @@ def next_hand(room: Room | int, expected_version: int) -> Outcome:
     watching: the humans are then marked not ready) unless a planner
     (:mod:`games.services.dealing`) decides about this table (an event table deals on
     within its round and waits, its players untouched, when the round is
-    paused or over; issue #21).  Version-checked like an action."""
+    paused or over).  Version-checked like an action."""
     rid = room_id(room)
     with locked_room(rid, expected_version) as room:
         hand = current_hand(room)

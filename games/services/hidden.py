@@ -1,4 +1,4 @@
-"""Hidden decisions: the same deadline and pace whoever holds them (issue #8).
+"""Hidden decisions: the same deadline and pace whoever holds them.
 
 A decision is *hidden* when the rules do not show the others whose turn it is:
 the spectator's view of the state has ``to_act`` None while

@@ -1,4 +1,4 @@
-"""Querysets compiled to SQL once per thread and run again with new parameters (issue #12).
+"""Querysets compiled to SQL once per thread and run again with new parameters.
 
 Django builds and compiles a queryset's SQL on every evaluation: for the
 three small reads behind every live table version (:mod:`games.live.snapshots`) that

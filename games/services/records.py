@@ -107,7 +107,7 @@ def replay_marks(hand: Hand, payloads: list[dict]) -> list[dict]:
     """``[{"step", "kind", "phase"|"label"}]``: the steps where a phase begins
     (``kind="phase"``, ``phase`` the engine's phase code) or a new
     trick/round begins (``"trick"``, ``label`` numbered from 1), for the
-    replay's jump list (issue #11).  One pass over the log; kept per hand."""
+    replay's jump list.  One pass over the log; kept per hand."""
     key = (hand.pk, hand.seed, len(payloads))
     marks = _REPLAY_MARKS.get(key)
     if marks is not None:

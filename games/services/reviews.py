@@ -1,4 +1,4 @@
-"""Hand reviews (#26): asking for one, computing it once, reading it.
+"""Hand reviews: asking for one, computing it once, reading it.
 
 * :func:`request_review` — a completed hand's review is wanted (after a hand
   with a human completes, :func:`on_hand_completed`; or a player asks on the
@@ -141,7 +141,7 @@ def average_accuracy(user) -> list[dict]:
     ``TIME_ZONE``) over the last :data:`ACCURACY_WEEKS` weeks, oldest first,
     as ``[{"week": date of its Monday, "ago": whole weeks before this one
     (0 = this week), "accuracy", "hands"}]`` for the weeks with a reviewed
-    hand (#26: "average accuracy per game over time").  The weekly means of
+    hand ("average accuracy per game over time").  The weekly means of
     all games come from one query."""
     import datetime
 

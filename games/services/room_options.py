@@ -1,7 +1,7 @@
 """Room options as a user may send them: parsed, bounded and checked against
 the game's schema (``rules.option_schema``, :mod:`games.engine.options`).
 
-Issue #8: options used to be any JSON object: unknown keys of any size were
+Options used to be any JSON object: unknown keys of any size were
 stored and re-sent with every lobby page, ``NaN`` and deeply nested JSON
 answered 500.  Now :func:`parse` refuses, with a message a player can act
 on, anything but a small flat object of known keys with allowed values.

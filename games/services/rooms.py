@@ -52,7 +52,7 @@ def create_room(
     private: bool = False,
 ) -> Room:
     """Create a room with its empty seats; the owner sits at seat 0 unless
-    ``take_seat`` is false.  ``private`` (#26, :mod:`games.private_rooms`):
+    ``take_seat`` is false.  ``private`` (:mod:`games.private_rooms`):
     the room is not listed, only its seated players open it, others sit
     down through its invite link.
 
@@ -60,10 +60,10 @@ def create_room(
     values (None: the default, C4); ``options`` are checked against the
     game's schema (:mod:`games.services.room_options`: known keys, flat values) and by
     the engine's ``new_match``.  ``max_open_rooms``: refuse (:class:`Conflict`)
-    when the owner already owns that many rooms not closed (issue #8; the
+    when the owner already owns that many rooms not closed (the
     create-room page passes ``settings.GAMES_MAX_OPEN_ROOMS``).  ``name`` is
     cut to the column's 60 characters (the default, "<owner> 的房间", too:
-    a long username made it longer, #22).  Raises :class:`InvalidRequest`
+    a long username made it longer).  Raises :class:`InvalidRequest`
     (also for a name holding NUL or a lone surrogate).
     """
     try:
@@ -96,7 +96,7 @@ def create_room(
     except (RecordError, ValueError, TypeError) as exc:
         raise InvalidRequest(_("选项无效：%(err)s") % {"err": exc}) from None
     problem = text_problem(name or "")
-    if problem:  # NUL or a lone surrogate: not storable (#22)
+    if problem:  # NUL or a lone surrogate: not storable
         raise InvalidRequest(problem)
     limit = Room._meta.get_field("name").max_length
     name = ((name or "").strip() or _("%(user)s 的房间") % {"user": owner.get_username()})[:limit]
@@ -123,7 +123,7 @@ def create_room(
 
 
 def renew_invite(room_id: int, user) -> Room:
-    """A new invite link for the private room ``room_id`` (#26): bumps
+    """A new invite link for the private room ``room_id``: bumps
     ``Room.invite_key`` under the room's row lock, so the old link's token
     no longer seats anyone (:func:`games.private_rooms.valid_invite`).
     Returns the room as saved.  Raises :class:`Forbidden` for anyone but the
@@ -147,12 +147,12 @@ def take_seat(
     """Seat ``user`` at seat ``index`` (an empty seat, or a bot's while the
     room is waiting: the human replaces the bot; or, during the match, the
     bot's seat the user was dealt into before leaving: the user takes it
-    back, issue #11).  Raises :class:`Conflict`
+    back).  Raises :class:`Conflict`
     when the seat is taken, the user already sits at this table, or the room
     is closed; :class:`InvalidRequest` for a seat number out of range;
     :class:`Forbidden` when a seat rule refuses (:mod:`games.seating`) or the
     room is private and ``invite`` is not its invite token (its owner needs
-    none; :func:`games.private_rooms.seat_refusal`, #26)."""
+    none; :func:`games.private_rooms.seat_refusal`)."""
     rid = room_id(room)
     with locked_room(rid, expected_version, lobby=True) as room:
         if room.status == Room.Status.CLOSED:
@@ -262,7 +262,7 @@ def set_ready(room: Room | int, user, ready: bool = True, expected_version: int 
 def fill_bots(room: Room | int, user, policy: str = FILL_POLICY,
               expected_version: int | None = None) -> Outcome:
     """The owner fills every empty seat with a bot of ``policy`` ("random",
-    "heuristic" or "search", the Monte Carlo 高手 of #13 at
+    "heuristic" or "search", the Monte Carlo 高手 of at
     ``settings.GAMES_SEARCH_BUDGET_MS`` per decision; default
     :data:`~.deadlines.FILL_POLICY`, the strong level); deals if everyone is
     then ready."""
@@ -296,7 +296,7 @@ def set_autoplay(room: Room | int, user, on: bool, expected_version: int | None 
             rules = get_rules(room.game)
             state = hand_state(hand)
             # A hidden decision keeps its deadline: moving it only when this
-            # seat holds it would tell everyone who does (games.services.hidden, #8).
+            # seat holds it would tell everyone who does (games.services.hidden).
             if rules.to_act(state) == seat.index and not hidden.is_hidden(rules, state):
                 set_deadline(room, rules, state, seats_of(room))
         return Outcome(True, room.version)

@@ -24,7 +24,7 @@ def related_model(accessor: str) -> type[models.Model] | None:
     settlements: ``hand``, ``seat``, ``user``, ``points`` per seat, ``carry``)
     and ``"tributes"`` (one paid card: ``hand``, ``from_seat``, ``to_seat``,
     ``from_user``, ``to_user``, ``card``); their models live with their game's
-    app, and generic code reaches them by this name only (#23)."""
+    app, and generic code reaches them by this name only."""
     try:
         return Hand._meta.get_field(accessor).related_model
     except FieldDoesNotExist:

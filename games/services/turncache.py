@@ -1,4 +1,4 @@
-"""What the server's own move left a room at, for the room's next server turn (issue #12).
+"""What the server's own move left a room at, for the room's next server turn.
 
 A bot or 托管 move (:func:`games.services.turns.play_turn`) reads the room,
 its hand (with the action count) and its seats, takes the lock, inserts the

@@ -52,7 +52,7 @@ def paced_decision(rules, state, seat_index: int, policy: str, rng, config):
     """The bot's move (:func:`games.engine.base.bot_decision`), answered after
     the same time whatever the position.
 
-    A search bot (高手, #13) returns a forced move (one candidate) at once and
+    A search bot (高手) returns a forced move (one candidate) at once and
     a considered one after its budget (``config.budget_ms``), so the moment its
     move arrived told the other players whether it had a choice: hidden
     information about its hand.  Here a search decision that took less than
@@ -134,7 +134,7 @@ def play_turn(room_id: int, version: int) -> str:
 
         pending = hidden.pending_for(room, hand, count, seat_index)
         if pending is not None:
-            # A human's hidden choice, made earlier, takes effect now (issue #8).
+            # A human's hidden choice, made earlier, takes effect now.
             action = dict(pending["action"])
             action.pop("seat", None)
             outcome = do_move(room_id, seat_index, action, version, actor=HandAction.Actor.USER,
@@ -160,7 +160,7 @@ def play_turn(room_id: int, version: int) -> str:
     outcome = do_move(
         room_id, seat_index, _without_seat(action), version,
         # A timeout switches the seat to 托管 (C5), except in a hidden
-        # decision: the 托管 tag would show everyone who held it (issue #8).
+        # decision: the 托管 tag would show everyone who held it.
         actor=HandAction.Actor.AUTO, autoplay=None if secret else True, known=known,
     )
     return "timeout" if outcome.applied else "stale"

@@ -32,14 +32,14 @@ def seat_tags(data: Mapping | None, seat: int) -> list[Tag]:
 
 
 def seat_plays(view: Mapping | None) -> dict:
-    """The cards each seat played in the trick on the table (#11), the play
+    """The cards each seat played in the trick on the table, the play
     winning it so far marked ``winning`` (the engine's S10 comparison, the
-    view's ``trick.winning``: public cards only, #24).
+    view's ``trick.winning``: public cards only).
 
     Between a completed trick and the next lead the completed trick stays
     on the table for that one state, each play with ``won_by``: the winner's
     seat (the view's ``last_trick``), so that the page slides it to the
-    winner (#24); ``won_by`` is None on the plays of a trick in progress."""
+    winner; ``won_by`` is None on the plays of a trick in progress."""
     view = view or {}
     trick = view.get("trick") or {}
     plays = trick.get("plays") or []
@@ -113,7 +113,7 @@ SPEC = GameSpec(
         "play": _("出牌"),
         "done": _("本局结束"),
     },
-    rule_messages={  # one sentence per ruling, no ruling id (#11)
+    rule_messages={  # one sentence per ruling, no ruling id
         "S8": _("这样不能领出：领出须是单张、对子、三张、炸弹、拖拉机、摔牌或甩牌。"),
         "S9": _("跟牌不对：有领出这一门的牌就必须跟这一门，并尽量跟出同样的牌型（对子跟对子，拖拉机跟拖拉机）。"),
         "S13": _("亮牌后你的比牌总分必须超过目前的最高分。"),

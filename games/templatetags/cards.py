@@ -159,7 +159,7 @@ def _stack_markup(code: str, n: int, language: str | None) -> str:
 def _card_markup(code: str, kind: str, language: str | None) -> str:
     """One card's markup of ``kind`` (:data:`CARD_MARKUP`) in ``language``
     (the label of a joker is translated); cached, since a table fragment
-    shows the same few dozen cards on every push (issue #12)."""
+    shows the same few dozen cards on every push."""
     rank, suit = face(code.rstrip("*"))
     return CARD_MARKUP[kind].format(
         code=escape(code), css=escape(card_class(code)), label=escape(card_label(code)),
@@ -175,7 +175,7 @@ def cards_html(codes, kind: str = "mini"):
     """A list of card codes as markup, one element per card (:data:`CARD_MARKUP`),
     in one call instead of a template loop with two filters per card: the
     table fragment is rendered once per seat and move, so this is on the live
-    path (issue #12).  Unknown ``kind`` raises ``KeyError``.
+    path.  Unknown ``kind`` raises ``KeyError``.
 
     >>> from django.utils import translation
     >>> with translation.override("zh-hans"):

@@ -1,4 +1,4 @@
-"""A wall-clock stack sampler and per-thread CPU meter for the bench stack (issue #12).
+"""A wall-clock stack sampler and per-thread CPU meter for the bench stack.
 
 ``scripts/bench.py --sample DIR`` puts this directory first on the stack
 processes' ``PYTHONPATH`` and sets ``BENCH_SAMPLE_DIR``; Python imports

@@ -1,4 +1,4 @@
-/* Display preferences (issue #24), kept in localStorage and applied to <html>
+/* Display preferences, kept in localStorage and applied to <html>
  * before the page paints (this file loads in <head>, not deferred):
  *
  * - cardroom.theme: "" (the system's), "light" or "dark" -> html[data-theme];

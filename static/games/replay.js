@@ -1,4 +1,4 @@
-/* Replay (issue #11): steps are fetched with htmx (no page load); 自动播放
+/* Replay: steps are fetched with htmx (no page load); 自动播放
  * clicks "next" every STEP_MS until the end or until paused. */
 (function () {
   "use strict";

@@ -5,7 +5,7 @@
  * another player does not lose the selection.  #cards-input (outside the
  * table) carries the space-separated codes POSTed with "play".
  */
-/* Pushed tables are morphed, not replaced (issue #24's largest-paint fix):
+/* Pushed tables are morphed, not replaced (the largest-paint fix):
  * the pushed #table says hx-swap-oob="morph" and the table's buttons
  * hx-swap="morph", and idiomorph (static/vendor/idiomorph-ext.min.js, htmx's
  * "morph" extension, enabled on #table itself: on #table-ws it would take the
@@ -15,8 +15,7 @@
  * data-morph-keep (table_ui.js's hand tools bar) and whether a <details> is
  * open (the viewer's choice; the server never opens one).
  *
- * A push carries only the regions of the table that changed (issue #24,
- * games/render/regions.py): an unchanged one comes as a stub,
+ * A push carries only the regions of the table that changed (* games/render/regions.py): an unchanged one comes as a stub,
  * <tag id="…" data-keep="HASH"></tag>, and the morph keeps the page's element
  * (every region says its own hash in data-h).  Before such a push is applied,
  * each stub's element must be on the page with that hash; if one is not (a
@@ -37,7 +36,7 @@
     if (name === "open" && element.tagName === "DETAILS") return false;
     // the fan's strip width and rows (table_ui.js; the server never sends
     // them): removed, the hand of 52 cards would be laid out and painted
-    // twice per push (issue #24's page audit)
+    // twice per push (the page audit)
     return !(mutation === "remove" && element.id === "my-hand" && (name === "style" || name === "data-rows"));
   };
 })();
@@ -268,7 +267,7 @@
       var cd = all[i];
       var deadline = parseInt(cd.getAttribute("data-deadline") || "0", 10);
       // written only when it changes (once a second, not at each tick): a
-      // text node replaced is a layout of the page (issue #24's page audit)
+      // text node replaced is a layout of the page (the page audit)
       var text = deadline ? Math.max(0, Math.ceil((deadline - (Date.now() + clockOffset)) / 1000)) + "s" : "";
       if (cd.textContent !== text) cd.textContent = text;
       if (!deadline) continue;
@@ -332,7 +331,7 @@
   document.addEventListener("DOMContentLoaded", afterTableSwap);
 })();
 
-/* Table chat (issue #11): lines arrive over the table's websocket; the input
+/* Table chat: lines arrive over the table's websocket; the input
  * clears after sending; the newest line stays in view; 屏蔽 mutes a user. */
 (function () {
   "use strict";

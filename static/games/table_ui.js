@@ -1,4 +1,4 @@
-/* The table's comforts (issue #11):
+/* The table's comforts:
  *
  * - turn alerts: when #table says data-my-turn, the tab title gets a "▶"
  *   and the favicon a red dot; an optional sound (static/games/sounds/
@@ -215,7 +215,7 @@
     coveredFaces(rows > 1 ? fits : 0);
   }
 
-  // ---- a face's art only where it shows (issue #24's page audit;
+  // ---- a face's art only where it shows (the page audit;
   // cards.css has the one-row case and the first paint's guess): in a fan of
   // several rows the card that ends a row (every perRow-th) shows its whole
   // face; the other covered cards, court or pip, stay plain.  A constructed
@@ -236,7 +236,7 @@
   var fanTimer = null;
   window.addEventListener("resize", function () { clearTimeout(fanTimer); fanTimer = setTimeout(fan, 60); });
 
-  // ---- motion (issue #24): a play that was not on the table before this
+  // ---- motion: a play that was not on the table before this
   // push gets .arrive (design.css slides it in from its seat; none under
   // prefers-reduced-motion); the others stay still.
   var seenPlays = null;
@@ -289,7 +289,7 @@
     seenPlays = now;
   }
 
-  // ---- a won trick slides to its winner (issue #24): the plays of a trick
+  // ---- a won trick slides to its winner: the plays of a trick
   // just won (.won, data-won-by: the winner's seat) get --dx/--dy, the way
   // from each play to the winner's seat, which design.css's trick-won
   // animation follows (none under reduced motion: design.css hides them).
@@ -341,7 +341,7 @@
     if (id) seenHand = id;
   }
 
-  // ---- a private room's invite link (#26): copy it to the clipboard (or
+  // ---- a private room's invite link: copy it to the clipboard (or
   // select it where the clipboard is not available, e.g. plain http)
   document.addEventListener("click", function (e) {
     var btn = e.target.closest && e.target.closest("[data-action=copy-invite]");

@@ -1,4 +1,4 @@
-"""Helpers shared by the browser tests of issue #24 (the table's look): a
+"""Helpers shared by the browser tests of (the table's look): a
 logged-in page of a given size, language and motion preference, and a few
 readings of the table (hand rows, selection, version, waiting for a push)."""
 

@@ -1,4 +1,4 @@
-"""The organiser's live page in Chromium (#21, docs/tournaments.md "The live
+"""The organiser's live page in Chromium (docs/tournaments.md "The live
 page"): an organiser creates a club and a 升级 event of two bot pairs, three
 hands a round, pairs round 1 and starts it, then only watches the event page:
 the table's "hands done" changes from 0 to at least 1 while the table is still

@@ -1,4 +1,4 @@
-"""Issue #24's four-colour deck in headless Chromium: with the menu's
+"""the four-colour deck in headless Chromium: with the menu's
 "four-colour" box ticked the suits of a 升级 hand of 52 cards take four
 colours (♦ differs from ♥ and ♣ from ♠, the index's colour and the face's
 filter); unticked (the default) ♦ is drawn as ♥ and ♣ as ♠."""

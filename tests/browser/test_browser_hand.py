@@ -156,7 +156,7 @@ def test_signup_create_room_and_play_a_hand_by_clicking(site_server, phone_page)
         played = sum(m.startswith("play ") for m in moves)
         moves.append(take_turn(page, actions, stale, legal_plays if played < 3 else None))
         # 明保/暗保 is a hidden decision: it takes effect at its deadline, 10 s
-        # after it was offered, whoever holds ♥4* (games.services.hidden, issue #8).
+        # after it was offered, whoever holds ♥4* (games.services.hidden).
         hidden = moves[-1].startswith("guard-")
         wait_version_above(page, before, CLICK_TIMEOUT_MS + (15_000 if hidden else 0))
     else:
@@ -185,7 +185,7 @@ def test_signup_create_room_and_play_a_hand_by_clicking(site_server, phone_page)
     # Closing the room stops the table; tribute still owed is settled in
     # points then (B14), so the profile may move by that settlement only.
     page.goto(table_url)
-    page.click('[data-action="close-room"]')  # asks first (#11)
+    page.click('[data-action="close-room"]')  # asks first
     page.click('#confirm-dialog [data-action="confirm-ok"]')
     page.wait_for_url(re.compile(r"/g/baohuang/$"))
     # After an accepted play the selection must be empty: otherwise a remaining

@@ -1,4 +1,4 @@
-"""Issue #24 in headless Chromium against the embedded site (one daphne): the
+""" in headless Chromium against the embedded site (one daphne): the
 table's look.
 
 * the 升级 hand of 52 cards is a fan: at most two rows on a 375 px phone, one

@@ -1,4 +1,4 @@
-"""Issue #24's largest paint, in headless Chromium against the embedded site:
+"""the largest paint, in headless Chromium against the embedded site:
 a new table is morphed into the page (idiomorph's htmx extension), not
 swapped in as new elements.
 

@@ -1,4 +1,4 @@
-"""Issue #24, bytes per move, in headless Chromium against the embedded site:
+"""bytes per move, in headless Chromium against the embedded site:
 pushes carry only the table's regions that changed (the others as stubs the
 page keeps, games/render/regions.py), and the page still shows exactly what a
 whole render shows.

@@ -1,4 +1,4 @@
-"""Quick play in Chromium (issue 14): "play now" → a table within the chosen
+"""Quick play in Chromium: "play now" → a table within the chosen
 wait (bots fill after 10 s) → a hand played (the player hands his seat to
 托管, the server plays it) → the rating change on the result panel and the
 point on the profile's rating graph."""

@@ -1,4 +1,4 @@
-"""Hand review (#26) in headless Chromium against the embedded site: a hand
+"""Hand review in headless Chromium against the embedded site: a hand
 with a human (on 托管) against bots ends; the site reviews it by itself in
 the background (the embedded topology's review thread and its nice-19 child
 process); the replay page then shows the expected-result graph, and clicking

@@ -159,7 +159,7 @@ def test_play_a_whole_shengji_hand_by_clicking(site_server, phone_page):
                 off = [c for c, s in suits if s != led]
                 if off and any(s == led for _c, s in suits):
                     # S9: holding the led suit, another suit is refused with one
-                    # sentence (no ruling id, #11) next to the buttons and a link to
+                    # sentence (no ruling id) next to the buttons and a link to
                     # the rule; the follow requirement lights up; nothing moves
                     click_cards(page, off[:1])
                     page.click('#actions [data-action="play"]')

@@ -1,4 +1,4 @@
-"""Issue #24's optional sounds in headless Chromium: off by default (a play
+"""the optional sounds in headless Chromium: off by default (a play
 pushed to the table makes no sound), and once the menu's "sounds" box is
 ticked a play pushed to the table plays static/games/sounds/play.wav.
 

@@ -1,4 +1,4 @@
-"""Issue #11 in headless Chromium against the embedded site (one daphne):
+""" in headless Chromium against the embedded site (one daphne):
 
 * an English and a zh-Hant spectator keep their language over many
   websocket updates of the table and of the lobby;

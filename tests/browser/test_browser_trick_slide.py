@@ -1,4 +1,4 @@
-"""Issue #24's won trick in headless Chromium: when a 升级 trick is complete,
+"""the won trick in headless Chromium: when a 升级 trick is complete,
 its four plays stay on the felt for that one push, marked ``.won`` with the
 winner's seat, and slide to the winner (``trick-won``, the way there in
 --dx/--dy); with ``prefers-reduced-motion: reduce`` nothing moves (no

@@ -1,4 +1,4 @@
-"""Issue #24's winning play in headless Chromium: at a 升级 table mid-trick
+"""the winning play in headless Chromium: at a 升级 table mid-trick
 (two or three plays on the felt) exactly one play is marked as winning, in
 front of the seat that the engine's S10 comparison (``current_winner``) names
 for the plays on the table, with its words for screen readers; the page

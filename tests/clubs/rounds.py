@@ -1,4 +1,4 @@
-"""A round at two tables, for the clubs tests of spectating and embargo (#21):
+"""A round at two tables, for the clubs tests of spectating and embargo:
 mike's entry and bot entries in a one-round event of two boards."""
 
 from __future__ import annotations

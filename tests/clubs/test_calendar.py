@@ -1,4 +1,4 @@
-"""The club calendar (#25): upcoming events with their local start on the club
+"""The club calendar: upcoming events with their local start on the club
 page and the lobby; iCalendar feeds per club and per member (signed address)
 that parse with the ``icalendar`` library and hold the event."""
 

@@ -1,4 +1,4 @@
-"""Club roles (#21, docs/tournaments.md "Roles"): the founder (the club's
+"""Club roles (docs/tournaments.md "Roles"): the founder (the club's
 creator, its owner) cannot be demoted or removed by another organiser;
 removing a member asks for a confirmation first.  Before this commit a
 second organiser removed the founder with one click."""

@@ -1,4 +1,4 @@
-"""Corrections in every format (issue #21): the correction form (one field
+"""Corrections in every format: the correction form (one field
 per entry and figure, pre-filled, in the viewer's language; unchanged is a
 no-op), a corrected duplicate board changes matchpoints, travelling table and
 standings, a corrected forfeit changes the match points, and the audit trail

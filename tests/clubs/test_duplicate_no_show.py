@@ -1,4 +1,4 @@
-"""Duplicate no-show (issue #21): with "机器人代打，缺席者判负" (or "判负") an
+"""Duplicate no-show: with "机器人代打，缺席者判负" (or "判负") an
 absent entry's boards score as a loss, 0 matchpoints out of the usual
 maximum, never the bot's matchpoints; the others at every table are compared
 with the result the bot actually played (docs/tournaments.md, "Duplicate:

@@ -1,5 +1,5 @@
 """Standings and exports of a running duplicate round count a board only
-once its embargo is lifted (#21, docs/tournaments.md "Nothing leaks"): while
+once its embargo is lifted (docs/tournaments.md "Nothing leaks"): while
 some table of the round has neither finished nor completed board *k*,
 comparing the tables that finished it tells about the board, so for everyone
 but the event's organisers and admins the standings, the event page, both CSV

@@ -1,4 +1,4 @@
-"""Duplicate boards are embargoed (#21, docs/tournaments.md "Nothing leaks"):
+"""Duplicate boards are embargoed (docs/tournaments.md "Nothing leaks"):
 a board's hand record and replay are refused (403, with the sentence) to
 everyone but admins, even the players who played it, until every table of the
 round has completed that board or the round has ended.  Other events' hands

@@ -1,4 +1,4 @@
-"""The organiser's live page (#21, docs/tournaments.md "The live page"):
+"""The organiser's live page (docs/tournaments.md "The live page"):
 each table's hands done and score so far are pushed as each hand completes;
 "stalled" shows only when a table has not changed for longer than twice the
 turn limit (before: at once, for any table waiting for its players); the end

@@ -1,4 +1,4 @@
-"""Event tables seat only their entrants (#21, docs/tournaments.md): a seat of
+"""Event tables seat only their entrants (docs/tournaments.md): a seat of
 an event table can be taken only by the player the pairing put there, or a
 substitute the organiser named (clubs.guards through games.seating).  Without
 the rule any signed-in user took a bot entry's seat during the no-show grace

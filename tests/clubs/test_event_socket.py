@@ -76,7 +76,7 @@ async def test_pushed_forms_carry_the_viewers_csrf_token(club_setup, multipliers
 
 
 async def test_event_pushes_are_in_the_viewers_language(club_setup, multipliers):
-    """An English viewer's pushed #event-live fragment is in English (#11: every
+    """An English viewer's pushed #event-live fragment is in English (every
     pushed fragment in the connection's language), a default viewer's in zh-Hans."""
     from clubs.running import events
 

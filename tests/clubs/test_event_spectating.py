@@ -1,4 +1,4 @@
-"""Watching event tables (#21, docs/tournaments.md "Spectating"):
+"""Watching event tables (docs/tournaments.md "Spectating"):
 
 * an entrant of a running duplicate round may not watch another table of the
   round that has dealt boards the entrant's own table has not completed

@@ -1,4 +1,4 @@
-"""CSV export (issue #21): UTF-8 with a BOM, one figure per column (level
+"""CSV export: UTF-8 with a BOM, one figure per column (level
 difference, game points, match points per round, byes with their points,
 withdrawn entries flagged), formula-looking text neutralised (OWASP CSV
 injection), an unknown export 404 (docs/tournaments.md, "Export")."""

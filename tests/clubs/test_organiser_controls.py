@@ -1,4 +1,4 @@
-"""The organiser is in control (#21, docs/tournaments.md "Organiser controls"):
+"""The organiser is in control (docs/tournaments.md "Organiser controls"):
 register a member or a pair on their behalf, withdraw or substitute an entry,
 edit an event before it starts, cancel it; each asks for a confirmation first
 (a page whose button posts again with ``confirm=1``; nothing changes before)

@@ -1,4 +1,4 @@
-"""What each figure is called (issue #21): "得分" is gone; the points of a
+"""What each figure is called: "得分" is gone; the points of a
 round are 游戏积分 (the zero-sum site points, ♠A penalty included in 升級),
 the standings' score is named for the format, the travelling table has column
 headings, each seat's role and matchpoints as percentages

@@ -1,4 +1,4 @@
-"""Tables keep dealing through the round (issue #21): an event table whose
+"""Tables keep dealing through the round: an event table whose
 humans are all on 托管 deals its next hand until the round's hand count (or
 clock) says stop; an ordinary room whose humans are all on 托管 still stops
 at the end of the hand (docs/tournaments.md, "Running a round")."""

@@ -1,4 +1,4 @@
-"""Round robin after a late entry (issue #21): the schedule is fixed over the
+"""Round robin after a late entry: the schedule is fixed over the
 roster of round 1; a late entry is refused with the reason (registration,
 bot entries, and pairing as a backstop); a withdrawal never makes a pair
 meet twice (docs/tournaments.md, "Round robin")."""

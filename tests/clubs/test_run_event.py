@@ -20,7 +20,7 @@ def run_event(tmp_path, *args: str) -> str:
     env["DATABASE_URL"] = f"sqlite:///{tmp_path / 'event.sqlite3'}"
     env["GAMES_HAND_PAUSE_S"] = "0.2"
     # DATABASE_URL without DJANGO_DEBUG is production, which refuses to start
-    # without a secret key (#8): the subprocess gets a test-only one.
+    # without a secret key: the subprocess gets a test-only one.
     env["DJANGO_SECRET_KEY"] = "run-event-test-only-" + "k" * 40
     proc = subprocess.run(
         [sys.executable, "manage.py", "run_event", *args, "--timeout", "400"],
@@ -62,7 +62,7 @@ def test_round_robin_and_duplicate(tmp_path):
 
 @pytest.mark.slow
 def test_scheduled_automatic_duplicate_runs_by_itself(tmp_path):
-    """#25: the start 5 s ahead; the sweep (here the command's own, as the
+    """the start 5 s ahead; the sweep (here the command's own, as the
     embedded topology's beat) pairs and starts both rounds; nobody else acts."""
     out = run_event(tmp_path, "--game", "baohuang", "--format", "duplicate", "--entries", "10", "--rounds", "2",
                     "--start-in", "5", "--auto")

@@ -1,4 +1,4 @@
-"""Scheduled events (#25): round 1 pairs and starts at the scheduled time
+"""Scheduled events: round 1 pairs and starts at the scheduled time
 through the sweep, later rounds a set gap after the previous one ended; a
 step killed in the middle (a worker dying) or run twice neither skips nor
 doubles a round; check-in at the start (withdraw, or bots play the absent);
@@ -262,7 +262,7 @@ def test_results_notice_for_an_event_run_by_hand(people_event, finish, django_ca
 
 
 def test_a_start_at_the_calendars_ends_is_refused_not_a_500(club_setup, client, multipliers):
-    """#22: the schedule form with year 1 (read in Shanghai, east of UTC,
+    """the schedule form with year 1 (read in Shanghai, east of UTC,
     it overflowed: OverflowError, 500) or a time centuries away (the
     calendar's ends pass year 9999) is refused with 400 and saves nothing;
     ten years of room either side (HORIZON) is left."""

@@ -1,4 +1,4 @@
-"""Personal score cards (#25) linked from the standings, and the printable
+"""Personal score cards linked from the standings, and the printable
 table slips and final standings: a card's rows add up to the entrant's score
 in the standings, with the table, opponents and running total."""
 

@@ -1,4 +1,4 @@
-"""Multi-session events (#25): a later evening's first round starts at the
+"""Multi-session events: a later evening's first round starts at the
 session's time, not a gap after the previous round; the standings carry over
 (one event); each session is its own entry on the calendar."""
 

@@ -1,5 +1,5 @@
 """Spectators of event tables are decided once per room version, for all of
-them together (#21's watching rule on the live sockets' hot path).
+them together (the watching rule on the live sockets' hot path).
 
 A table socket an app's watch rule guards (a club's event table) used to ask
 ``watch_verdict`` (about five queries) before every push, socket by socket.

@@ -1,5 +1,5 @@
 """The table's result panel and score sheet do not link to an embargoed
-board (#21, docs/tournaments.md "Nothing leaks"): while another table of the
+board (docs/tournaments.md "Nothing leaks"): while another table of the
 running duplicate round has not completed board *k*, the live table fragment
 of a table that has shows no replay or record link to it (the link answered
 403), for its players and spectators alike; admins keep the links.  The

@@ -3,7 +3,7 @@
 The command reads only the record file (the engine replays it), so it runs
 with the embedded defaults: the production half's DATABASE_URL / REDIS_URL
 are not passed on.  With them and no DJANGO_SECRET_KEY the settings refuse to
-start, as production must (#8), which is not what these tests are about.
+start, as production must, which is not what these tests are about.
 """
 
 from __future__ import annotations

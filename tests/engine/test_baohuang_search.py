@@ -1,4 +1,4 @@
-"""The 保皇 search bot (#13): it decides from the seat's knowledge only (two states
+"""The 保皇 search bot: it decides from the seat's knowledge only (two states
 that differ only in cards the seat cannot see give the same decision with the
 same seed), always returns a legal action in every phase (crown, declaration,
 play; B5–B10), is reproducible for a fixed seed, and its sampled worlds respect

@@ -1,4 +1,4 @@
-"""One record loader (#26 leftover): ``manage.py replay`` and ``manage.py
+"""One record loader: ``manage.py replay`` and ``manage.py
 review`` read a record file through :func:`games.engine.records.load_record`,
 so a file neither can use gets the same one sentence and exit 2 from both
 (review used to print a traceback for invalid UTF-8 and deeply nested JSON)."""

@@ -1,4 +1,4 @@
-"""Issue #22: ``manage.py replay`` on input that is not a hand record exits 2
+"""Issue ``manage.py replay`` on input that is not a hand record exits 2
 with one sentence on stderr and no traceback.  Before the fix, deeply nested
 JSON and invalid UTF-8 printed a traceback and exited 1 (the status of an
 illegal action), and ``"hands": []`` and a multiplier of 10^30 were accepted

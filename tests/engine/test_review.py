@@ -1,4 +1,4 @@
-"""Hand review (#26, games/engine/review.py and each game's review hook).
+"""Hand review (games/engine/review.py and each game's review hook).
 
 The reviewer judges each decision from the acting seat's information set and
 must tell a random player from the search bot: on hands where one seat plays
@@ -239,7 +239,7 @@ def test_the_reviewer_reads_only_the_seats_view():
 
 
 @pytest.mark.parametrize("record,needle", [
-    ({"format": "hand-record/1", "game": "baohuang", "hands": []}, "at least one hand"),  # replay_record refuses it first (#22)
+    ({"format": "hand-record/1", "game": "baohuang", "hands": []}, "at least one hand"),  # replay_record refuses it first
     ({"format": "x"}, "format"),
 ])
 def test_bad_records_are_refused(record, needle):

@@ -1,4 +1,4 @@
-"""The play winning an unfinished 升级 trick (issue #24's mark on the felt):
+"""The play winning an unfinished 升级 trick (the mark on the felt):
 ``current_winner`` over the plays so far (S10: ties to the earlier play; a
 trump beats a side suit; a throw is beaten only by an all-trump play of its
 largest unit's shape), and the engine view's ``trick.winning``."""

@@ -1,4 +1,4 @@
-"""The fast 升級 play-out of the search bot (#13, games/engine/shengji/fast.py).
+"""The fast 升級 play-out of the search bot (games/engine/shengji/fast.py).
 
 Every play it makes is replayed through the engine's ``apply``, which refuses
 anything illegal (S8 leads, S9 follows with the format obligation), and the

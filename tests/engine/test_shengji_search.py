@@ -1,4 +1,4 @@
-"""The 升級 search bot (#13): it decides from its seat's view only (two states that
+"""The 升級 search bot: it decides from its seat's view only (two states that
 differ only in cards the seat cannot see give the same decision with the same
 seed), returns a legal action in every phase (auction S13, trump and 還牌 S14,
 bury S15, play S8–S12), is reproducible for a fixed seed, and its sampled

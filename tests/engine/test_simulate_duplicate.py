@@ -1,4 +1,4 @@
-"""simulate --duplicate (#13): every deal is replayed with the policies' seats
+"""simulate --duplicate: every deal is replayed with the policies' seats
 rotated (teams swapped in shengji, each seat in turn in baohuang), and the
 difference between two policies is reported per deal with a 95% interval."""
 

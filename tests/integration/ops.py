@@ -24,8 +24,8 @@ Operations:
 * ``players``: ``{n, prefix, ratings}`` → ``{users: [{username, id, cookie}]}``:
   ``n`` new accounts, logged in, optionally with a displayed rating each.
 * ``finished_hands``: ``{count, game}`` → ``{hands}``: completed hands with a human
-  seat, played out in-process (their reviews are asked for, #26).
-* ``review_status``: ``{hand_id}`` → ``{status, decisions, cpu_ms}`` of its review (#26).
+  seat, played out in-process (their reviews are asked for).
+* ``review_status``: ``{hand_id}`` → ``{status, decisions, cpu_ms}`` of its review.
 * ``moderator``: ``{prefix}`` → ``{username, id, cookie}``: a fresh user in
   the moderators' group, logged in.
 * ``tables``: ``{usernames}`` → per user his queue entries (status, game,
@@ -230,7 +230,7 @@ def tables(usernames) -> dict:
 
 
 def review_status(hand_id) -> dict:
-    """#26: ``{status, decisions, cpu_ms}`` of hand ``hand_id``'s review
+    """``{status, decisions, cpu_ms}`` of hand ``hand_id``'s review
     (status None when none was asked for)."""
     from games.models import HandReview
 
@@ -245,7 +245,7 @@ def finished_hands(count=10, game="baohuang", prefix="fh", review=True) -> dict:
     """``count`` completed hands, each in its own room with one human seat, played
     out in this process by the heuristic bot at every seat through the real
     services (``tests/site/ratings_fixtures.play_out``); the room is then
-    closed.  A hand with a human asks for its review as the site does (#26), so
+    closed.  A hand with a human asks for its review as the site does, so
     this gives the review worker work (``scripts/bench.py --reviews``).
     → ``{hands: [id, ...], rooms: [id, ...], cookies: [the human's session, ...]}``.
     ``review=False``: no review asked for (in the embedded topology this
@@ -274,7 +274,7 @@ def finished_hands(count=10, game="baohuang", prefix="fh", review=True) -> dict:
 
 def event_round(game="shengji", bots=4, bot_delay_ms=800, prefix="ev") -> dict:
     """A club event of ``bots`` bot entries with round 1 paired and started
-    (its tables playing), for looking at the event page mid-round (#24)."""
+    (its tables playing), for looking at the event page mid-round."""
     import secrets
 
     from django.contrib.auth import get_user_model

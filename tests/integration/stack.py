@@ -79,7 +79,7 @@ def stack_redis_url(parent: str | None) -> str:
     return urlunsplit(parts._replace(path=f"/{(index + 8) % 16}"))
 
 
-#: Where the stacks look for RabbitMQ (the production broker, issue #22)
+#: Where the stacks look for RabbitMQ (the production broker)
 #: unless ``AMQP_URL`` says otherwise.
 DEFAULT_AMQP_URL = "amqp://guest:guest@127.0.0.1:5672//"
 

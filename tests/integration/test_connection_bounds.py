@@ -1,4 +1,4 @@
-"""Issue #22 point 1: every process's PostgreSQL connections are bounded by
+"""Every process's PostgreSQL connections are bounded by
 its pool, so the site holds at most the README's number of connections
 (processes x ``DB_POOL_MAX_SIZE``), however many requests and sockets arrive.
 

@@ -1,4 +1,4 @@
-"""Issue #22 point 2: PostgreSQL restarted mid-hand.  Users see the 503 page
+"""PostgreSQL restarted mid-hand.  Users see the 503 page
 (``templates/503.html``, ``Retry-After``), never a 500; an open table socket
 stays open and is pushed the table again once the database is back; the hand
 resumes and its action log is contiguous (nothing lost, nothing twice).

@@ -1,4 +1,4 @@
-"""Production topology (issue #21): a 保皇 duplicate round with one human
+"""Production topology: a 保皇 duplicate round with one human
 no-show and one correction runs through the real Celery worker (every bot
 move) and beat (the no-show grace, the deal sweep, the round sweep); the
 organiser's correction is a POST of the correction form to the live daphne;

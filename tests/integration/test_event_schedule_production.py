@@ -1,4 +1,4 @@
-"""Production topology (#25): a 3-round automatic Swiss of 8 bot pairs runs
+"""Production topology: a 3-round automatic Swiss of 8 bot pairs runs
 from its scheduled start to published results with nobody acting: ``manage.py
 run_event --start-in 5 --auto --sweep beat`` only creates and schedules the
 event and watches; Celery beat's sweep (``clubs.tasks.sweep_rounds``, run by

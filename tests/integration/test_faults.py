@@ -1,4 +1,4 @@
-"""Issue #8: the production topology survives its own parts failing.
+"""The production topology survives its own parts failing.
 
 Real processes only: a PRIVATE ``redis-server`` on a free loopback port that
 these tests start, stop and start again (never the shared one on 6379), a
@@ -186,7 +186,7 @@ def _health_lines(stack: LiveStack, kind: str) -> tuple[bool, str]:
 
 
 def test_the_worker_rides_out_a_redis_restart(fault_stack):
-    """Issue #22 point 4: with RabbitMQ as the broker (the README's production
+    """With RabbitMQ as the broker (the README's production
     choice) a Redis killed for 8 s and started again does not make the worker
     exit: the same worker process answers pings throughout (through RabbitMQ),
     and a bot table played meanwhile finishes with every action exactly once.
@@ -221,7 +221,7 @@ def test_the_worker_rides_out_a_redis_restart(fault_stack):
 
 
 def test_health_names_the_process_that_is_down(fault_stack):
-    """Issue #22 point 5: with only the worker stopped, ``health beat`` is
+    """With only the worker stopped, ``health beat`` is
     healthy (beat still sends its sweep) and ``health worker`` fails naming
     the worker; with only beat stopped, the reverse."""
     stack = fault_stack

@@ -1,5 +1,5 @@
 """Production topology: a Celery worker runs its rooms' next turns itself
-(``games.runtime.local_turns``, issue #12), and nothing is lost when it stops.
+(``games.runtime.local_turns``), and nothing is lost when it stops.
 
 The worker runs Celery's default prefork pool (as ``deploy/supervisord.conf``
 does), so the turns chain in the pool's child process.  The broker sees one

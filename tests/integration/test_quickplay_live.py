@@ -1,4 +1,4 @@
-"""Production topology (issue 14): 12 simulated players join the quick-play
+"""Production topology: 12 simulated players join the quick-play
 queue over websockets through daphne; the Celery worker's matchmaker passes
 (beat every second, plus one requested per join) seat them at tables; bots
 fill the seats left only for the players who allowed it, after their wait.
@@ -31,7 +31,7 @@ async def queue_player(stack, user, game: str, bots: str, timeout: float = 90.0)
     page, and wait for the status naming a table.  A closed socket is
     reopened as the page does (the place in the queue is kept: the state is
     in the database; idle sockets are closed every ~5 s under redis-py's
-    default socket timeout, issue 8), so this also reconnects while queued."""
+    default socket timeout), so this also reconnects while queued."""
     url = stack.ws_url("ws/quickplay/")
     deadline = time.monotonic() + timeout
     joined = None
@@ -93,7 +93,7 @@ async def test_twelve_players_are_seated_by_the_worker(production_stack):
             assert len(humans) == 4 and all(h.startswith("qsj") for h in humans)  # "never": no bots
         else:
             assert all(h.startswith("qbh") for h in humans)
-            assert any(s["bot"] == "search" for s in room["seats"])  # bots filled, the 高手 level (#13)
+            assert any(s["bot"] == "search" for s in room["seats"])  # bots filled, the 高手 level
     assert sum(1 for r in rooms.values() if r["game"] == "shengji") == 2
     # bots only after the chosen wait, and not long after it
     for e in info["entries"]:

@@ -1,4 +1,4 @@
-"""#26 in the production topology: the review worker, started as
+""" in the production topology: the review worker, started as
 deploy/supervisord.conf starts it, runs a review only while the other
 processes leave the machine idle (games/runtime/governor.py).  With every CPU
 kept busy by real processes, it takes the review off its queue, says in its

@@ -1,4 +1,4 @@
-"""#26 in the production topology: a finished hand with a human is reviewed
+""" in the production topology: a finished hand with a human is reviewed
 on the Celery review queue (``<CELERY_NAMESPACE>.reviews``: the stack's own
 namespace), which the live worker does not consume (the tables keep being
 served, the review waits); a review worker started as deploy/supervisord.conf

@@ -1,4 +1,4 @@
-"""Two daphnes behind nginx with ``deploy/nginx.conf`` (issue #12): every socket
+"""Two daphnes behind nginx with ``deploy/nginx.conf``: every socket
 of a table reaches the same daphne, the rooms spread over both, and a move
 still reaches a socket through the proxy.
 

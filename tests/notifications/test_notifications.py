@@ -1,4 +1,4 @@
-"""Notifications (#25): one row and one e-mail per (user, kind, key) however
+"""Notifications: one row and one e-mail per (user, kind, key) however
 often it is sent; the e-mail's one-click unsubscribe link (RFC 8058 POST, no
 session) stops that kind only; the in-site list and its unread count, pushed
 over ``ws/notices/``."""
@@ -130,7 +130,7 @@ async def test_anonymous_socket_is_refused(_close_thread_connections):
 
 @pytest.mark.django_db
 def test_an_unknown_kind_unsubscribes_from_nothing(mia, client):
-    """#22: a kind that does not exist is refused; it used to be read as
+    """a kind that does not exist is refused; it used to be read as
     "no kind checked" and unsubscribe from every kind (found by the fuzz test)."""
     client.force_login(mia)
     resp = client.post("/notices/email", {"kind": ["0"]})
@@ -144,7 +144,7 @@ def test_an_unknown_kind_unsubscribes_from_nothing(mia, client):
 
 @pytest.mark.django_db(transaction=True)
 def test_unsubscribe_link_of_a_deleted_account_is_not_found(mia):
-    """#22: the link in an old e-mail of an account deleted since named a
+    """the link in an old e-mail of an account deleted since named a
     user that no longer exists: the Unsubscribe row's foreign key failed
     (IntegrityError, a 500; at the commit on SQLite); now 404, nothing stored."""
     path = services.unsubscribe_url(mia.pk, Kind.RESULTS).split("localhost:8000", 1)[1]

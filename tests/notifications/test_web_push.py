@@ -1,4 +1,4 @@
-"""Optional Web Push (#25, pywebpush): with VAPID keys in settings, a new
+"""Optional Web Push (pywebpush): with VAPID keys in settings, a new
 notice is pushed once to each of the user's browsers, encrypted for that
 browser (aes128gcm) and VAPID-signed.  The push service here is a real HTTP
 server on loopback; the test decrypts what it received with the browser's
@@ -150,7 +150,7 @@ def test_without_keys_nothing_is_pushed(settings, make_user, client):
 
 @pytest.mark.django_db
 def test_a_malformed_subscription_is_refused_and_stores_nothing(vapid, make_user, client, public_names):
-    """#22: a subscription too long for its columns (a server error on
+    """a subscription too long for its columns (a server error on
     PostgreSQL, stored as is on SQLite), with a NUL, of the wrong types, or
     nested too deep for the JSON parser (RecursionError: 500) gets 400."""
     client.force_login(make_user("mia"))

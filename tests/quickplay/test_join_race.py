@@ -1,4 +1,4 @@
-"""Issue #22: two joins of the same user at once (a double click that reached
+"""Two joins of the same user at once (a double click that reached
 two server threads, the page's form and its socket) gave a 500,
 ``UniqueViolation queue_one_active_entry``: both saw no active entry, both
 inserted, the constraint refused the second.  Now the loser answers with the
@@ -115,7 +115,7 @@ def test_parallel_joins_on_postgresql_give_no_500(alice, multipliers):
                 c = Client(raise_request_exception=False)
                 c.force_login(alice)
                 # hand the login's connection back first: in the production topology this
-                # process has a bounded pool (DB_POOL_MAX_SIZE, #22) and eight threads
+                # process has a bounded pool (DB_POOL_MAX_SIZE) and eight threads
                 # holding theirs at the barrier would starve the eighth's login
                 connections.close_all()
                 barrier.wait()

@@ -1,5 +1,5 @@
 """The matchmaker pass (quickplay.matcher, pure) over random arrival
-sequences (issue 14): nobody is seated twice, nobody waits past his bot-fill
+sequences: nobody is seated twice, nobody waits past his bot-fill
 time, tables are full, the rating spread is within every seated party's
 window; pairs sit as partners; "never" means no bots."""
 

@@ -1,4 +1,4 @@
-"""Quick play through the database (issue 14): joining, leaving, pairs of
+"""Quick play through the database: joining, leaving, pairs of
 friends, the matchmaker pass opening real tables, bot fill after the chosen
 wait, idempotent passes, players whose page closed, and the pages."""
 
@@ -71,7 +71,7 @@ def test_bots_fill_after_the_chosen_wait_not_before_and_never_for_never(make_use
     assert services.run_pass("baohuang", now=later(5)) == []
     (room,) = services.run_pass("baohuang", now=later(10.5))
     assert list(Seat.objects.filter(room=room, user__isnull=False).values_list("user_id", flat=True)) == [a.pk]
-    assert Seat.objects.filter(room=room, bot_policy="search").count() == 4  # 高手 (#13)
+    assert Seat.objects.filter(room=room, bot_policy="search").count() == 4  # 高手
     assert room.status == Room.Status.PLAYING
     entry_b = QueueEntry.objects.get(user=b)
     assert entry_b.status == QueueEntry.Status.WAITING
@@ -153,7 +153,7 @@ def test_pages_play_now_status_and_redirect_to_the_table(client, make_user, mult
 
 @pytest.mark.django_db
 def test_a_bot_wait_with_leading_zeros_is_refused(client, make_user):
-    """#22: "010" was read as the form's "10" and queued the player (the fuzz
+    """"010" was read as the form's "10" and queued the player (the fuzz
     test's bad value changed a row); only the form's own values queue."""
     client.force_login(make_user("ann"))
     for bad in ("010", "0030", "00"):

@@ -60,7 +60,7 @@ async def test_status_then_the_table_when_matched(django_user_model, multipliers
 
 
 async def test_pushed_status_is_in_the_users_language_with_its_csrf_token(django_user_model, multipliers):
-    """Like every pushed fragment (#11): rendered in the connection's language,
+    """Like every pushed fragment: rendered in the connection's language,
     and its 退出队列 form carries the browser's CSRF token."""
     user = await database_sync_to_async(lambda: django_user_model.objects.create(username="en-q"))()
     await database_sync_to_async(services.join)(user, "baohuang", 10)

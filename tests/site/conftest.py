@@ -12,5 +12,5 @@ def pytest_terminal_summary(terminalreporter, exitstatus, config):
     """Print what tests/site/test_fuzz_inputs.py sent, when it ran."""
     counts = config.stash.get(FUZZ_COUNTS, None)
     if counts:
-        terminalreporter.write_sep("=", "fuzz inputs (#22)")
+        terminalreporter.write_sep("=", "fuzz inputs")
         terminalreporter.write_line(", ".join(f"{n} {what}" for what, n in counts.items()) + " sent")

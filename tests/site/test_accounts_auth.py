@@ -131,7 +131,7 @@ def test_logged_in_user_visiting_login_or_signup_is_sent_on(client, carol):
 
 
 def test_a_username_too_long_for_any_account_is_a_failed_login_not_a_500(client, carol):
-    """#22: axes kept the name as typed in a varchar(255) (DataError on
+    """axes kept the name as typed in a varchar(255) (DataError on
     PostgreSQL, the fuzz test's find); it keeps the first 150 characters, the
     longest name an account can have, and still counts toward a lockout."""
     from axes.models import AccessAttempt

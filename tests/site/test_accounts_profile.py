@@ -104,7 +104,7 @@ def test_recent_matches_group_hands_newest_match_first(ivy, hand):
 
 
 def test_profile_shows_the_whole_ladder_and_points_history(client, django_user_model):
-    """Issue #11: every title of each game's ladder with the current one
+    """Every title of each game's ladder with the current one
     marked, and each game's point changes with the running total."""
     from accounts import ledger
     from accounts.models import LevelTitle

@@ -1,4 +1,4 @@
-"""Issue #22, point 3: bad input a user sends is refused with a message (4xx,
+"""point 3: bad input a user sends is refused with a message (4xx,
 or a refusal on the socket), never a 500 or a socket closed with 1011, and
 nothing is stored.
 

@@ -1,4 +1,4 @@
-"""scripts/bench.py --reviews (#26's measure): each N of ``--tables`` is a
+"""scripts/bench.py --reviews (the measure): each N of ``--tables`` is a
 block of two windows, without and with the review worker, in alternate
 orders (ABBA), and each "with" window is compared with the "without" window
 of its own block, never with another block's."""

@@ -1,4 +1,4 @@
-"""Issue #22 point 2: a database that cannot be reached is the 503 page with
+"""A database that cannot be reached is the 503 page with
 ``Retry-After`` (games/pages/outage.py), never a 500, for a view's query and for the
 session loaded by a middleware; an open table socket whose chat line meets the
 outage stays open (daphne closed it with 1011) and works again afterwards.

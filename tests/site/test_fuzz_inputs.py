@@ -1,4 +1,4 @@
-"""Issue #22, "beyond the cases found": no 5xx from anything a user sends, as
+""""beyond the cases found": no 5xx from anything a user sends, as
 a property.  Hypothesis sends malformed, oversized, out-of-range, wrong-type
 and non-UTF-8 values
 
@@ -246,20 +246,20 @@ ENDPOINTS: dict[str, Endpoint] = {
     "lobby": PAGE, "game_lobby": PAGE, "help": PAGE, "help_game": PAGE,
     "room_create": Endpoint({"game": bad_choice(GAMES), "name": ANY, "multiplier": ANY, "turn_seconds": ANY,
                              "bot_delay_ms": ANY, "options": ANY, "private": ANY}, gate="game"),
-    "room_invite": Endpoint({"index": bad_int()}, gate="index"),  # the token never a real one (#26)
+    "room_invite": Endpoint({"index": bad_int()}, gate="index"),  # the token never a real one
     "room": PAGE, "room_table": PAGE, "hand_record": PAGE, "hand_replay": PAGE,
     "hand_review": Endpoint(), "hand_again": Endpoint({"seat": bad_int()}, gate="seat"),
     "room_act": Endpoint({"verb": ANY, "cards": ANY, "version": bad_int(), "seat": ANY}, gate="version"),
     "room_seat": Endpoint({"index": bad_int()}, gate="index"),
     "room_leave": Endpoint(), "room_ready": Endpoint({"ready": ANY}), "room_fill_bots": Endpoint({"policy": ANY}),
     "room_autoplay": Endpoint({"on": ANY}), "room_close": Endpoint(), "room_invite_renew": Endpoint(),
-    # notifications (#25); alice's one notice is read already, she is subscribed to every kind
+    # notifications; alice's one notice is read already, she is subscribed to every kind
     "notices": PAGE, "notices_sw": PAGE,
     "notices_read": Endpoint(),  # marks every notice read: a no-op in the world (see above)
     "notices_email": Endpoint({"kind": bad_choice(Kind.values)}, gate="kind"),
     "notice_unsubscribe": Endpoint({"List-Unsubscribe": ANY}),  # the token never a real one
     "notices_push_subscribe": Endpoint(body=bad_push_subscription()),  # push is on in the world
-    # scheduled events, calendars, score cards, print pages (#25): the schedule's
+    # scheduled events, calendars, score cards, print pages: the schedule's
     # forms go to an event that has not started (alice's running one refuses any schedule)
     "event_schedule": Endpoint({"starts_at": bad_datetime(), "registration_closes": bad_datetime(),
                                 "auto_rounds": ANY, "gap_minutes": ANY,
@@ -340,7 +340,7 @@ def world(make_user, multipliers, settings):
     events.add_bot_entries(alice, event, 2)
     round_ = events.start_round(alice, events.pair_round(alice, event))
     table = EventTable.objects.get(round=round_)
-    # #25: an event not started yet, with a schedule (its forms would change it);
+    # an event not started yet, with a schedule (its forms would change it);
     # push on; alice's notice read and every kind's e-mail on
     settings.WEBPUSH_VAPID_PRIVATE_KEY = settings.WEBPUSH_VAPID_PUBLIC_KEY = "fuzz"
     draft = events.create_event(alice, club, name="下周赛", game="shengji", rounds=3)

@@ -18,7 +18,7 @@ def admin_client_with_data(admin_client, bot_room, driver):
     "model",
     [
         "games/roommultiplier", "games/room", "games/match", "games/hand", "games/handaction",
-        "baohuang/tributerecord", "baohuang/tributesettlement",  # 保皇's own tables (#23)
+        "baohuang/tributerecord", "baohuang/tributesettlement",  # 保皇's own tables
     ],
 )
 def test_changelists_load(admin_client_with_data, model):

@@ -95,7 +95,7 @@ def test_replay_steps_show_every_seat(two_hands, alice):
 
 
 def test_replay_steps_over_htmx_and_jumps_by_round(two_hands, alice):
-    """Issue #11: an htmx request gets the #replay fragment alone (no page);
+    """An htmx request gets the #replay fragment alone (no page);
     the jump list names the phases and numbers the rounds, each a step where
     the table is empty again."""
     first, _second = two_hands

@@ -1,4 +1,4 @@
-"""The 高手 (search) bot level on the site (#13): the owner can fill seats with it
+"""The 高手 (search) bot level on the site: the owner can fill seats with it
 from the room page, and the server plays its moves like any bot's (in-process
 here, in the Celery worker in production), each one legal and stored as a bot
 action."""
@@ -39,7 +39,7 @@ def test_fill_with_search_bots_and_they_play_legal_moves(bh_room, alice, driver)
 
 
 def test_the_strong_level_is_the_default_for_filling_seats(bh_room, alice):
-    """#13: once the search bot meets the bar, it is what an owner's plain "add bots"
+    """once the search bot meets the bar, it is what an owner's plain "add bots"
     seats: the form preselects 高手 and a request without a level gets it."""
     client = Client()
     client.force_login(alice)

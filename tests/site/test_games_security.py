@@ -79,7 +79,7 @@ def test_forged_action_posts_change_nothing(five_humans, data, status):
 
 
 def test_a_nul_in_an_action_is_refused_before_the_view(five_humans):
-    """NUL in any parameter is a 400 from config.request_guard (#22); htmx
+    """NUL in any parameter is a 400 from config.request_guard; htmx
     is told not to swap, so the table stays as it was."""
     room, users = five_humans
     before = _state(room)

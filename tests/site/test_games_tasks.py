@@ -140,7 +140,7 @@ def test_no_next_hand_when_every_human_is_on_autoplay(bot_room, alice, driver):
 
 
 def test_task_names_survive_the_move_to_games_runtime(settings):
-    """#23 moved the module to games/runtime/; the names queued tasks and beat's
+    """ moved the module to games/runtime/; the names queued tasks and beat's
     schedule carry stay those registered before, and resolve to these functions."""
     from config.celery import app
 

@@ -289,8 +289,7 @@ def test_previous_result_stays_available_during_next_hand(bot_room, alice, drive
 
 def test_refusal_explains_the_rule_in_chinese(bot_room, alice, driver):
     """B6: a 3 alone while other cards remain is refused with one sentence
-    (no engine text, no ruling id) and a link to the rule on the help page
-    (issue #11)."""
+    (no engine text, no ruling id) and a link to the rule on the help page."""
 
     def alice_leads(r):
         seat, hand = _to_act(r)

@@ -1,4 +1,4 @@
-"""The generic modules name no game (#9): no game code, no game's wording,
+"""The generic modules name no game: no game code, no game's wording,
 no game's ruling (only the common C rulings).  A game's site code lives in
 its own package (``games/<code>/``) behind :mod:`games.registry`.
 
@@ -32,7 +32,7 @@ WORDS = re.compile(
 )
 
 
-#: Not checked (nor before #23): embargo.py calls its hooks "guards"; hidden.py
+#: Not checked (nor before): embargo.py calls its hooks "guards"; hidden.py
 #: explains itself with one game's example (who the guard was).
 NOT_CHECKED = {"games/embargo.py", "games/services/hidden.py"}
 
@@ -41,7 +41,7 @@ def generic_files() -> list[Path]:
     files = sorted(
         {p for pattern in GENERIC for p in ROOT.glob(pattern) if p.is_file()} - {ROOT / n for n in NOT_CHECKED}
     )
-    assert ROOT / "games" / "models.py" in files  # the tribute tables moved to their game (#23)
+    assert ROOT / "games" / "models.py" in files  # the tribute tables moved to their game
     assert len(files) > 30
     return files
 

@@ -1,4 +1,4 @@
-"""Hand review on the site (#26): asked for after a hand with a human ends,
+"""Hand review on the site: asked for after a hand with a human ends,
 computed once and stored, shown on the replay page (graph, flagged decisions
 that jump to their step, the better move with its cards, accuracy per seat),
 refused under an embargo (games.embargo), averaged on the profile.
@@ -192,7 +192,7 @@ def test_profile_shows_average_accuracy_per_game(client, alice, finished):
 
 
 def test_profile_shows_accuracy_per_week_over_the_last_twelve(client, alice, finished):
-    """#26 "average accuracy per game over time": the mean per calendar week,
+    """ "average accuracy per game over time": the mean per calendar week,
     a dot per week with a reviewed hand (its Monday, mean and count in the
     dot's data and title), this week at the right; a week 13 weeks ago is
     outside the line but still in the overall mean."""

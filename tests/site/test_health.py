@@ -1,4 +1,4 @@
-"""Health checks per process kind (issue #8): ``/healthz`` and ``manage.py health``.
+"""Health checks per process kind: ``/healthz`` and ``manage.py health``.
 
 The production answers (a worker's ping, beat's sweep stamp, Redis down) are
 exercised on real processes in tests/integration/test_faults.py."""
@@ -51,7 +51,7 @@ def test_beat_check_reads_the_sweep_stamp(settings):
 
 
 def test_beat_stamps_when_it_sends_the_sweep_not_when_a_worker_runs_it(settings):
-    """Issue #22 point 5: the stamp is made in beat's process as it publishes
+    """The stamp is made in beat's process as it publishes
     the sweep (celery's beat_init + before_task_publish signals), so a dead
     worker (sweep sent, never run) leaves ``health beat`` healthy."""
     from celery.signals import beat_init, before_task_publish
@@ -102,7 +102,7 @@ def test_worker_check_names_the_broker_when_it_does_not_answer(settings):
 
 
 def test_healthz_is_503_when_the_pool_has_no_connection_in_time(client, settings):
-    """Issue #22 point 1: every connection of the process's pool is taken (by
+    """Every connection of the process's pool is taken (by
     this test, holding them), so /healthz cannot get one within
     DB_HEALTH_TIMEOUT and answers 503 naming the database and the pool's state;
     given back, it is 200 again."""

@@ -1,4 +1,4 @@
-"""Issue #11: rules and help pages for both games in three languages, the
+"""Rules and help pages for both games in three languages, the
 home page for a newcomer, and the links refusals point to."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Issue #8: nothing sent reveals whether a hidden role is a human's or a bot's.
+"""Nothing sent reveals whether a hidden role is a human's or a bot's.
 
 保皇 (B10): the ♥4* holder's 明保/暗保 decision is hidden (the others' view
 shows no ``to_act``).  Two tables are played in lock-step on a fake clock with

@@ -1,4 +1,4 @@
-"""The committed translation catalogs are complete and current (issue #11: "the
+"""The committed translation catalogs are complete and current ("the
 live table in the player's language"), and the newer apps' pages (clubs and
 events, leaderboards, quick play) render in English for an English user.
 
@@ -72,7 +72,7 @@ def _translate_tool():
 
 
 def test_translate_tool_lists_missing_english_and_writes_none(tmp_path):
-    """English lives in the .po file (#23): ``locale/translate.py`` carries no
+    """English lives in the .po file: ``locale/translate.py`` carries no
     English dictionary; after makemessages it lists the entries still without
     English (empty or fuzzy) and leaves their msgstr alone."""
     translate = _translate_tool()

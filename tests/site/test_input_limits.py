@@ -1,4 +1,4 @@
-"""Issue #8, items 6 and 7: input a user controls is bounded, and each refusal
+"""items 6 and 7: input a user controls is bounded, and each refusal
 is a clear message with nothing changed.
 
 6: room options checked per game against its schema (unknown keys, size,

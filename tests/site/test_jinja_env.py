@@ -1,4 +1,4 @@
-"""The live table fragment's Jinja2 environment (``games/render/jinja.py``, issue #12):
+"""The live table fragment's Jinja2 environment (``games/render/jinja.py``):
 it must render what the Django template tags it replaced rendered."""
 
 from __future__ import annotations

@@ -1,5 +1,5 @@
 """games.runtime.local_turns: the timer heap with which a worker runs its rooms' next
-turns itself (issue #12).  The processes are in
+turns itself.  The processes are in
 tests/integration/test_local_turns_live.py; here the heap's own contract:
 order by due time, hand-over at stop, the cap, a failing turn."""
 

@@ -1,4 +1,4 @@
-"""games.services.prepared: querysets compiled once per thread (issue #12)."""
+"""games.services.prepared: querysets compiled once per thread."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Private rooms (#26 leftover, games.private_rooms): never listed (lobby,
+"""Private rooms (games.private_rooms): never listed (lobby,
 its push, home counts, profiles), opened and watched only by their seated
 players (page, table fragment, table socket: 403 / 4403; visitors 4401),
 joined through the invite link, made by the create-room checkbox, and

@@ -1,4 +1,4 @@
-"""SQL statements per action and per snapshot (issue #12): counts, not times.
+"""SQL statements per action and per snapshot: counts, not times.
 
 Each test runs one operation under ``CaptureQueriesContext`` and compares the
 statements it sent (verb and table, in order) with the list it should send, so
@@ -160,7 +160,7 @@ def test_stale_bot_turn_is_one_read(bot_room):
 SNAPSHOT = [
     "SELECT games_seat",                # seats + users (live.load_snapshot: + the room, joined)
     "SELECT games_hand",                # latest hand + action count
-    "SELECT baohuang_tributesettlement",   # leaving settlements (the game's own table, #23)
+    "SELECT baohuang_tributesettlement",   # leaving settlements (the game's own table)
 ]
 #: The first time a process shows a match with n completed hands: those
 #: hands (score sheet), cached by (match, n) (services.completed_hands).

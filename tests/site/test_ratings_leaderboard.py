@@ -1,4 +1,4 @@
-"""Leaderboards per game (issue 14): all time, this month, per club;
+"""Leaderboards per game: all time, this month, per club;
 rating, hands, win rate, title from the ladder (C4); paginated; the viewer's
 own row highlighted."""
 

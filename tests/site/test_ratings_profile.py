@@ -1,4 +1,4 @@
-"""The profile's rating section (issue 14): the rating graph over time
+"""The profile's rating section: the rating graph over time
 (server-rendered SVG) and the per-game record (hands, win rate, 头科 rate,
 levels gained per hand, ♠A penalties …)."""
 

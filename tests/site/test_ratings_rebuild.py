@@ -1,5 +1,5 @@
 """``manage.py rebuild_ratings`` recomputes every rating from the stored hands
-and reproduces the live updates exactly (issue 14)."""
+and reproduces the live updates exactly."""
 
 from __future__ import annotations
 

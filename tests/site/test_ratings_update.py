@@ -1,4 +1,4 @@
-"""Rating updates after a completed hand (issue 14): the stored numbers equal
+"""Rating updates after a completed hand: the stored numbers equal
 openskill's Plackett–Luce called directly on the same teams and ranks.
 
 The teams and ranks are derived here from the stored summary by the rules
@@ -166,7 +166,7 @@ def test_voided_deal_is_not_rated(make_user, multipliers, monkeypatch):
 
 
 def test_result_panel_shows_the_rating_change(make_user, multipliers, monkeypatch):
-    """The "+12" of issue 14: every human's displayed change on the result panel."""
+    """The "+12" of every human's displayed change on the result panel."""
     from games.render.tables import render_table
 
     a, b = make_user("ra"), make_user("rb")

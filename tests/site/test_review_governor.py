@@ -1,4 +1,4 @@
-"""The review governor (#26, games/runtime/governor.py): a review sleeps while
+"""The review governor (games/runtime/governor.py): a review sleeps while
 the other processes keep the machine's CPUs busy, measured from /proc/stat.
 
 The service's use of it (a review paused, then stored) is in

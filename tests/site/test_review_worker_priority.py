@@ -1,4 +1,4 @@
-"""#26: the review worker yields the CPU to live tables even where the kernel
+"""the review worker yields the CPU to live tables even where the kernel
 groups CPU time by session (Linux autogroups), which would otherwise give a
 nice-19 process leading its own session a whole group's share
 (:func:`games.runtime.tasks._yield_cpu_across_sessions`)."""

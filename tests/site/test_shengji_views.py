@@ -191,7 +191,7 @@ def test_refusals_over_http_change_nothing(sj_humans):
             r = post(room, users[follower], {"verb": "play", "cards": off.code})
             body = r.content.decode()
             assert r.status_code == 400 and "跟牌不对" in body and "#rule-S9" in body
-            assert "S9" not in re.sub(r"<[^>]+>", "", body)  # no ruling id shown (#11)
+            assert "S9" not in re.sub(r"<[^>]+>", "", body)  # no ruling id shown
     r = post(room, users[follower], {"verb": "play", "cards": "ZZ"})
     assert r.status_code == 400
     r = post(room, users[follower], {"verb": "trump-X"})

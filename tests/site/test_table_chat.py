@@ -1,4 +1,4 @@
-"""Issue #11, table chat: players and spectators talk over the table's
+"""table chat: players and spectators talk over the table's
 websocket; text is escaped; length and rate limits; quick phrases in each
 reader's language; mute per user; admins can hide and delete."""
 

@@ -1,4 +1,4 @@
-"""One channel-layer member per room and process (issue #12, :mod:`games.live.fanout`).
+"""One channel-layer member per room and process (:mod:`games.live.fanout`).
 
 The table sockets of a process do not each join the room's group: the
 process's hub does, once, and renders every local socket of the room from one

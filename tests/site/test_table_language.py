@@ -1,4 +1,4 @@
-"""Issue #11, defect 1: every websocket connection renders in its user's
+"""defect 1: every websocket connection renders in its user's
 language (the language chosen with ``set_language``, i.e. the
 ``django_language`` cookie, else the browser's Accept-Language), for the
 table and for the lobby."""

@@ -1,4 +1,4 @@
-"""保皇: the previous round on demand ("上一轮出牌", issue #11).  Once a round
+"""保皇: the previous round on demand ("上一轮出牌").  Once a round
 is over, the table fragment has a closed <details id="last-round"> listing
 that round's actions in playing order (sets, 让, 过) with the seat that won it
 (B5).  It is built from public plays only: every viewer's block is the same,

@@ -1,4 +1,4 @@
-"""``memo`` blocks of the table fragment (issue #12, ``games/render/memo.py``, ``games/render/jinja.py``).
+"""``memo`` blocks of the table fragment (``games/render/memo.py``, ``games/render/jinja.py``).
 
 The reference is a render without memo (``memo.CHECK``: every block
 rendered afresh, nothing kept).  A warm render (outputs

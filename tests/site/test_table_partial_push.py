@@ -1,4 +1,4 @@
-"""Issue #24, bytes per move: a table socket sends only the regions of its
+"""bytes per move: a table socket sends only the regions of its
 seat's fragment that changed since what *that* socket last received
 (:mod:`games.render.regions`), as stubs the page's morph keeps; the whole
 fragment on the first send, when no region is unchanged, and when the page asks

@@ -1,4 +1,4 @@
-"""How the page applies a new table (issue #24, the table's largest paint):
+"""How the page applies a new table (the table's largest paint):
 morphed by idiomorph, never replaced.
 
 * a websocket frame (on connect and after a move) is the ``#table`` fragment

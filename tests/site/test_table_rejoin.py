@@ -1,4 +1,4 @@
-"""Issue #11, defect 2: a player who left mid-match (the seat went to a bot)
+"""defect 2: a player who left mid-match (the seat went to a bot)
 takes the seat back; nobody else can take a bot's seat while the room plays.
 And 托管 / a paused table are said plainly, with the button to take over."""
 

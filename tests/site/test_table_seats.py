@@ -1,4 +1,4 @@
-"""Issue #11: seats around the table.  The viewer's seat is at position 0
+"""Seats around the table.  The viewer's seat is at position 0
 (the bottom), the others in playing order; the seat to act carries the
 timer; what each seat played in the round on the table is laid in front of
 it; 升级 seats say 庄 / 庄家 / 闲 once the dealer is known."""

@@ -1,4 +1,4 @@
-"""Issue #24: the play winning the trick is marked on the felt, and a trick
+"""The play winning the trick is marked on the felt, and a trick
 just won stays there for one state, marked with its winner, so that the page
 slides it to the winner.  What each seat shows comes from the game's
 ``seat_plays`` over the engine's view (public plays only, the same for every

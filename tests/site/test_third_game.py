@@ -1,4 +1,4 @@
-"""A third game needs no change to any site module (#9).
+"""A third game needs no change to any site module.
 
 ``tests/thirdgame`` holds a tiny trick game (rules in a few dozen lines, a
 :class:`~games.registry.GameSpec` with nothing but code, label and rules).

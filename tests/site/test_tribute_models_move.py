@@ -1,4 +1,4 @@
-"""The 保皇 tribute tables move from ``games`` to ``games.baohuang`` (#23) and
+"""The 保皇 tribute tables move from ``games`` to ``games.baohuang`` and
 keep their rows: ``baohuang.0001`` and ``games.0008`` move the models' state
 only (``SeparateDatabaseAndState``), ``baohuang.0002`` renames the tables and
 moves their content types.  The migrations run for real (``MigrationExecutor``)

@@ -1,5 +1,5 @@
 """A server turn starts from what this process's previous move of the room left
-(issue #12, :mod:`games.services.turncache`).
+(:mod:`games.services.turncache`).
 
 Transactional tests: the entry is kept only after a real commit
 (``on_commit``), which the default test transaction never reaches.
@@ -170,7 +170,7 @@ def test_an_admin_seat_edit_bumps_the_version_and_is_seen(autoplay_room, admin_u
 
 def test_a_held_hidden_decision_is_applied_after_a_kept_turn(lockstep):
     """保皇's guard decision (B10) of a human is held in ``Room.pending``
-    without a visible version bump (issue #8): the server move before it is
+    without a visible version bump: the server move before it is
     not kept, so the turn reads the room and applies the human's choice."""
     clock, h, a, _b, observers, hank = lockstep
     for name in ("alice", "carl"):  # their moves too are the server's (托管): kept

@@ -55,7 +55,7 @@ class Command(BaseCommand):
         parser.add_argument("--sweep", choices=["auto", "here", "beat"], default="auto",
                             help="who runs the round sweep: here (embedded default) or Celery beat")
         parser.add_argument("--start-in", type=float, default=None, metavar="S",
-                            help="schedule the start S seconds ahead (#25); with --auto nobody pairs or starts a round")
+                            help="schedule the start S seconds ahead; with --auto nobody pairs or starts a round")
         parser.add_argument("--auto", action="store_true",
                             help="automatic rounds: the sweep starts every round (needs --start-in)")
         parser.add_argument("--gap", type=float, default=1.0, metavar="S",
@@ -138,7 +138,7 @@ class Command(BaseCommand):
             out.write(f"  T{t.number} [{(t.result or {}).get('hands', 0)} hand(s)]: " + "; ".join(parts))
 
     def _scheduled(self, o, organiser, event, names, hooks, sweep_here, deadline, t0) -> None:
-        """A scheduled event (#25): the start ``--start-in`` seconds ahead; with
+        """A scheduled event: the start ``--start-in`` seconds ahead; with
         ``--auto`` the sweep (here, or Celery beat) pairs and starts every
         round; this only watches, then prints the notifications sent (per
         kind) and the standings.  Exit 1 on a timeout."""

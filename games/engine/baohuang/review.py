@@ -1,4 +1,4 @@
-"""The hand review's hook for 保皇 (#26): one decision as a
+"""The hand review's hook for 保皇: one decision as a
 :class:`~games.engine.review.ReviewProblem`.
 
 The candidates are the ``search`` bot's (:func:`.search.candidates`, built

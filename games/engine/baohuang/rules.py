@@ -41,7 +41,7 @@ class BaohuangRules(GameRules):
 
     game = "baohuang"
     seats = 5
-    #: Room options a table may set besides the multiplier: none (issue #8).
+    #: Room options a table may set besides the multiplier: none.
     option_schema: dict = {}
     partner_slots = ()  # B10: the guard is secret, no fixed partners
 
@@ -205,7 +205,7 @@ class BaohuangRules(GameRules):
         best = min(shapes, key=lambda sh: (sum(r >= 13 for r in sh), sh[0], sh[::-1]))
         return Action(seat, "play", shape_to_cards(state.hands[seat], best))
 
-    # -- review (#26) --------------------------------------------------------
+    # -- review --------------------------------------------------------
     @property
     def review_unit(self):
         from .review import UNIT

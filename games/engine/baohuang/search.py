@@ -1,4 +1,4 @@
-"""The ``search`` bot of 保皇 (#13): determinized Monte Carlo over the seat's
+"""The ``search`` bot of 保皇: determinized Monte Carlo over the seat's
 information set.
 
 :func:`infoset` copies out of a state exactly what one seat may know (its own

@@ -1,4 +1,4 @@
-"""How a 保皇 event scores (clubs, issue #10): the game's tournament hooks.
+"""How a 保皇 event scores (clubs): the game's tournament hooks.
 
 Pure functions of the engine's hand summaries (``BaohuangRules.summary``).  A
 保皇 entry is one player; a table is five entries, entry i at seat i.  A

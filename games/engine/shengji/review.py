@@ -1,4 +1,4 @@
-"""The hand review's hook for 升級 (#26): one decision as a
+"""The hand review's hook for 升級: one decision as a
 :class:`~games.engine.review.ReviewProblem`.
 
 The candidates are the ``search`` bot's (:func:`.search.candidates`: auction

@@ -65,7 +65,7 @@ class ShengjiRules(GameRules):
 
     game = "shengji"
     seats = 4
-    #: Room options a table may set (validated by the site, issue #8); S-rules' follow variant.
+    #: Room options a table may set (validated by the site); S-rules' follow variant.
     option_schema = {"follow": Option(choices=("format", "suit"), label="follow rule")}
     partner_slots = ((0, 2), (1, 3))  # S1: partners sit opposite
 
@@ -227,7 +227,7 @@ class ShengjiRules(GameRules):
             )
         raise IllegalAction("the hand is over", None)
 
-    # -- review (#26) --------------------------------------------------------
+    # -- review --------------------------------------------------------
     @property
     def review_unit(self):
         from .review import UNIT

@@ -1,4 +1,4 @@
-"""The ``search`` bot of 升級 (#13): determinized Monte Carlo over the seat's view.
+"""The ``search`` bot of 升級: determinized Monte Carlo over the seat's view.
 
 The bot reads the state only through :func:`~.view.seat_view` (own cards,
 counts, 比牌 piles, 還牌 it gave or received, the kitty when it is the dealer,

@@ -1,4 +1,4 @@
-"""How a 升級 event scores (clubs, issue #10): the game's tournament hooks.
+"""How a 升級 event scores (clubs): the game's tournament hooks.
 
 Pure functions of the engine's hand summaries (``ShengjiRules.summary``), so
 the tournament core never needs to know a rule.  A 升級 entry is a fixed pair;
@@ -37,7 +37,7 @@ def round_result(summaries: Sequence[dict]) -> list[dict]:
     """The round's result per entry (index 0, 1) from its completed hands.
 
     ``margin``: the entry's levels gained over the round minus the other
-    entry's (the pair ahead in levels at the end of the round wins, #10);
+    entry's (the pair ahead in levels at the end of the round wins);
     ``points``: the game points (C4) its two seats scored; ``hands``: hands
     counted (a voided deal or an incomplete hand adds nothing)."""
     gained = [0, 0]
@@ -85,6 +85,6 @@ def points_in_play(view: dict) -> list[int]:
     """Per entry index (team): the card points its pair has won in the tricks
     of the hand in play so far, from the spectator view's ``points_won`` (per
     seat; public: every trick is seen by all).  For the organiser's live page
-    (issue #21), pushed as the tricks are played; the kitty is not counted."""
+, pushed as the tricks are played; the kitty is not counted."""
     won = view.get("points_won") or {}
     return [sum(int(won.get(str(s), 0) or 0) for s in range(4) if team_of(s) == team) for team in range(2)]

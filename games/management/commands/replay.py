@@ -4,7 +4,7 @@ Runs the real rules engine without touching the database and prints one JSON
 object (``docs/spec/hand-record.md``).  Exit 0: every action legal; 1: an
 action was illegal (``error`` member, replay stopped); 2: not a valid hand
 record (one sentence on stderr, no traceback: unreadable file, invalid UTF-8,
-invalid or too deeply nested JSON, a record the engine refuses — #22); the
+invalid or too deeply nested JSON, a record the engine refuses —); the
 file is read by :func:`games.engine.records.load_record`, as ``review`` reads it.
 """
 

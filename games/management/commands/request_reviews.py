@@ -1,5 +1,5 @@
 """``python manage.py request_reviews [--last K] [--again]``: ask for the
-reviews of the last ``K`` completed hands (#26), as the site does after a
+reviews of the last ``K`` completed hands, as the site does after a
 hand with a human.  ``--again`` first deletes their stored reviews, so that
 the review worker has work to do (to measure live tables while reviews run:
 docs/review.md).  Prints how many were asked for."""

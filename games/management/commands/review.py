@@ -1,7 +1,7 @@
 """``python manage.py review RECORD [--hand H] [--worlds W] [--budget-ms B] [--seed S] [--json]``
 
 Reviews a finished hand of a hand record (``-``: stdin) with the search bot
-(#26, :mod:`games.engine.review`), without the database, and prints each
+(:mod:`games.engine.review`), without the database, and prints each
 seat's decision count, mean loss per decision and accuracy, then the flagged
 decisions (the move played and the better one).  ``--worlds``: worlds
 sampled per decision, the review's budget (default

@@ -1,6 +1,6 @@
 """``python manage.py simulate GAME --hands N --seed S --policies P0,P1,... [--duplicate --budget-ms MS --jobs J] [--records DIR]``
 
-``--records DIR`` (#26) writes each hand's record there as
+``--records DIR`` writes each hand's record there as
 ``GAME-NNNN.json`` (``docs/spec/hand-record.md``; one hand per file, with
 the match it started from), ready for ``replay`` and ``review``.
 

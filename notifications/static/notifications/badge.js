@@ -1,4 +1,4 @@
-// The header's unread count (#25): a plain WebSocket to /ws/notices/ (not the
+// The header's unread count: a plain WebSocket to /ws/notices/ (not the
 // htmx ws extension, whose page-wide events the table's scripts listen to);
 // each message is the new #notice-count element.  Reconnects with a growing delay.
 (function () {

@@ -1,4 +1,4 @@
-// Web Push (#25): asks for permission only after the user's click on #enable-push.
+// Web Push: asks for permission only after the user's click on #enable-push.
 (function () {
   const button = document.getElementById("enable-push");
   if (!button) return;
