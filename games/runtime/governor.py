@@ -220,3 +220,23 @@ def review_paced(idle_below: float | None, label: str, *args,
     out["paused_ms"] = round(1000 * governor.paused_s, 1) if governor else 0.0
     out["governor"] = idle_below if governor else None
     return out
+
+
+def nice_child() -> None:
+    """The embedded review process's start: ``nice 19``, and the review
+    governor's pause and resume lines on its stderr (the web process's log;
+    the spawned child has no logging configured otherwise).  It lives here,
+    in a module that imports no Django model, because the spawned child
+    imports it before Django is set up."""
+    import logging
+    import os
+
+    try:
+        os.nice(19)
+    except OSError:  # pragma: no cover
+        pass
+    handler = logging.StreamHandler()
+    handler.setFormatter(logging.Formatter("%(asctime)s %(levelname)s %(name)s %(message)s"))
+    governor_log = logging.getLogger("games.runtime.governor")
+    governor_log.addHandler(handler)
+    governor_log.setLevel(logging.INFO)

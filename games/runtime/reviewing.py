@@ -94,24 +94,6 @@ def _review_forever() -> None:
             connections.close_all()
 
 
-def _nice_child() -> None:
-    """The embedded review process's start: ``nice 19``, and the review
-    governor's pause and resume lines on its stderr (the web process's log;
-    the spawned child has no logging configured otherwise)."""
-    import logging
-    import os
-
-    try:
-        os.nice(19)
-    except OSError:  # pragma: no cover
-        pass
-    handler = logging.StreamHandler()
-    handler.setFormatter(logging.Formatter("%(asctime)s %(levelname)s %(name)s %(message)s"))
-    governor_log = logging.getLogger("games.runtime.governor")
-    governor_log.addHandler(handler)
-    governor_log.setLevel(logging.INFO)
-
-
 def run_review_job(fn: Callable, args: tuple):
     """``fn(*args)`` (plain data in and out): in a child process at nice 19
     when called from the embedded topology's review thread, else here (a
@@ -125,7 +107,7 @@ def run_review_job(fn: Callable, args: tuple):
 
         _review_pool = ProcessPoolExecutor(
             max_workers=1, mp_context=multiprocessing.get_context("spawn"),
-            initializer=_nice_child)
+            initializer=governor.nice_child)
     return _review_pool.submit(fn, *args).result()
 
 
