@@ -11,13 +11,15 @@ from .helpers import PHONE, bot_table, set_pref
 
 pytestmark = pytest.mark.browser
 
-#: the computed colour and face filter of the first card of each suit in the
-#: hand (jokers and marked codes aside); level cards and trumps keep their suit
+#: the computed colour and face filter of the first number card of each suit
+#: in the hand (jokers, marked codes and court cards aside: a court club keeps
+#: its drawn figure, only its index turns green); level cards and trumps keep
+#: their suit
 COLOURS = """() => {
     const out = {};
     for (const s of ['S', 'H', 'D', 'C']) {
         const card = [...document.querySelectorAll('#my-hand [data-card]')]
-            .find(c => /^(10|[2-9JQKA])[SHDC]$/.test(c.dataset.card) && c.dataset.card.endsWith(s));
+            .find(c => /^(10|[2-9A])[SHDC]$/.test(c.dataset.card) && c.dataset.card.endsWith(s));
         out[s] = card ? [getComputedStyle(card).color, getComputedStyle(card, '::before').filter] : null;
     }
     return out;

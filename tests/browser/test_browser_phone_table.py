@@ -100,8 +100,16 @@ def _turn_with_plays(page, game: str, timeout_ms: int = 240_000) -> None:
         timeout=timeout_ms)
     page.click('[data-action="autoplay-off"]')
     for _ in range(30):
-        page.wait_for_selector("#table[data-my-turn='1'] [data-region='actions'] [data-action='hint']",
-                               timeout=timeout_ms)
+        page.wait_for_selector("#table[data-my-turn='1']", timeout=timeout_ms)
+        if not page.locator("#table[data-my-turn='1'] [data-region='actions'] [data-action='hint']").count():
+            # a decision without a hint (保皇's 买3 or declaration, 升級's 比牌 pass …):
+            # 托管 makes it, then the viewer takes over again
+            before = int(page.locator("#table").get_attribute("data-version"))
+            page.click('[data-action="autoplay-on"]')
+            page.wait_for_function(f"() => +document.querySelector('#table').dataset.version > {before}",
+                                   timeout=timeout_ms)
+            page.click('[data-action="autoplay-off"]')
+            continue
         others = page.evaluate(
             "() => [...document.querySelectorAll('#felt [data-played-seat]:not(.won)')]"
             ".filter(p => p.dataset.pos !== '0').length")

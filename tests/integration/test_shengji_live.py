@@ -7,13 +7,13 @@ real engine; the seat's fragments show its own 52 cards and the 升级 board.
 from __future__ import annotations
 
 import asyncio
-import re
 
 import pytest
 
 from tests.table_pages import PageCopy
 
 from .live import next_fragment, poll, table_socket, wait_for_version
+from tests.table_pages import hand_codes
 
 pytestmark = pytest.mark.production
 
@@ -31,7 +31,7 @@ async def test_shengji_hand_played_by_the_worker_reaches_the_socket(production_s
         await asyncio.to_thread(stack.ops, "ready", room_id=room["room_id"], username=user["username"])
         version, html = await wait_for_version(ws, before + 1, timeout=30, page=page)
         assert 'class="board sj"' in html
-        assert len(re.findall(r'data-card="', html)) == 52  # S1, own cards only
+        assert len(hand_codes(html)) == 52  # S1, own cards only (stacks counted by data-count)
         log = await asyncio.to_thread(
             poll, lambda: stack.ops("hand_log", room_id=room["room_id"]),
             lambda lg: lg["hands"] and lg["hands"][0]["complete"], 240, 1.0, "hand 1 complete",
