@@ -303,7 +303,7 @@ def do_move(
       before its window closed, is checked and kept in ``Room.pending`` (the
       same transaction, :func:`~games.services.frame.keep_quiet`: no visible
       version, nothing announced; ``reason="held"``); the server's turn
-      applies it at the deadline (the guard's pacing, B10,
+      applies it at the deadline (the same pace whoever decides,
       :mod:`games.services.hidden`).
     - ``known`` = ``(hand, seats)`` read by the server's turn after it read
       the room at ``expected_version``: still exact when the lock is taken at

@@ -44,7 +44,7 @@
 (function () {
   "use strict";
   // Selected cards by code, element and copies: [{code, nth, n}], nth the
-  // element's place among the hand's elements of that code (a kitty card is
+  // element's place among the hand's elements of that code (a card marked to bury is
   // its own element), n how many of its copies (a stack of identical cards,
   // data-count, is one element: four decks hold up to four; each tap takes
   // one more copy, the tap after the last puts them all back).  Re-applied

@@ -131,7 +131,7 @@
   // a stack of identical cards (data-count) takes one more copy per tap and
   // is put back whole by the tap after its last copy
   function unselect(card) {
-    for (var guard = 5; guard-- && card.classList.contains("selected");) card.click();
+    for (var taps = 5; taps-- && card.classList.contains("selected");) card.click();
   }
   function dragTo(card) {
     if (!drag || !card || drag.seen.indexOf(card) >= 0) return;

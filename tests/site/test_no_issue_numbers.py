@@ -21,6 +21,8 @@ def tracked(*patterns: str) -> list[Path]:
 def test_no_issue_numbers_in_code():
     found = []
     for path in tracked("*.py", "*.html", "*.js"):
+        if path == Path(__file__).resolve():
+            continue  # its own examples of what it finds
         for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
             if REFERENCE.search(line):
                 found.append(f"{path.relative_to(ROOT)}:{number}: {line.strip()[:100]}")
