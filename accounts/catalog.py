@@ -16,7 +16,7 @@ from typing import Any, Callable, Iterable, Mapping
 
 from django.utils.translation import gettext_lazy as _
 
-from config.hooks import Hooks
+from hooks import Hooks
 
 
 @dataclass(frozen=True)
@@ -35,7 +35,7 @@ class GameEntry:
 COMMON_REASONS = {"hand": _("牌局结算"), "adjustment": _("管理员调整")}
 
 #: Who lists the games: an app adds an object with ``game_entries() -> iterable of
-#: GameEntry`` (the site's one way to ask the apps above: config/hooks.py).
+#: GameEntry`` (the site's one way to ask the apps above: hooks/__init__.py).
 PROVIDERS = Hooks("game catalog")
 
 

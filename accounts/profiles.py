@@ -7,7 +7,7 @@ from dataclasses import dataclass
 from . import catalog, signals
 from .ledger import standings
 from .models import LevelTitle, PointsEntry
-from config.hooks import Hooks
+from hooks import Hooks
 
 #: How many recent rows a profile lists.
 RECENT_LIMIT = 20
@@ -162,7 +162,7 @@ def points_history(user, rows: list[GameStanding] | None = None, limit: int = RE
 #: Which hand ids a viewer may not open now (an embargoed duplicate board, a
 #: private room's hand): the app that runs the hands adds an object with
 #: ``hidden_hands(hand_ids, viewer) -> set of ids`` (accounts imports no other
-#: app; the site's one way to ask the apps above: config/hooks.py).
+#: app; the site's one way to ask the apps above: hooks/__init__.py).
 HAND_FILTERS = Hooks("profile hand filters")
 
 

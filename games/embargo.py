@@ -23,9 +23,9 @@ Example::
 
 from __future__ import annotations
 
-from config.hooks import Hooks
+from hooks import Hooks
 
-#: The apps' guards (the site's one way to ask the apps above: config/hooks.py).
+#: The apps' guards (the site's one way to ask the apps above: hooks/__init__.py).
 _guards = Hooks("embargo")
 
 

@@ -27,9 +27,9 @@ does not know about events: apps register a *rule* at start-up
 
 from __future__ import annotations
 
-from config.hooks import Hooks
+from hooks import Hooks
 
-#: The apps' seating rules (the site's one way to ask the apps above: config/hooks.py).
+#: The apps' seating rules (the site's one way to ask the apps above: hooks/__init__.py).
 _rules = Hooks("seating")
 
 

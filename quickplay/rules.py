@@ -20,9 +20,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from config.hooks import Hooks
+from hooks import Hooks
 
-#: The apps' queue rules (the site's one way to ask the apps above: config/hooks.py).
+#: The apps' queue rules (the site's one way to ask the apps above: hooks/__init__.py).
 _rules = Hooks("quick-play rules")
 
 

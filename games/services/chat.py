@@ -31,7 +31,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
 from accounts.validators import text_problem
-from config.hooks import Hooks
+from hooks import Hooks
 
 from games.models import ChatMessage, ChatMute, Room
 
@@ -58,7 +58,7 @@ QUICK_PHRASES = {
 }
 
 
-#: The apps' chat rules (the site's one way to ask the apps above: config/hooks.py).
+#: The apps' chat rules (the site's one way to ask the apps above: hooks/__init__.py).
 _rules = Hooks("chat rules")
 
 

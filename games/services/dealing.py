@@ -28,7 +28,7 @@ from __future__ import annotations
 import logging
 from dataclasses import dataclass
 
-from config.hooks import Hooks
+from hooks import Hooks
 
 log = logging.getLogger(__name__)
 
@@ -43,7 +43,7 @@ class DealPlan:
     start: dict
 
 
-#: The apps' planners (the site's one way to ask the apps above: config/hooks.py).
+#: The apps' planners (the site's one way to ask the apps above: hooks/__init__.py).
 _planners = Hooks("deal planners")
 
 

@@ -23,7 +23,8 @@ asking wants an answer, telling does not.  Those are the only two mechanisms;
     >>> seating.first("unknown_method", "bob") is None   # a rule may leave a method out
     True
 
-Nothing here imports Django or any app.
+Nothing here imports Django or any app: this package sits below every app
+(and below ``config``, which imports the apps), so any of them may use it.
 """
 
 from __future__ import annotations
