@@ -135,24 +135,28 @@ def max_countdown_s() -> float:
     return max(1.0, float(options.get("visibility_timeout", 3600)) / 2)
 
 
-def dispatch(room_id: int, version: int) -> None:
-    """Run an overdue turn now: here (embedded, tests) or as a task."""
-    if inprocess():
-        with room_lock(room_id):
-            try:
-                turns.play_turn(room_id, version)
-            except Exception:
-                log.exception("sweep: room %s failed", room_id)
+def _play_here(room_id: int, version: int, what: str) -> None:
+    """Run the room's turn in this thread under its lock; a failure is logged,
+    not raised (the deadline stays in the database: a sweep runs it again)."""
+    with room_lock(room_id):
+        try:
+            turns.play_turn(room_id, version)
+        except Exception:
+            log.exception("%s: room %s version %s failed", what, room_id, version)
+
+
+def dispatch(room_id: int, version: int, here: bool = False) -> None:
+    """Run an overdue turn now: in this thread (embedded, tests, or ``here``)
+    or as a task."""
+    if here or inprocess():
+        _play_here(room_id, version, "sweep")
     else:
         celery_task(RUN_TURN_TASK).apply_async(args=(room_id, version))
 
 
 def _run_inprocess(room_id: int, version: int) -> None:
     try:
-        with room_lock(room_id):
-            turns.play_turn(room_id, version)
-    except Exception:
-        log.exception("in-process turn for room %s version %s failed", room_id, version)
+        _play_here(room_id, version, "in-process turn")
     finally:
         connections.close_all()
 
@@ -195,14 +199,7 @@ def sweep(direct: bool = False) -> int:
     so tables go on while the broker is down."""
     due = turns.due_rooms()
     for room_id, version in due:
-        if direct:
-            with room_lock(room_id):
-                try:
-                    turns.play_turn(room_id, version)
-                except Exception:
-                    log.exception("worker sweep: room %s failed", room_id)
-        else:
-            dispatch(room_id, version)
+        dispatch(room_id, version, here=direct)
     return len(due)
 
 
