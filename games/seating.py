@@ -46,31 +46,20 @@ def seat_refusal(room, user, index: int) -> str | None:
 def play_refusal(user) -> str | None:
     """Why ``user`` may not play anywhere now (the rules that answer
     ``play_refusal``), or None."""
-    for rule in _rules:
-        ask = getattr(rule, "play_refusal", None)
-        reason = ask(user) if ask else None
-        if reason:
-            return reason
-    return None
+    return _rules.reason("play_refusal", user)
 
 
 def annotate_seats(seats):
     """A queryset of ``Seat`` rows with every rule's ``seat_annotations``."""
     extra = {}
-    for rule in _rules:
-        ask = getattr(rule, "seat_annotations", None)
-        if ask:
-            extra.update(ask())
+    for annotations in _rules.answers("seat_annotations"):
+        extra.update(annotations)
     return seats.annotate(**extra) if extra else seats
 
 
 def seat_note(seat) -> str:
     """The short texts the rules show beside ``seat``'s player (joined by a
     space; "" for none).  Reads only the row's annotations."""
-    notes = []
-    for rule in _rules:
-        ask = getattr(rule, "seat_note", None)
-        note = ask(seat) if ask and seat.user_id else None
-        if note:
-            notes.append(str(note))
-    return " ".join(notes)
+    if not seat.user_id:
+        return ""
+    return " ".join(str(note) for note in _rules.answers("seat_note", seat) if note)

@@ -61,8 +61,8 @@ def page_links(sender, room=None, hand=None, user=None, **kwargs) -> list[dict]:
         if services.played(hand, user):
             links.append({"key": "report", "label": _("举报玩家"), "url": f"{url}?hand={hand.pk}&source=replay"})
         return links
-    last = services.hand_at(room)
-    if room.seats.filter(user=user).exists() or (last is not None and services.played(last, user)):
+    if room.seats.filter(user=user).exists() or (
+            (last := services.hand_at(room)) is not None and services.played(last, user)):
         links.append({"key": "report", "label": _("举报玩家"), "url": f"{url}?room={room.pk}&source=table"})
     if room.owner_id == user.pk:
         links.append({"key": "minimum", "label": _("入座要求"),
@@ -108,9 +108,11 @@ def report(request):
             error = exc.message
         else:
             return render(request, "moderation/reported.html", {"report": filed})
-    shown = hand or (services.hand_at(room) if room is not None else None)
+    # the hand a report of these parameters carries, in file_report's order
     if line is not None:
         shown = services.hand_at(line.room, line.created)
+    else:
+        shown = hand or (services.hand_at(room) if room is not None else None)
     if shown is not None and not services.played(shown, request.user):
         # nothing of a hand I did not play (its players, a private room's chat line)
         return render(request, "moderation/report.html", {

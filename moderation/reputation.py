@@ -80,7 +80,7 @@ def record(user_id: int, match_id: int, reason: str, now=None) -> ReputationEven
             user_id=user_id, reason__in=PENALTIES, created__gte=now - timedelta(days=REPEAT_DAYS),
         ).exists()
         delta = REPEAT if repeat else (ABANDONED if reason == ReputationEvent.Reason.ABANDONED else AUTOPLAY)
-    _ensure_standing(user_id)
+    Standing.objects.get_or_create(user_id=user_id)  # at the start value; a concurrent maker's row is as good
     try:
         with transaction.atomic():
             event = ReputationEvent.objects.create(user_id=user_id, match_id=match_id, reason=reason,
@@ -90,18 +90,6 @@ def record(user_id: int, match_id: int, reason: str, now=None) -> ReputationEven
     Standing.objects.filter(user_id=user_id).update(
         reputation=Greatest(Value(MINIMUM), Least(Value(MAXIMUM), F("reputation") + delta)))
     return event
-
-
-def _ensure_standing(user_id: int) -> None:
-    """The player's :class:`Standing` row exists (made at the start value;
-    a concurrent maker's row is as good), in its own savepoint."""
-    if Standing.objects.filter(user_id=user_id).exists():
-        return
-    try:
-        with transaction.atomic():
-            Standing.objects.create(user_id=user_id)
-    except IntegrityError:
-        pass
 
 
 def on_seat_left(sender, room=None, user=None, hand=None, **kwargs) -> None:

@@ -25,16 +25,15 @@ class Rules:
         owner, who sits at it, neither (the sentence does not say why; an
         organiser's event tables, where he does not sit, seat whom the
         pairing says); a player below the room's minimum reputation neither."""
-        action = services.suspension(user)
-        if action is not None:
-            return _suspended_text(action)
+        if refusal := self.play_refusal(user):
+            return refusal
         if room.owner_id and room.owner_id != user.pk and services.Block.objects.filter(
                 user_id=room.owner_id, blocked=user).exists() and room.seats.filter(user_id=room.owner_id).exists():
             return _("这个房间现在不能入座")
         need = services.minimum(room)
-        if need and reputation.reputation(user) < need:
-            return _("这个房间要求信誉至少 %(need)d（你的信誉：%(have)d）") % {
-                "need": need, "have": reputation.reputation(user)}
+        have = reputation.reputation(user) if need else None
+        if need and have < need:
+            return _("这个房间要求信誉至少 %(need)d（你的信誉：%(have)d）") % {"need": need, "have": have}
         return None
 
     def seat_annotations(self) -> dict:
@@ -66,8 +65,10 @@ class Rules:
             return None
         return _("你被禁言了（%(until)s）") % {"until": services.until_text(action)}
 
-    def hidden_authors(self, viewer) -> set[int]:
-        return services.blocked_ids(viewer)
+    def hidden_authors(self, viewer):
+        """The ids of the players ``viewer`` blocked, as a lazy query (the
+        chat folds it into its own read of a line: no query of its own)."""
+        return services.Block.objects.filter(user=viewer).values_list("blocked_id", flat=True)
 
     def line_report_url(self) -> str:
         from django.urls import reverse

@@ -10,7 +10,7 @@ from datetime import timedelta
 
 from django.contrib.auth import get_user_model
 from django.db import transaction
-from django.db.models import Q
+from django.db.models import F, Q
 from django.urls import reverse
 from django.utils import timezone
 from django.utils.translation import gettext as _
@@ -58,7 +58,7 @@ def sanction(user, kinds, now=None) -> Action | None:
     if user is None or not getattr(user, "is_authenticated", False):
         return None
     rows = Action.objects.filter(_in_force(now), target=user, kind__in=kinds)
-    return rows.order_by("ends").filter(ends__isnull=True).first() or rows.order_by("-ends").first()
+    return rows.order_by(F("ends").desc(nulls_first=True), "-id").first()
 
 
 def suspension(user, now=None) -> Action | None:
@@ -188,8 +188,8 @@ def file_report(reporter, reported=None, reason: str = "", note: str = "", sourc
     if source not in Report.Source.values:
         source = Report.Source.PROFILE
     note = (note or "").strip()
-    if text_problem(note):
-        raise ModerationError(text_problem(note))
+    if problem := text_problem(note):
+        raise ModerationError(problem)
     if len(note) > NOTE_MAX:
         raise ModerationError(_("说明太长了（最多 %(n)d 个字）") % {"n": NOTE_MAX})
     if hand is None and source != Report.Source.PROFILE:

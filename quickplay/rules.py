@@ -52,12 +52,11 @@ def grouping(user_ids) -> Grouping:
     out = Grouping()
     if not ids:
         return out
-    for rule in _rules:
-        if hasattr(rule, "queue_excluded"):
-            out.excluded |= set(rule.queue_excluded(ids))
-        if hasattr(rule, "queue_apart"):
-            out.apart |= {frozenset(pair) for pair in rule.queue_apart(ids)}
-        if hasattr(rule, "queue_tier"):
-            for uid, tier in rule.queue_tier(ids).items():
-                out.tier[uid] = max(out.tier.get(uid, 0), tier)
+    for excluded in _rules.answers("queue_excluded", ids):
+        out.excluded |= set(excluded)
+    for apart in _rules.answers("queue_apart", ids):
+        out.apart |= {frozenset(pair) for pair in apart}
+    for tiers in _rules.answers("queue_tier", ids):
+        for uid, tier in tiers.items():
+            out.tier[uid] = max(out.tier.get(uid, 0), tier)
     return out
