@@ -427,8 +427,8 @@ CELERY_BEAT_SCHEDULE = {
 #: thread (beat is then not a single point of failure; 0 turns it off).
 GAMES_WORKER_SWEEP_S = float(os.environ.get("GAMES_WORKER_SWEEP_S", "5"))
 #: Threads with which a Celery worker runs the next turns of the rooms whose
-#: moves it commits, without a broker round trip per move (games.runtime.local_turns,
-#:); 0 sends every turn through the broker.
+#: moves it commits, without a broker round trip per move (games.runtime.local_turns);
+#: 0 sends every turn through the broker.
 GAMES_WORKER_LOCAL_TURNS = int(os.environ.get("GAMES_WORKER_LOCAL_TURNS", "4"))
 #: Longest window of a hidden decision (games.services.hidden): every holder, human or
 #: bot, gets min(time limit, this) seconds and it takes effect at the deadline.

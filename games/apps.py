@@ -14,14 +14,18 @@ class _GameCatalog:
                 for s in registry.specs()]
 
 
+#: The one catalog object (``ready()`` may run twice in tests: ``Hooks.add`` keeps one).
+GAME_CATALOG = _GameCatalog()
+
+
 class GamesConfig(AppConfig):
     name = "games"
     verbose_name = _("游戏")
 
     def ready(self):
-        """Wire the pieces that must not import each other: the topology
-        (:mod:`games.runtime.scheduling`) is given the server's turn and sweep, and
-        the profile page is told where a user sits
+        """Wire the pieces that must not import each other: the live and runtime
+        layers connect their signal receivers by being imported, the profile
+        page is told where a user sits
         (:data:`accounts.signals.profile_context`), and accounts learns the
         registered games (``accounts.catalog.PROVIDERS``: their codes,
         labels, ledger reasons and default title ladders)."""
@@ -29,7 +33,6 @@ class GamesConfig(AppConfig):
         from accounts.signals import profile_context
 
         from games.pages import profile
-        from games import registry
         # the layers above the services connect their receivers by being imported,
         # in this order: a committed room is pushed to its sockets, then its next
         # turn is scheduled (games.signals.room_committed)
@@ -52,4 +55,4 @@ class GamesConfig(AppConfig):
         from games import private_rooms
 
         embargo.register(private_rooms.WATCH_RULE)  # private rooms: their players only
-        catalog.PROVIDERS.add(_GameCatalog())
+        catalog.PROVIDERS.add(GAME_CATALOG)

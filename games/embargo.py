@@ -74,12 +74,7 @@ def watch_reason(room, user) -> str | None:
     asked about (callers check the seat first)."""
     if getattr(user, "is_staff", False):
         return None
-    for guard in _guards:
-        ask = getattr(guard, "room_watch", None)
-        reason = ask(room, user) if ask else None
-        if reason:
-            return reason
-    return None
+    return _guards.reason("room_watch", room, user)
 
 
 #: :func:`watch_reasons`' default ``hand``: decide from the database as it is now.
@@ -172,12 +167,7 @@ def anonymous_watch(room) -> bool | None:
     """The first guard's verdict on visitors who are not signed in watching
     ``room``: True (they may), False (they may not; :func:`watch_reason` says
     why), None (no guard knows the room: they must sign in)."""
-    for guard in _guards:
-        ask = getattr(guard, "anonymous_watch", None)
-        verdict = ask(room) if ask else None
-        if verdict is not None:
-            return verdict
-    return None
+    return _guards.first("anonymous_watch", room)
 
 
 def players_only(room):
@@ -187,12 +177,7 @@ def players_only(room):
     leaves out, for each viewer, the links to the hands that viewer did not
     play, saying why (``games.render.tables.hidden_links``), with no query
     per viewer."""
-    for guard in _guards:
-        ask = getattr(guard, "players_only", None)
-        reason = ask(room) if ask is not None else None
-        if reason:
-            return reason
-    return None
+    return _guards.reason("players_only", room)
 
 
 def hidden_hands(hand_ids, user) -> set[int]:
@@ -239,7 +224,7 @@ def room_flag(room_id):
     """The guards' ``room_flag`` expressions for the room ``room_id`` (an
     ``OuterRef``) joined with OR, or None when no guard has one (then no
     room's table hides a link)."""
-    flags = [guard.room_flag(room_id) for guard in _guards if hasattr(guard, "room_flag")]
+    flags = _guards.answers("room_flag", room_id)
     if len(flags) < 2:
         return flags[0] if flags else None
     from django.db.models import BooleanField, ExpressionWrapper, Q
@@ -268,8 +253,6 @@ def room_hidden_hands(room, hand_ids) -> frozenset[int]:
     out: set[int] = set()
     if not ids:
         return frozenset()
-    for guard in _guards:
-        ask = getattr(guard, "room_hidden_hands", None)
-        if ask is not None:
-            out |= set(ask(room, ids))
+    for hidden in _guards.answers("room_hidden_hands", room, ids):
+        out |= set(hidden)
     return frozenset(out)

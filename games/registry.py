@@ -20,9 +20,8 @@ from typing import Any, Callable, Mapping
 
 from django.utils.translation import gettext_lazy as _
 
-from .engine import register_rules
 from .engine.base import GameRules
-from .engine import unregister_rules
+from .engine import register_rules, unregister_rules
 
 #: The title ladder of ruling C4 (level number, name as the rule text writes
 #: it, threshold in game points); every game starts with it, admins edit each

@@ -94,58 +94,42 @@ seat_left = Signal()
 page_links = Signal()
 
 
+def send_robustly(signal, sender, what: str, **kwargs) -> list:
+    """Send ``signal`` with ``send_robust``: a failing receiver is logged with
+    its traceback (``what`` names the occasion in the line) and the others
+    still run.  Returns the receivers' answers that are not empty, in order."""
+    answers = []
+    for receiver, response in signal.send_robust(sender=sender, **kwargs):
+        if isinstance(response, Exception):
+            log.error("%s: receiver %r failed", what, receiver,
+                      exc_info=(type(response), response, response.__traceback__))
+        elif response:
+            answers.append(response)
+    return answers
+
+
 def send_room_committed(game: str, **kwargs) -> None:
     """Send :data:`room_committed`; a failing receiver is logged, the others still run."""
-    for receiver, response in room_committed.send_robust(sender=game, **kwargs):
-        if isinstance(response, Exception):
-            log.error(
-                "room_committed receiver %r failed for room %s version %s", receiver,
-                kwargs.get("room_id"), kwargs.get("version"),
-                exc_info=(type(response), response, response.__traceback__),
-            )
+    send_robustly(room_committed, game, f"room {kwargs.get('room_id')} version {kwargs.get('version')} committed",
+                  **kwargs)
 
 
 def collect_page_links(game: str, room, hand, user) -> list[dict]:
     """The :data:`page_links` answers (failures logged, skipped)."""
-    links: list[dict] = []
-    for receiver, response in page_links.send_robust(sender=game, room=room, hand=hand, user=user):
-        if isinstance(response, Exception):
-            log.error("page_links receiver %r failed", receiver,
-                      exc_info=(type(response), response, response.__traceback__))
-        elif response:
-            links.extend(response)
-    return links
+    return [link for links in send_robustly(page_links, game, "page_links", room=room, hand=hand, user=user)
+            for link in links]
 
 
 def send_seat_left(room, user, hand) -> None:
     """Send :data:`seat_left`; a failing receiver is logged, not raised."""
-    for receiver, response in seat_left.send_robust(sender=room.game, room=room, user=user, hand=hand):
-        if isinstance(response, Exception):
-            log.error("seat_left receiver %r failed for room %s", receiver, room.pk,
-                      exc_info=(type(response), response, response.__traceback__))
+    send_robustly(seat_left, room.game, f"room {room.pk} seat left", room=room, user=user, hand=hand)
 
 
 def send_hand_scored(room, hand, rules) -> None:
     """Send :data:`hand_scored`; a failing receiver is logged, not raised."""
-    for receiver, response in hand_scored.send_robust(
-        sender=room.game, room=room, hand=hand, rules=rules
-    ):
-        if isinstance(response, Exception):
-            log.error(
-                "hand_scored receiver %r failed for hand %s", receiver, hand.pk,
-                exc_info=(type(response), response, response.__traceback__),
-            )
+    send_robustly(hand_scored, room.game, f"hand {hand.pk} scored", room=room, hand=hand, rules=rules)
 
 
 def collect_result_notes(game: str, hand) -> list[dict]:
     """The :data:`result_notes` answers for ``hand`` (failures logged, skipped)."""
-    notes = []
-    for receiver, response in result_notes.send_robust(sender=game, hand=hand):
-        if isinstance(response, Exception):
-            log.error(
-                "result_notes receiver %r failed for hand %s", receiver, hand.pk,
-                exc_info=(type(response), response, response.__traceback__),
-            )
-        elif response:
-            notes.append(response)
-    return notes
+    return send_robustly(result_notes, game, f"result notes of hand {hand.pk}", hand=hand)

@@ -30,6 +30,7 @@ from django.dispatch import Signal
 from games.services import dealing
 from games import services as game_services
 from games.models import Hand, Room
+from games.signals import send_robustly
 
 from .. import formats
 from . import notify
@@ -251,10 +252,7 @@ def sweep_rounds() -> int:
             advance_round(rid)
         except Exception:
             log.exception("round sweep: round %s failed", rid)
-    for receiver, response in rounds_swept.send_robust(sender=None):
-        if isinstance(response, Exception):
-            log.error("round sweep: %r failed", receiver,
-                      exc_info=(type(response), response, response.__traceback__))
+    send_robustly(rounds_swept, None, "round sweep")
     return len(ids)
 
 

@@ -199,8 +199,8 @@ class TableConsumer(AsyncWebsocketConsumer):
             pass
 
     async def refuse(self) -> None:
-        """An app's watch rule no longer lets this spectator see the table
-: close with 4403, and send nothing more (called by the hub, and
+        """An app's watch rule no longer lets this spectator see the table:
+        close with 4403, and send nothing more (called by the hub, and
         by :meth:`push`)."""
         if self.refused:
             return

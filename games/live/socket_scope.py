@@ -73,7 +73,7 @@ def scope_csrf_token(scope) -> str:
 def render_in(language: str, render, *args):
     """``render(*args)`` with ``language`` active (in the calling thread): every
     pushed fragment (tables, lobby, event pages, quick play) is rendered in its
-    connection's :func:`scope_language` this way (defect 1)."""
+    connection's :func:`scope_language` this way."""
     with translation.override(language):
         return render(*args)
 

@@ -1,4 +1,4 @@
-"""Per-user request limits (django-ratelimit),.
+"""Per-user request limits (django-ratelimit).
 
 Two limits, both counted in the ``default`` cache (Redis in the production
 topology, so every daphne process shares the counts; process memory in the

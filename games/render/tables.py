@@ -440,8 +440,8 @@ def table_context(
                 (room.status != Room.Status.CLOSED and seat.is_empty)
                 or (room.status == Room.Status.WAITING and seat.is_bot)
             ),
-            # What the seat shows, as plain data: the input of its memo block
-            #, the same for every viewer; the countdown only on the seat to act.
+            # What the seat shows, as plain data: the input of its memo block,
+            # the same for every viewer; the countdown only on the seat to act.
             "shown": {
                 "index": seat.index, "name": name, "empty": seat.is_empty,
                 "bot": seat.is_bot, "policy": seat.bot_policy or "",

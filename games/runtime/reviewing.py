@@ -65,8 +65,8 @@ def schedule_review(hand_id: int) -> None:
     if settings.GAMES_INPROCESS_TASKS:
         _review_thread_queue().put(hand_id)
     else:
-        scheduling.celery_task(REVIEW_TASK).apply_async(args=(hand_id,), queue=settings.GAMES_REVIEW_QUEUE,
-                                              priority=9)
+        scheduling.celery_task(REVIEW_TASK).apply_async(args=(hand_id,), priority=9)  # routed to
+        # settings.GAMES_REVIEW_QUEUE by CELERY_TASK_ROUTES
 
 
 def _review_thread_queue():

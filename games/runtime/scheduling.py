@@ -30,7 +30,6 @@ from __future__ import annotations
 import logging
 import threading
 import time
-from typing import Callable
 
 from django.conf import settings
 from django.db import connections
@@ -99,7 +98,7 @@ def schedule_turn(room_id: int, version: int, delay_s: float) -> None:
 
 
 def send_turn(room_id: int, version: int, delay_s: float) -> None:
-    """Send ``runturns.play_turn(room_id, version)`` to the broker with a countdown of
+    """Send ``run_turn(room_id, version)`` to the broker with a countdown of
     ``delay_s`` seconds (production topology).
 
     Never holds a task longer than half the broker's visibility timeout: a

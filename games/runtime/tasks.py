@@ -28,7 +28,7 @@ __all__ = ["run_turn", "sweep_deadlines", "review_hand", "play_turn", "sweep"]
 REVIEW_ROLE = "reviews"
 
 
-# The registered names are the ones from before moved this module to
+# The registered names are the ones from before this module moved to
 # games/runtime/: tasks already queued, beat's schedule and scheduling.RUN_TURN_TASK
 # keep resolving.
 @shared_task(name="games.tasks.run_turn", ignore_result=True)
@@ -67,7 +67,7 @@ def _yield_cpu_across_sessions() -> bool:
     with ``scripts/bench.py --reviews``: the nice-19 reviewer took 0.28 of a
     core from saturated live tables).  Sets that group's nice to 19, only when
     this process leads its session (so no other process's group is touched);
-    True if it did.  reviews never slow live tables."""
+    True if it did.  Reviews never slow live tables."""
     import os
 
     try:
@@ -88,7 +88,7 @@ def _idle_scheduling() -> bool:
     the live processes: ``scripts/bench.py --reviews`` at N = 100 on a quiet
     machine, p95 81.7 ms without reviews and 623 ms with them.  True if it
     did (lowering one's own class needs no privilege); False where the
-    platform has no such class.  reviews never slow live tables."""
+    platform has no such class.  Reviews never slow live tables."""
     import os
 
     try:

@@ -4,13 +4,13 @@
 ``errors``         refusals (:class:`ServiceError` …) and :class:`Outcome`
 ``readmodel``      the hand state rebuilt from the log, cached in-process
 ``frame``          :func:`locked_room`: lock + version check + save + after
-                   commit (notify, schedule), used by every command
+                   commit (the ``room_committed`` signal), used by every command
 ``deadlines``      turn policy: who acts by itself, when the server acts next
 ``rooms``          create, sit, leave, ready, bots, 托管, close
 ``hands``          deal, one decision (:func:`do_move`, the one path of every move), completion (the
                    :data:`games.signals.hand_completed` signal), next deal
 ``settlement``     what a leaver owes, through the rules' hooks
-``turns``          the server's own turns (bots, 托管, C5 timeouts, sweep)
+``turns``          the server's own turns (bots, 托管, C5 timeouts), the overdue rooms
 =================  ==========================================================
 
 Callers use the names re-exported here (``services.do_move(…)``).  The
@@ -24,7 +24,7 @@ from .deadlines import AUTOPLAY_POLICY, HAND_PAUSE_S, POLICIES, acts_automatical
 from .errors import Conflict, Forbidden, IllegalMove, InvalidRequest, Outcome, ServiceError
 from .frame import StaleVersion, locked_room
 from .roomcache import reset as reset_caches
-from .hands import do_action, do_move, hidden_decision, next_hand, start_hand, user_action, user_by_id
+from .hands import do_move, next_hand, start_hand, user_by_id
 from .readmodel import (
     action_count,
     by_seat,
@@ -55,10 +55,11 @@ __all__ = [
     "AUTOPLAY_POLICY", "HAND_PAUSE_S", "POLICIES", "acts_automatically", "bot_rng",
     "Conflict", "Forbidden", "IllegalMove", "InvalidRequest", "Outcome", "ServiceError",
     "StaleVersion", "locked_room",
-    "do_action", "do_move", "reset_caches", "next_hand", "start_hand", "user_action", "hidden_decision", "user_by_id",
+    "do_move", "reset_caches", "next_hand", "start_hand", "user_by_id",
     "action_count", "by_seat", "cache_stats", "clear_cache", "completed_hands", "current_hand",
     "current_hand_counted", "hand_match", "hand_state",
-    "close_room", "create_room", "fill_bots", "leave_seat", "rejoin_seat", "room_edited", "set_autoplay", "set_ready",
+    "close_room", "create_room", "fill_bots", "leave_seat", "rejoin_seat", "renew_invite", "room_edited", "set_autoplay",
+    "set_ready",
     "take_seat",
     "carry_in_after", "settle_leaving", "play_turn", "due_rooms", "get_rules",
 ]

@@ -22,7 +22,7 @@ AUTOPLAY_POLICY = "heuristic"
 #: Bot policies an owner may seat (every engine's ``bot_action`` knows them).
 POLICIES = ("random", "heuristic", "search")
 #: The bot that fills empty seats unless the owner picks another: the strong
-#: search level (高手), since it beats the heuristic by the bar in both games.
+#: search level (高手), since it beats the heuristic by a clear margin in both games (docs/bots.md).
 FILL_POLICY = "search"
 
 

@@ -25,7 +25,7 @@ from games.models import DealReplay, Hand, Room
 from . import dealing
 
 from . import rooms as room_services
-from .errors import Conflict, InvalidRequest
+from .errors import InvalidRequest
 
 #: The bots of the other seats.
 BOT_POLICY = "search"

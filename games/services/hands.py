@@ -178,12 +178,8 @@ def _announce(game: str, rid: int, hand: Hand, summary: dict, finished: bool) ->
         "match_finished": finished,
     }
 
-    def send():
-        for receiver, result in hand_completed.send_robust(sender=game, **kwargs):
-            if isinstance(result, Exception):
-                log.error("hand_completed receiver %r failed: %r", receiver, result)
-
-    transaction.on_commit(send)
+    transaction.on_commit(lambda: signals.send_robustly(
+        hand_completed, game, f"hand {hand.pk} completed", **kwargs))
 
 
 @versioned
@@ -229,12 +225,6 @@ def user_by_id(user_id):
     if user_id is None:
         return None
     return get_user_model().objects.filter(pk=user_id).first()
-
-
-def hidden_decision(rules, state) -> bool:
-    """Whether the decision now due is hidden from the others (:mod:`games.services.hidden`)."""
-
-    return hidden.is_hidden(rules, state)
 
 
 def _user_seat(seats: list[Seat], user, claimed_seat: str | None) -> int:
@@ -383,30 +373,3 @@ def do_move(
         if seat is None:  # not seated here: that refusal comes first
             _user_seat(seats_of(Room(pk=rid)), user, claimed_seat)
         return stale_outcome(rid)
-
-
-def do_action(
-    room: Room | int,
-    seat: int,
-    action_record: dict,
-    expected_version: int,
-    actor: str = HandAction.Actor.USER,
-    user=None,
-    autoplay: bool | None = None,
-    hold_hidden: bool = True,
-    known: tuple | None = None,
-) -> Outcome:
-    """:func:`do_move` for a given ``seat`` (the server's turns, tests)."""
-    return do_move(room, seat, action_record, expected_version, actor=actor, user=user,
-                   autoplay=autoplay, hold_hidden=hold_hidden, known=known)
-
-
-def user_action(
-    room: Room | int, user, action_record, expected_version: int, claimed_seat: str | None = None
-) -> Outcome:
-    """A signed-in user's decision (the table's POST): :func:`do_move` for the
-    user's own seat, looked up among the seats read under the room's lock.
-    ``claimed_seat`` must name that seat.  Raises :class:`Forbidden` when the
-    user is not seated here or claims another seat (also when the version is
-    stale), and whatever :func:`do_move` raises."""
-    return do_move(room, None, action_record, expected_version, user=user, claimed_seat=claimed_seat)

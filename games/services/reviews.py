@@ -79,7 +79,7 @@ def on_hand_completed(sender, hand_id=None, summary=None, players=None, **kwargs
         return
     if not getattr(settings, "GAMES_REVIEW_AFTER_HAND", True):
         return
-    hand = Hand.objects.filter(pk=hand_id, complete=True).first()
+    hand = Hand.objects.select_related("match__room").filter(pk=hand_id, complete=True).first()
     if hand is not None:
         request_review(hand)
 

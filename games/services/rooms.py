@@ -262,7 +262,7 @@ def set_ready(room: Room | int, user, ready: bool = True, expected_version: int 
 def fill_bots(room: Room | int, user, policy: str = FILL_POLICY,
               expected_version: int | None = None) -> Outcome:
     """The owner fills every empty seat with a bot of ``policy`` ("random",
-    "heuristic" or "search", the Monte Carlo 高手 of at
+    "heuristic" or "search", the Monte Carlo 高手, at
     ``settings.GAMES_SEARCH_BUDGET_MS`` per decision; default
     :data:`~.deadlines.FILL_POLICY`, the strong level); deals if everyone is
     then ready."""

@@ -26,7 +26,7 @@ from ..models import HandAction, Room
 from .prepared import Prepared
 from .deadlines import AUTOPLAY_POLICY, acts_automatically, bot_rng, search_config, seats_of
 from .errors import ServiceError
-from .hands import do_move, hidden_decision, next_hand, user_by_id
+from .hands import do_move, next_hand, user_by_id
 from .readmodel import current_hand_counted, hand_state
 from . import turncache
 from . import hidden
@@ -127,7 +127,7 @@ def play_turn(room_id: int, version: int) -> str:
         signals.turn_due.send(sender=room.game, room_id=room_id, version=version,
                               delay_s=(room.deadline - now).total_seconds())
         return "early"
-    secret = hidden_decision(rules, state)
+    secret = hidden.is_hidden(rules, state)
     if secret:
         # (never from a kept entry: a move leading into a decision that may be
         # held is not kept, see do_move; the room just read holds Room.pending)

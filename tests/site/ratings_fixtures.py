@@ -44,7 +44,7 @@ def play_out(room: Room, max_actions: int = 5000) -> Hand:
     """Play the room's current hand to its end: every seat makes the heuristic
     bot's move (random source fixed by the hand's seed and the action count),
     decided by the engine from the stored deal; all actions but the last are
-    stored directly, the last goes through ``services.do_action``, so the hand
+    stored directly, the last goes through ``services.do_move``, so the hand
     completes through the real services (summary, ledger, ``hand_scored``).
     Returns the completed hand."""
     rules = get_rules(room.game)
@@ -65,7 +65,7 @@ def play_out(room: Room, max_actions: int = 5000) -> Hand:
         assert count < max_actions
     HandAction.objects.bulk_create(rows)
     record = {k: v for k, v in action.to_record().items() if k != "seat"}
-    outcome = services.do_action(room, seat, record, room.version, actor=HandAction.Actor.BOT)
+    outcome = services.do_move(room, seat, record, room.version, actor=HandAction.Actor.BOT)
     assert outcome.applied
     hand.refresh_from_db()
     assert hand.complete

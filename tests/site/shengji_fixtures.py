@@ -2,7 +2,7 @@
 
 ``sj_humans``: four human players (seat i = users[i]) all ready, hand 1 dealt.
 ``sj_bot_room``: alice at seat 0 and three heuristic bots, hand 1 dealt.
-:func:`act` applies one decision through ``services.do_action`` as the seat's
+:func:`act` applies one decision through ``services.do_move`` as the seat's
 user; :func:`to_phase` plays C5/scripted moves until a phase is reached;
 :func:`auction_with_give` runs an auction where the winner takes a loser's
 shown cards, so the 还牌 phase (S14) occurs.
@@ -64,7 +64,7 @@ def act(room, users, record: dict, seat: int | None = None):
     room.refresh_from_db()
     state = state_of(room)
     seat = RULES.to_act(state) if seat is None else seat
-    return services.do_action(room.pk, seat, record, room.version, user=users[seat])
+    return services.do_move(room.pk, seat, record, room.version, user=users[seat])
 
 
 def auto(room, users):

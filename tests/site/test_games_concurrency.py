@@ -60,7 +60,7 @@ def test_racing_duplicate_clicks_apply_once(five_humans):
     def click():
         try:
             barrier.wait(5)
-            outcomes.append(services.do_action(room.pk, seat, {"crown": "accept"}, version, user=users[seat]))
+            outcomes.append(services.do_move(room.pk, seat, {"crown": "accept"}, version, user=users[seat]))
         finally:
             connections.close_all()
 

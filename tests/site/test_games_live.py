@@ -176,7 +176,7 @@ async def test_concurrent_requests_for_one_version_share_one_read(bot_room, clos
 def test_a_snapshot_read_costs_the_same_few_queries_however_long_the_hand(bot_room, alice):
     """Room joined to its seats, hand with its count, settlements: three
     queries at action 3 and at action 21 (no completed hand in hand 1; here
-    ``do_action`` ran in this process and cached the state; a process that
+    ``do_move`` ran in this process and cached the state; a process that
     did not adds one query for the new rows only, see test_games_state_cache;
     the statements themselves: tests/site/test_query_counts.py)."""
     services.set_autoplay(bot_room, alice, True)

@@ -81,10 +81,10 @@ def test_duplicate_action_does_nothing_the_second_time(five_humans):
     action = RULES.legal_actions(services.hand_state(hand), seat)[0].to_record()
     action.pop("seat")
     version = room.version
-    first = services.do_action(room, seat, action, version, user=users[seat])
+    first = services.do_move(room, seat, action, version, user=users[seat])
     assert first.applied and first.version == version + 1
     before = _snapshot(room)
-    second = services.do_action(room, seat, action, version, user=users[seat])  # double click
+    second = services.do_move(room, seat, action, version, user=users[seat])  # double click
     assert not second.applied and second.reason == "stale"
     assert _snapshot(room) == before
     assert HandAction.objects.filter(hand=hand).count() == 1
@@ -96,7 +96,7 @@ def test_stale_version_does_nothing(five_humans):
     action = RULES.legal_actions(services.hand_state(hand), seat)[0].to_record()
     action.pop("seat")
     before = _snapshot(room)
-    outcome = services.do_action(room, seat, action, room.version - 1, user=users[seat])
+    outcome = services.do_move(room, seat, action, room.version - 1, user=users[seat])
     assert not outcome.applied
     assert _snapshot(room) == before
 
@@ -107,7 +107,7 @@ def test_illegal_action_refused_with_engine_message_and_state_unchanged(five_hum
     assert RULES.phase(services.hand_state(hand)) == "crown"
     before = _snapshot(room)
     with pytest.raises(services.IllegalMove) as exc:
-        services.do_action(room, seat, {"play": ["3S"]}, room.version, user=users[seat])
+        services.do_move(room, seat, {"play": ["3S"]}, room.version, user=users[seat])
     assert exc.value.message  # the engine's sentence
     assert _snapshot(room) == before
 
@@ -118,13 +118,13 @@ def test_wrong_seat_and_garbage_refused(five_humans):
     other = (seat + 1) % 5
     before = _snapshot(room)
     with pytest.raises(services.Forbidden):
-        services.do_action(room, other, {"crown": "accept"}, room.version)
+        services.do_move(room, other, {"crown": "accept"}, room.version)
     with pytest.raises(services.InvalidRequest):
-        services.do_action(room, seat, {"play": ["ZZ"]}, room.version)
+        services.do_move(room, seat, {"play": ["ZZ"]}, room.version)
     with pytest.raises(services.InvalidRequest):
-        services.do_action(room, seat, {"fly": True}, room.version)
+        services.do_move(room, seat, {"fly": True}, room.version)
     with pytest.raises(services.Forbidden):
-        services.do_action(room, seat, {"seat": other, "crown": "accept"}, room.version)
+        services.do_move(room, seat, {"seat": other, "crown": "accept"}, room.version)
     assert _snapshot(room) == before
 
 
@@ -132,20 +132,20 @@ def test_cards_not_held_refused(five_humans):
     room, users = five_humans
     # get to the play phase: accept the crown, declare
     seat, hand = _seat_to_act(room)
-    services.do_action(room, seat, {"crown": "accept"}, room.version)
+    services.do_move(room, seat, {"crown": "accept"}, room.version)
     room.refresh_from_db()
     while RULES.phase(services.hand_state(services.current_hand(room))) != "play":
         seat, hand = _seat_to_act(room)
         record = RULES.legal_actions(services.hand_state(hand), seat)[0].to_record()
         record.pop("seat")
-        services.do_action(room, seat, record, room.version)
+        services.do_move(room, seat, record, room.version)
         room.refresh_from_db()
     seat, hand = _seat_to_act(room)
     mine = set(RULES.view(services.hand_state(hand), seat)["hand"])
     missing = next(c.code for c in standard_deck() if c.code not in mine)  # a code held 0 times
     before = _snapshot(room)
     with pytest.raises(services.IllegalMove):
-        services.do_action(room, seat, {"play": [missing]}, room.version)
+        services.do_move(room, seat, {"play": [missing]}, room.version)
     assert _snapshot(room) == before
 
 

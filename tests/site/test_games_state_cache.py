@@ -30,7 +30,7 @@ def _rebuilt(hand: Hand, n: int):
 
 def _same_game(a, b, rules) -> bool:
     """Equal for every viewer (each seat, spectators) and on who acts.  (A
-    state built live by ``do_action`` holds the engine's own ``Deal`` object,
+    state built live by ``do_move`` holds the engine's own ``Deal`` object,
     which compares unequal to the one read back from the record although the
     cards are the same; what players can see must match.)"""
     return rules.to_act(a) == rules.to_act(b) and all(

@@ -33,6 +33,7 @@ from games.engine import get_rules
 from games.engine.baohuang.order import KIND_BJ_MARKED, KIND_H4_MARKED, KIND_OF
 from games.models import Room
 from games.runtime.tasks import play_turn
+from games.services.hidden import is_hidden
 
 pytestmark = pytest.mark.django_db
 
@@ -183,11 +184,11 @@ def test_baohuang_hidden_guard_human_or_bot_sends_the_same(lockstep):
             action = BH.bot_action(st_a, seat, "heuristic", services.bot_rng(hand_a, count)).to_record()
             action.pop("seat")
             user = a.seats.get(index=seat).user
-            if services.hidden_decision(BH, st_a):
+            if is_hidden(BH, st_a):
                 # Hidden: hank decides after 2 s; it is held, nothing is sent.
                 clock.t = start + timedelta(seconds=2)
                 version = a.version
-                outcome = services.do_action(a, seat, action, a.version, user=user)
+                outcome = services.do_move(a, seat, action, a.version, user=user)
                 assert outcome.applied and outcome.reason == "held"
                 a.refresh_from_db()
                 assert a.version == version, "a held decision bumps nothing"
@@ -199,7 +200,7 @@ def test_baohuang_hidden_guard_human_or_bot_sends_the_same(lockstep):
                 assert play_turn(a.pk, a.version) == "held"
             else:
                 clock.t = start + timedelta(milliseconds=800)
-                assert services.do_action(a, seat, action, a.version, user=user).applied
+                assert services.do_move(a, seat, action, a.version, user=user).applied
         else:
             clock.t = a.deadline
             assert play_turn(a.pk, a.version) in ("bot", "timeout")
@@ -209,7 +210,7 @@ def test_baohuang_hidden_guard_human_or_bot_sends_the_same(lockstep):
             count = services.current_hand_counted(b).n_actions
             action = BH.bot_action(st_b, seat, "heuristic", services.bot_rng(hand_b, count)).to_record()
             action.pop("seat")
-            assert services.do_action(b, seat, action, b.version, user=b_seat_user,
+            assert services.do_move(b, seat, action, b.version, user=b_seat_user,
                                       hold_hidden=False).applied
         else:
             assert play_turn(b.pk, b.version) in ("bot", "timeout"), "B moves at the same time"
@@ -230,10 +231,10 @@ def test_hidden_decision_deadline_is_the_same_for_human_and_bot(lockstep):
         hand, st = _state(room)
         assert BH.phase(st) == "crown"
         clock.t = T0 + timedelta(seconds=1)
-        services.do_action(room, 0, {"crown": "accept"}, room.version, user=alice_seat.user)
+        services.do_move(room, 0, {"crown": "accept"}, room.version, user=alice_seat.user)
         room.refresh_from_db()
         hand, st = _state(room)
-        assert BH.phase(st) == "declare" and services.hidden_decision(BH, st)
+        assert BH.phase(st) == "declare" and is_hidden(BH, st)
         assert room.deadline == clock.t + timedelta(seconds=hidden.window_s(room))
     assert a.deadline == b.deadline
 
@@ -244,7 +245,7 @@ def test_hidden_timeout_does_not_switch_to_autoplay(lockstep):
     clock, h, a, b, observers, hank = lockstep
     a.refresh_from_db()
     clock.t = T0 + timedelta(seconds=1)
-    services.do_action(a, 0, {"crown": "accept"}, a.version, user=a.seats.get(index=0).user)
+    services.do_move(a, 0, {"crown": "accept"}, a.version, user=a.seats.get(index=0).user)
     a.refresh_from_db()
     clock.t = a.deadline
     assert play_turn(a.pk, a.version) == "timeout"
@@ -289,10 +290,10 @@ def test_held_decision_is_one_quiet_transaction(lockstep, django_capture_on_comm
     clock, h, a, b, observers, hank = lockstep
     a.refresh_from_db()
     clock.t = T0 + timedelta(seconds=1)
-    services.do_action(a, 0, {"crown": "accept"}, a.version, user=a.seats.get(index=0).user)
+    services.do_move(a, 0, {"crown": "accept"}, a.version, user=a.seats.get(index=0).user)
     a.refresh_from_db()
     hand, st = _state(a)
-    assert BH.to_act(st) == h and services.hidden_decision(BH, st)
+    assert BH.to_act(st) == h and is_hidden(BH, st)
     count = services.current_hand_counted(a).n_actions
     action = BH.bot_action(st, h, "heuristic", services.bot_rng(hand, count)).to_record()
     action.pop("seat")

@@ -16,7 +16,7 @@ Shapes pinned:
   in two transactions before the one path);
 * a bot turn (:func:`games.runtime.tasks.play_turn`): hand (the room joined), seats read once
   before the lock (still exact when the lock is taken at that version,
-  ``do_action(known=…)``), then bump, insert, room save;
+  ``do_move(known=…)``), then bump, insert, room save;
 * a table snapshot (:func:`games.live.snapshots.load_snapshot`): three queries (room
   and seats joined, hand, settlements) whatever the number of hands already
   played; the match's completed hands once per process and completed hand;
@@ -87,12 +87,12 @@ USER_ACTION = [
 ]
 
 
-def _user_action(room, users, game):
+def _do_move(room, users, game):
     room.refresh_from_db()
     seat, record = c5_record(room, game)
     before = room.version
     with CaptureQueriesContext(connection) as ctx:
-        outcome = services.user_action(room.pk, users[seat], record, room.version)
+        outcome = services.do_move(room.pk, None, record, room.version, user=users[seat])
     assert outcome.applied and outcome.version == before + 1
     return statements(ctx)
 
@@ -100,13 +100,13 @@ def _user_action(room, users, game):
 def test_baohuang_player_action(five_humans):
     room, users = five_humans
     for _ in range(3):  # the first three decisions, whatever they are
-        assert _user_action(room, users, "baohuang") == USER_ACTION
+        assert _do_move(room, users, "baohuang") == USER_ACTION
 
 
 def test_shengji_player_action(sj_humans):  # noqa: F811
     room, users = sj_humans
     for _ in range(3):
-        assert _user_action(room, users, "shengji") == USER_ACTION
+        assert _do_move(room, users, "shengji") == USER_ACTION
 
 
 # one bot turn -------------------------------------------------------------

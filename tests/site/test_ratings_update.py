@@ -158,7 +158,7 @@ def test_voided_deal_is_not_rated(make_user, multipliers, monkeypatch):
             break
         state = services.hand_state(hand)
         seat = state.to_act
-        services.do_action(room, seat, {"crown": "pass"}, room.version, actor="bot")
+        services.do_move(room, seat, {"crown": "pass"}, room.version, actor="bot")
     hand.refresh_from_db()
     assert hand.complete and hand.summary["voided"]
     assert not RatedHand.objects.filter(hand=hand).exists()

@@ -74,7 +74,7 @@ def test_bid_refusals_change_nothing(sj_humans):
     other = (seat + 1) % 4
     refused(room, users, {"pass": True}, services.Forbidden, seat=other)
     room.refresh_from_db()
-    stale = services.do_action(room.pk, seat, {"pass": True}, room.version - 1, user=users[seat])
+    stale = services.do_move(room.pk, seat, {"pass": True}, room.version - 1, user=users[seat])
     assert not stale.applied and snapshot(room)[2] == []
 
 

@@ -264,6 +264,6 @@ def test_the_guards_seat_changes_no_push_of_a_seat_that_may_not_know_it(make_use
             else:
                 record = next((r for r in actions if r.get("pass")), actions[0])
                 record = {k: v for k, v in record.items() if k != "seat"}
-            assert services.do_action(room, seat, record, room.version, user=users[seat], hold_hidden=False).applied
+            assert services.do_move(room, seat, record, room.version, user=users[seat], hold_hidden=False).applied
     assert checked == 24 * len(observers) and kept_total > 24 * len(observers)
     assert differ  # (the control: the guard's own seat is sent its ♥4*)

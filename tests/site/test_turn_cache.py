@@ -19,7 +19,7 @@ from games import services
 from games.engine import get_rules
 from games.models import HandAction, Room
 from games.services import turncache
-from games.services.hands import hidden_decision
+from games.services.hidden import is_hidden
 from games.runtime.tasks import play_turn
 from tests.conftest import make_due
 from tests.site.test_hidden_roles import lockstep  # noqa: F401 (fixture)
@@ -74,7 +74,7 @@ def test_a_chained_bot_turn_reads_nothing_before_the_lock(autoplay_room):
     room.refresh_from_db()
     # A hidden decision (明保/暗保, B4) re-reads the room by design: step past any (the deal is random).
     for _ in range(50):
-        if not hidden_decision(BH, services.hand_state(services.current_hand(room))):
+        if not is_hidden(BH, services.hand_state(services.current_hand(room))):
             break
         assert _turn(room) == "bot"
         room.refresh_from_db()
@@ -184,7 +184,7 @@ def test_a_held_hidden_decision_is_applied_after_a_kept_turn(lockstep):
         state = services.hand_state(hand)
         seat = BH.to_act(state)
         seat_row = a.seats.get(index=seat)
-        if seat_row.user_id is not None and services.hidden_decision(BH, state):
+        if seat_row.user_id is not None and is_hidden(BH, state):
             assert seat_row.user_id == hank.pk
             # the previous bot move led into a decision that may be held: not
             # kept, the turn reads Room.pending from the database
@@ -193,7 +193,7 @@ def test_a_held_hidden_decision_is_applied_after_a_kept_turn(lockstep):
             action = BH.bot_action(state, seat, "heuristic", services.bot_rng(hand, count)).to_record()
             action.pop("seat")
             clock.t = clock.t + timedelta(seconds=1)
-            outcome = services.do_action(a, seat, action, a.version, user=hank)
+            outcome = services.do_move(a, seat, action, a.version, user=hank)
             assert outcome.reason == "held"
             clock.t = a.deadline
             assert play_turn(a.pk, a.version) == "held"
@@ -205,7 +205,7 @@ def test_a_held_hidden_decision_is_applied_after_a_kept_turn(lockstep):
             action = BH.bot_action(state, seat, "heuristic", services.bot_rng(hand, count)).to_record()
             action.pop("seat")
             clock.t = clock.t + timedelta(milliseconds=800)
-            assert services.do_action(a, seat, action, a.version, user=seat_row.user).applied
+            assert services.do_move(a, seat, action, a.version, user=seat_row.user).applied
         else:
             clock.t = a.deadline or timezone.now()
             assert play_turn(a.pk, a.version) in ("bot", "timeout")
