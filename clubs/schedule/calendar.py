@@ -19,7 +19,9 @@ from django.utils import timezone
 from ..models import Event
 from .scheduling import sessions
 
-_SALT = "clubs.schedule.calendar"
+#: Signs the feed links members were given: saved in every token, so it never changes
+#: (not even when the module moves: it was clubs/calendar.py).
+_SALT = "clubs.calendar"
 
 
 def estimated_end(event: Event, rounds: int | None = None) -> timedelta:
