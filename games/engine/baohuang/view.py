@@ -171,18 +171,11 @@ def knowledge(st: HandState, seat: int) -> Knowledge:
     kn.sizes = st.sizes
     kn.emperor = st.emperor
     guard = st.guard
-    h4 = st.h4_played
     declared = st.guard_declared
-    # the one rule of what a seat may know of the roles (B9, B10): inlined
-    # guard_visible and solo_visible (tests check knowledge equals
-    # knowledge_from_view of the JSON view, which uses those two)
-    over = st.phase in ("done", "voided")
-    kn.guard = guard if (guard is not None and (over or declared == "open" or h4
-                                                or seat == guard)) else None
+    # what a seat may know of the roles: the one rule (B9, B10), shared with the JSON view
+    kn.guard = guard if guard_visible(st, seat) else None
     kn.i_am_guard = i_am = guard == seat and guard is not None
-    solo = st.solo
-    kn.solo = solo if (solo is not None and (solo == "open" or h4 or over
-                                             or seat == st.emperor)) else None
+    kn.solo = solo_visible(st, seat)
     kn.guard_declared = declared if (declared == "open" or i_am) else None
     top = st.top
     kn.top = (top[0], top[2]) if top is not None else None
@@ -196,7 +189,7 @@ def knowledge(st: HandState, seat: int) -> Knowledge:
     else:
         kn.pile_twos = kn.pile_size = 0
     kn.legal = None
-    kn.h4_played = h4  # public: 4H* has been played
+    kn.h4_played = st.h4_played  # public: 4H* has been played
     return kn
 
 
