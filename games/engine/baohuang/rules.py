@@ -26,7 +26,6 @@ from .crown import apply_crown, apply_declaration, bj_holder, declaring_verb
 from .deal import Deal, deal_cards
 from .deal import deal_from_record as _deal_from_record
 from .order import KIND_OF, KINDS, by_rank_cards, rank_counts, shape_to_cards
-from .play import _FACTS as _PLAY_FACTS
 from .play import apply_pass, apply_play, apply_yield
 from .scoring import score
 from .sets import beating_shapes, lead_shapes
@@ -125,7 +124,7 @@ class BaohuangRules(GameRules):
             raise IllegalAction(f"{verb!r} is not a baohuang action")
         if verb == "play":
             arg = action.arg
-            if type(arg) is not tuple or arg not in _PLAY_FACTS:  # memo: a tuple of cards
+            if type(arg) is not tuple or not all(isinstance(c, Card) for c in arg):
                 for c in arg:
                     if not isinstance(c, Card):
                         action = Action(seat, "play", tuple(Card.parse(c) for c in arg))

@@ -96,10 +96,7 @@ def bid_points(card: Card, level: str) -> int:
         return _BID_TABLES[level][card]
     except KeyError:
         pass
-    table = _BID_TABLES.get(level)
-    if table is None:
-        table = _BID_TABLES[level] = _bid_table(_norm_level(level))
-    pts = table.get(card)
+    pts = bid_table(level).get(card)
     if pts is None:  # a card outside the 54 kinds (e.g. a marked baohuang card)
         return 1 if card.rank == _norm_level(level) and card.code not in _BID_POINTS else 0
     return pts
