@@ -275,15 +275,18 @@ def evaluate_decision(problem: ReviewProblem, rng: random.Random, deadline: floa
     are done) or ``max_worlds`` are done.  ``pause``, if given, is called
     before each world (a governor may sleep there: sleeping spends no
     ``thread_time``, so the budget is unchanged).  Returns ``{"means": [...],
-    "played": i, "best": j, "loss": x, "se": s, "worlds": n}``; ``worlds`` may
+    "played": i, "best": j, "loss": x, "se": s, "worlds": n, "cut": bool}``
+    (``cut``: the deadline stopped it before ``max_worlds``); ``worlds`` may
     be 0 when no world can be drawn (then every figure is 0)."""
     n = len(problem.candidates)
     sums = [0.0] * n
     diffs: list[list[float]] = [[] for _ in range(n)]
     worlds = 0
     failures = 0
+    cut = False  # stopped by the deadline before max_worlds
     while max_worlds is None or worlds < max_worlds:
         if worlds >= min_worlds and deadline is not None and clock() > deadline:
+            cut = max_worlds is not None
             break
         if deadline is None and max_worlds is None and worlds >= min_worlds:
             break
@@ -305,7 +308,7 @@ def evaluate_decision(problem: ReviewProblem, rng: random.Random, deadline: floa
         worlds += 1
     if not worlds:
         return {"means": [0.0] * n, "played": problem.played, "best": problem.played,
-                "loss": 0.0, "raw_loss": 0.0, "se": 0.0, "worlds": 0}
+                "loss": 0.0, "raw_loss": 0.0, "se": 0.0, "worlds": 0, "cut": cut}
     means = [s / worlds for s in sums]
     best = max(range(n), key=lambda i: (means[i], i == problem.played))
     d = diffs[best]
@@ -318,7 +321,7 @@ def evaluate_decision(problem: ReviewProblem, rng: random.Random, deadline: floa
     else:
         se = float("inf")
     return {"means": means, "played": problem.played, "best": best, "loss": loss,
-            "raw_loss": raw, "se": se, "worlds": worlds}
+            "raw_loss": raw, "se": se, "worlds": worlds, "cut": cut}
 
 
 def _held_out_loss(diffs: list[list[float]], played: int) -> float:
@@ -397,7 +400,7 @@ def review_hand(rules: GameRules, match: Any, deal: Any, actions: Sequence[Actio
             continue
         res = evaluate_decision(problem, random.Random(rng.getrandbits(62)), end,
                                 worlds, clock=clock, pause=pause)
-        capped += res["worlds"] < worlds
+        capped += res["cut"]  # the cap, not a sampler that found no world
         best = problem.to_action(problem.candidates[res["best"]]).to_record()
         ac = None
         if all_cards and problem.real is not None:
