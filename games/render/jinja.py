@@ -20,7 +20,7 @@ replaced rendered:
   the values escaped, the translation not);
 * ``{{ url("room_act", room.pk) }}`` is ``{% url "room_act" room.pk %}``
   (:func:`games.render.paths.path`: reversed once per prefix, name and arguments);
-* ``x|get_item(k)``, ``x|cards_html("button")``, ``x|card_class``, ``x|card_label``
+* ``x|get_item(k)``, ``x|cards_html("mini")``, ``x|card_class``, ``x|card_label``
   are the ``cards`` template filters;
 * ``x|default_if_none("")`` is Django's filter; ``x is none`` is also true for
   an undefined ``x`` (as in a Django ``{% if %}``), and attributes of an undefined

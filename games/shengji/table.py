@@ -25,6 +25,7 @@ from django.utils.translation import gettext_noop
 
 from games.engine.cards import SUIT_SYMBOLS, Card
 from games.engine.shengji.match import team_of
+from games.engine.shengji.scoring import result_row
 from games.engine.shengji.trumps import bid_points, card_points
 from games.templatetags.cards import card_class as card_css
 from games.templatetags.cards import face, short
@@ -63,18 +64,12 @@ def hand_html(cards: list[dict], stack: bool = True) -> str:
     a target a finger can hit on a phone (each tap takes one more copy,
     static/games/table.js); 还牌 (S14) keeps one button per card.
     """
-    groups: dict = {}
-    order = []
-    for c in cards:
-        key = (c["code"], c["kitty"], c["block"]) if stack else len(order)
-        if key in groups:
-            groups[key][1] += 1
-        else:
-            groups[key] = [c, 1]
-            order.append(key)
+    groups: dict = {}  # key -> [first card, copies], in the order first seen
+    for i, c in enumerate(cards):
+        key = (c["code"], c["kitty"], c["block"]) if stack else i
+        groups.setdefault(key, [c, 0])[1] += 1
     out = []
-    for key in order:
-        c, n = groups[key]
+    for c, n in groups.values():
         css = "card"
         if c["css"]:
             css += " " + c["css"]
@@ -100,27 +95,25 @@ def hand_html(cards: list[dict], stack: bool = True) -> str:
     return mark_safe("".join(out))
 
 
-def level_reason(attackers_points: int, winners: str, teams: list[dict]) -> list[str]:
+def level_reason(attackers_points: int, teams: list[dict]) -> list[str]:
     """Why the levels moved as they did, in the reader's language, citing
-    the rulings: the band of the attackers' points (S17: 0 → defenders +4;
-    under 160 → defenders +1; 160-235 → roles swap, no level; 240-315 → swap,
-    +1; 320-395 → +2; 400 and more → +3) and, when a team's level passed 3,
-    5 or A, that these are never levels (S2: ``2 4 6 7 8 9 10 J Q K``), so
-    "2 → 4" is one level.  ``teams`` as in the result (``before``,
-    ``after`` labels, ``gained``).  Plain text; the template links the ids."""
+    the rulings: the band of the attackers' points (S17, as the engine's
+    ``result_row`` scores it: 0 → defenders +4; under 160 → defenders +1;
+    160-235 → roles swap, no level; 240-315 → swap, +1; 320-395 → +2; 400 and
+    more → +3) and, when a team's level passed 3, 5 or A, that these are never
+    levels (S2: ``2 4 6 7 8 9 10 J Q K``), so "2 → 4" is one level.  ``teams``
+    as in the result (``before``, ``after`` labels, ``gained``).  Plain text;
+    the template links the ids."""
     x = attackers_points
-    if x == 0:
-        band = _("闲家 0 分：庄家升 4 级（S17）")
-    elif x < 160:
-        band = _("闲家 %(x)s 分，不到 160 分：庄家守住，升 1 级（S17）") % {"x": x}
-    elif x < 240:
-        band = _("闲家 %(x)s 分，在 160 到 235 分之间：闲家上台，不升级（S17）") % {"x": x}
-    elif x < 320:
-        band = _("闲家 %(x)s 分，在 240 到 315 分之间：闲家上台，升 1 级（S17）") % {"x": x}
-    elif x < 400:
-        band = _("闲家 %(x)s 分，在 320 到 395 分之间：闲家上台，升 2 级（S17）") % {"x": x}
+    side, gained, _points = result_row(x)
+    if side == "defenders":
+        band = (_("闲家 0 分：庄家升 4 级（S17）") if gained == 4
+                else _("闲家 %(x)s 分，不到 160 分：庄家守住，升 1 级（S17）") % {"x": x})
     else:
-        band = _("闲家 %(x)s 分，400 分以上：闲家上台，升 3 级（S17）") % {"x": x}
+        band = (_("闲家 %(x)s 分，在 160 到 235 分之间：闲家上台，不升级（S17）"),
+                _("闲家 %(x)s 分，在 240 到 315 分之间：闲家上台，升 1 级（S17）"),
+                _("闲家 %(x)s 分，在 320 到 395 分之间：闲家上台，升 2 级（S17）"),
+                _("闲家 %(x)s 分，400 分以上：闲家上台，升 3 级（S17）"))[gained] % {"x": x}
     out = [band]
     if any(t["gained"] and t["before"] in ("2", "4") for t in teams):
         out.append(_("级序是 2 4 6 7 8 9 10 J Q K：3、5 和 A 不打，所以 2 → 4 是升 1 级（S2）"))
@@ -332,7 +325,7 @@ def shengji_context(ctx: dict) -> dict:
         }
 
     if result is not None:
-        result["reasons"] = level_reason(result["attackers_points"], result["winners"], result["teams"])
+        result["reasons"] = level_reason(result["attackers_points"], result["teams"])
 
     # trump phase: how many cards of each suit the viewer holds (jokers and
     # level cards aside), shown on the four suit buttons

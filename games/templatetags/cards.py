@@ -118,7 +118,6 @@ def get_item(mapping, key):
 #: fan shows every index (short tags: a big throw's trick is pushed on every
 #: move); ``top``: the cards to beat.
 CARD_MARKUP = {
-    "button": '<button type="button" class="card {css}" data-card="{code}">{label}</button>',
     "mini": '<span class="mini {css}" data-c="{code}" data-card="{code}">{label}</span>',
     "played": '<i class="mini {css}" data-c="{code}" data-card="{code}"><b>{rank}</b><b>{suit}</b></i>',
     "top": '<span class="mini {css}" data-c="{code}" data-card="{code}" data-top-card="{code}">{label}</span>',
@@ -179,8 +178,8 @@ def cards_html(codes, kind: str = "mini"):
 
     >>> from django.utils import translation
     >>> with translation.override("zh-hans"):
-    ...     str(cards_html(["TH", "BJ*"], "button"))
-    '<button type="button" class="card red" data-card="TH">♥10</button><button type="button" class="card joker red marked" data-card="BJ*">大王</button>'
+    ...     str(cards_html(["TH", "BJ*"], "mini"))
+    '<span class="mini red" data-c="TH" data-card="TH">♥10</span><span class="mini joker red marked" data-c="BJ*" data-card="BJ*">大王</span>'
     """
     language = get_language()
     return mark_safe("".join(_card_markup(str(c), kind, language) for c in codes or ()))

@@ -15,7 +15,7 @@
  * data-morph-keep (table_ui.js's hand tools bar) and whether a <details> is
  * open (the viewer's choice; the server never opens one).
  *
- * A push carries only the regions of the table that changed (* games/render/regions.py): an unchanged one comes as a stub,
+ * A push carries only the regions of the table that changed (games/render/regions.py): an unchanged one comes as a stub,
  * <tag id="…" data-keep="HASH"></tag>, and the morph keeps the page's element
  * (every region says its own hash in data-h).  Before such a push is applied,
  * each stub's element must be on the page with that hash; if one is not (a
@@ -319,14 +319,6 @@
   document.addEventListener("htmx:wsError", function () { if (everOpen) setOnline(false); });
   window.addEventListener("offline", function () { setOnline(false); });
 
-  // ---- round log: keep the newest play in view
-  function scrollLogs() {
-    var logs = document.querySelectorAll(".round-log");
-    for (var i = 0; i < logs.length; i++) logs[i].scrollTop = logs[i].scrollHeight;
-  }
-  document.addEventListener("htmx:wsAfterMessage", scrollLogs);
-  document.addEventListener("htmx:afterSwap", scrollLogs);
-  document.addEventListener("DOMContentLoaded", scrollLogs);
   setInterval(tick, 250);
   document.addEventListener("DOMContentLoaded", afterTableSwap);
 })();

@@ -18,22 +18,22 @@ def _teams(before, after, gained):
 
 def test_level_reason_names_the_band_and_the_ruling():
     with translation.override("en"):
-        assert "defenders go up 4 levels (S17)" in level_reason(0, "defenders", _teams("6", "J", 4))[0]
-        under = level_reason(85, "defenders", _teams("6", "7", 1))
+        assert "defenders go up 4 levels (S17)" in level_reason(0, _teams("6", "J", 4))[0]
+        under = level_reason(85, _teams("6", "7", 1))
         assert under == ["The attackers scored 85, under 160: the defenders hold and go up 1 level (S17)."]
-        assert "no level gained (S17)" in level_reason(200, "attackers", _teams("6", "6", 0))[0]
-        assert "go up 2 levels (S17)" in level_reason(330, "attackers", _teams("6", "8", 2))[0]
-        assert "go up 3 levels (S17)" in level_reason(400, "attackers", _teams("6", "9", 3))[0]
+        assert "no level gained (S17)" in level_reason(200, _teams("6", "6", 0))[0]
+        assert "go up 2 levels (S17)" in level_reason(330, _teams("6", "8", 2))[0]
+        assert "go up 3 levels (S17)" in level_reason(400, _teams("6", "9", 3))[0]
 
 
 def test_level_reason_explains_a_skipped_level_from_2_or_4():
     """S2: 3, 5 and A are never levels, so "2 → 4" is one level."""
     with translation.override("en"):
-        words = level_reason(100, "defenders", _teams("2", "4", 1))
+        words = level_reason(100, _teams("2", "4", 1))
         assert len(words) == 2 and "(S2)" in words[1] and "2 → 4" in words[1]
-        assert len(level_reason(100, "defenders", _teams("7", "8", 1))) == 1
+        assert len(level_reason(100, _teams("7", "8", 1))) == 1
     with translation.override("zh-hant"):
-        assert "級" in level_reason(100, "defenders", _teams("4", "6", 1))[1]
+        assert "級" in level_reason(100, _teams("4", "6", 1))[1]
 
 
 def test_identical_cards_are_one_button_with_their_count():
