@@ -24,7 +24,7 @@ import random
 
 from ..base import Action
 from ..review import ReviewProblem, ReviewUnit
-from . import fast, search
+from . import search
 from .match import team_of
 from . import state as state_mod
 from .state import HandState
@@ -37,7 +37,11 @@ UNIT = ReviewUnit("levels", (0.25, 0.5, 1.0))
 #: defenders')`` of the S17 table read as a line: 0 points (大光) and the
 #: middle of each band of :func:`.scoring.result_row` (the bands 5-155, 160-235,
 #: 240-315, 320-395 and 400 on give -1, 0, +1, +2, +3), flat beyond the last.
-_KNOTS = ((0, -4.0), (80, -1.0), (197.5, 0.0), (277.5, 1.0), (357.5, 2.0), (437.5, 3.0))
+#: The knot at 5 continues the 80 → 197.5 slope down to the band's start, so that
+#: the line's mean over 5-155 is the band's -1 (a straight line from 0's -4 to 80's
+#: -1 made that band -1.56 on average and 10 points there worth 0.375 levels).
+_KNOTS = ((0, -4.0), (5, -1.0 - 75 / 117.5), (80, -1.0), (197.5, 0.0), (277.5, 1.0), (357.5, 2.0),
+          (437.5, 3.0))
 
 
 def smooth_levels(x: float) -> float:
@@ -54,16 +58,6 @@ def smooth_levels(x: float) -> float:
         if x < x1:
             return y0 + (y1 - y0) * (x - x0) / (x1 - x0)
     return _KNOTS[-1][1]
-
-
-def _result(rules, st: HandState, r: random.Random):
-    """``(HandResult, dealer)`` of ``st`` played to the end as
-    :func:`.search.fast_value` plays it (the heuristic to a trick boundary,
-    then :func:`.fast.playout`)."""
-    st = search._advance(rules, st, r)
-    if st.phase == "done":
-        return st.result, st.dealer
-    return fast.playout(st, r), st.dealer
 
 
 def smooth_value(result, seat: int, dealer: int) -> float:
@@ -119,7 +113,7 @@ def review_problem(rules, state: HandState, action: Action,
         return search.sample_world(v, match, r)
 
     def evaluate(world, cand, r):
-        result, dealer = _result(rules, state_mod.apply(world, cand), r)
+        result, dealer = search.fast_result(rules, state_mod.apply(world, cand), r)
         return smooth_value(result, seat, dealer)
 
     return ReviewProblem(cands, played, sample, evaluate, lambda a: a, real=state)

@@ -252,15 +252,21 @@ def _advance(rules, st: HandState, rng: random.Random,
     return st
 
 
-def fast_value(rules, st: HandState, seat: int, rng: random.Random,
-               deadline: float | None = None) -> float:
-    """:func:`value` of ``st`` played to the end: the engine's heuristic until
-    :func:`.fast.unit_lead` holds, then :func:`.fast.playout`."""
+def fast_result(rules, st: HandState, rng: random.Random, deadline: float | None = None):
+    """``(HandResult, dealer)`` of ``st`` played to the end: the engine's
+    heuristic until :func:`.fast.unit_lead` holds, then :func:`.fast.playout`
+    (the dealer too, since an auction still running decides it)."""
     st = _advance(rules, st, rng, deadline)
     if st.phase == "done":
-        return value(st.result, seat)
+        return st.result, st.dealer
     check_time(deadline)
-    return value(fast.playout(st, rng), seat)
+    return fast.playout(st, rng), st.dealer
+
+
+def fast_value(rules, st: HandState, seat: int, rng: random.Random,
+               deadline: float | None = None) -> float:
+    """:func:`value` of ``st`` played to the end (:func:`fast_result`)."""
+    return value(fast_result(rules, st, rng, deadline)[0], seat)
 
 
 def value(result, seat: int) -> float:
