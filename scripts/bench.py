@@ -94,6 +94,7 @@ def main() -> int:
     stack = LiveStack.production(workdir, **kw)
     rows = []
     status = 0
+    reviews = None
     try:
         print(f"starting the production stack in {workdir} ...", flush=True)
         stack.start()
