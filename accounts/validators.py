@@ -63,3 +63,31 @@ def clean_text(value, max_length: int | None = None, *, required: bool = False) 
     if required and not text:
         raise ValidationError(_("请填写内容"), code="required")
     return text
+
+
+#: The largest value of a 64-bit id column (PostgreSQL's ``bigint``).
+MAX_ID = 2**63 - 1
+
+
+def id_number(value, minimum: int = 1) -> int | None:
+    """An id or count received from a client, or None for anything else.
+
+    ``value``: a JSON integer or a string of ASCII digits (a form field);
+    accepted when ``minimum ≤ value ≤`` :data:`MAX_ID`, the id column's range.
+    None for a bool, a float, ``"²"``, ``"-1"``, ``" 7"`` or a number past
+    the column (which the database would refuse with an error).
+
+    >>> id_number("42"), id_number(7), id_number("0"), id_number("0", minimum=0)
+    (42, 7, None, 0)
+    >>> id_number(True), id_number("²"), id_number(str(2**63))
+    (None, None, None)
+    """
+    if isinstance(value, bool):
+        return None
+    if isinstance(value, str):
+        if not (0 < len(value) <= 19 and value.isascii() and value.isdigit()):
+            return None
+        value = int(value)
+    if not isinstance(value, int) or not minimum <= value <= MAX_ID:
+        return None
+    return value

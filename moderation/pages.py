@@ -16,7 +16,7 @@ from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
-from accounts.validators import text_problem
+from accounts.validators import id_number, text_problem
 
 from . import reputation, services
 from .models import Action, Block, Report
@@ -38,12 +38,9 @@ def moderator_required(view):
 
 
 def _int(value) -> int | None:
-    """A positive id or number from a form (1 … 2**63 − 1, the id column's
-    range), or None for anything else."""
-    if not isinstance(value, str) or not (0 < len(value) <= 19 and value.isascii() and value.isdigit()):
-        return None
-    number = int(value)
-    return number if 0 <= number < 2**63 else None
+    """An id or number from a form (0 … 2**63 − 1: 0 is a room's "no
+    minimum"), or None for anything else."""
+    return id_number(value, minimum=0)
 
 
 # --------------------------------------------------------------------------- signal receivers

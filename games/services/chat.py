@@ -30,13 +30,10 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
-from accounts.validators import text_problem
+from accounts.validators import id_number, text_problem
 from hooks import Hooks
 
 from games.models import ChatMessage, ChatMute, Room
-
-#: Largest user id a mute may name (the id column is a 64-bit integer).
-MAX_USER_ID = 2**63 - 1
 
 #: Longest message, in characters.
 MAX_LENGTH = 200
@@ -130,18 +127,10 @@ def muted_ids(user) -> set[int]:
 
 
 def mute_target(value) -> int | None:
-    """The user id a ``{"mute": …}`` message names: a JSON integer or a
-    string of ASCII digits, 1 ≤ id ≤ :data:`MAX_USER_ID`; None for anything
-    else (a bool, a float, ``"²"``, a number past the id column's range)."""
-    if isinstance(value, bool):
-        return None
-    if isinstance(value, str):
-        if not (0 < len(value) <= 19 and value.isascii() and value.isdigit()):
-            return None
-        value = int(value)
-    if not isinstance(value, int) or not 1 <= value <= MAX_USER_ID:
-        return None
-    return value
+    """The user id a ``{"mute": …}`` message names (a JSON integer or a
+    string of ASCII digits, :func:`accounts.validators.id_number`); None for
+    anything else."""
+    return id_number(value)
 
 
 def set_mute(user, other_id: int, on: bool) -> bool:

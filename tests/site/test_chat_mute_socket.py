@@ -17,7 +17,7 @@ from django.conf import settings
 from django.test import Client
 
 from games.models import ChatMute
-from games.services.chat import MAX_USER_ID
+from accounts.validators import MAX_ID as MAX_USER_ID
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.usefixtures("close_thread_connections")]
 
