@@ -119,13 +119,10 @@ def checked_addresses(host: str, port: int, policy: Policy | None = None) -> lis
     return addresses
 
 
-def check_endpoint(url: str, policy: Policy | None = None) -> str:
-    """``url`` if the server may POST to it, else :class:`UnsafeEndpoint`.
-
-    The rules are the module's: the policy's scheme (``https``) and port (the
-    default), no credentials in the URL, and every address of its host
-    allowed (:func:`checked_addresses`)."""
-    policy = policy or POLICY
+def _checked_url(url: str, policy: Policy) -> tuple[str, int]:
+    """``(host, port)`` of ``url`` when its form is allowed (the policy's
+    scheme and port, no credentials, a host); :class:`UnsafeEndpoint` else.
+    Resolves nothing."""
     try:
         parts = urlsplit(url)
         port = parts.port
@@ -139,7 +136,17 @@ def check_endpoint(url: str, policy: Policy | None = None) -> str:
         raise UnsafeEndpoint("credentials in the URL")
     if not parts.hostname:
         raise UnsafeEndpoint("no host")
-    checked_addresses(parts.hostname, port or (443 if parts.scheme == "https" else 80), policy)
+    return parts.hostname, port or (443 if parts.scheme == "https" else 80)
+
+
+def check_endpoint(url: str, policy: Policy | None = None) -> str:
+    """``url`` if the server may POST to it, else :class:`UnsafeEndpoint`.
+
+    The rules are the module's: the policy's scheme (``https``) and port (the
+    default), no credentials in the URL, and every address of its host
+    allowed (:func:`checked_addresses`)."""
+    policy = policy or POLICY
+    checked_addresses(*_checked_url(url, policy), policy)
     return url
 
 
@@ -187,7 +194,7 @@ class _TimedSession(requests.Session):
     """A session whose every request has the push timeouts and follows no redirect."""
 
     def request(self, method, url, **kwargs):
-        check_endpoint(url)
+        _checked_url(url, POLICY)  # the connection resolves and checks the host itself
         kwargs["timeout"] = (CONNECT_TIMEOUT_S, READ_TIMEOUT_S)
         kwargs["allow_redirects"] = False
         return super().request(method, url, **kwargs)
@@ -195,8 +202,9 @@ class _TimedSession(requests.Session):
 
 def push_session() -> requests.Session:
     """A ``requests`` session for sending push messages (pywebpush's
-    ``requests_session``): it checks each URL (:func:`check_endpoint`),
-    connects only to addresses it resolved and checked itself, follows no
+    ``requests_session``): it checks each URL's form (scheme, port, no
+    credentials), resolves the host once per connection and connects only to
+    an address it checked (:func:`checked_addresses`), follows no
     redirect (a 3xx is an answer, which pywebpush reports as a failure),
     ignores proxies from the environment, and gives up after
     :data:`CONNECT_TIMEOUT_S` / :data:`READ_TIMEOUT_S` seconds.  Raises
