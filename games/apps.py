@@ -37,7 +37,7 @@ class GamesConfig(AppConfig):
         # in this order: a committed room is pushed to its sockets, then its next
         # turn is scheduled (games.signals.room_committed)
         from games.live import notify  # noqa: F401
-        from games.runtime import scheduling  # noqa: F401
+        from games.runtime import runner  # noqa: F401
         from games.runtime import reviewing  # noqa: F401
         from games.runtime import heartbeats  # noqa: F401 (beat's signals)
         from games import embargo
