@@ -54,7 +54,6 @@ class RoomMultiplier(models.Model):
 
     def save(self, *args, **kwargs):
         """Save; a new default clears the flag on the previous one."""
-        from django.db import transaction
 
         with transaction.atomic():
             if self.is_default:
@@ -336,3 +335,4 @@ class ChatMute(models.Model):
 
 # Hand reviews live in their own module; imported here so Django finds them.
 from .review_models import DealReplay, HandReview, SeatAccuracy  # noqa: E402,F401
+from django.db import transaction

@@ -16,6 +16,7 @@ starts; ``play_turn`` or ``runner.run_due()`` in the test's thread).
 from __future__ import annotations
 
 from django.conf import settings
+from celery import current_app
 
 
 def disabled() -> bool:
@@ -31,7 +32,6 @@ def inprocess() -> bool:
 def celery_task(name: str):
     """The registered Celery task ``name`` (the apps' ``tasks`` modules are
     loaded by Celery's own autodiscovery the first time)."""
-    from celery import current_app
 
     try:
         return current_app.tasks[name]
