@@ -133,8 +133,8 @@ DATABASES = {
 #: ``DB_POOL_MIN_SIZE`` close after ``DB_POOL_MAX_IDLE`` seconds.  Every
 #: connection is checked when taken (``CONN_HEALTH_CHECKS``), so those broken by
 #: a database restart are replaced, not handed out.  The site's connections are
-#: at most (daphnes + beats) x DB_POOL_MAX_SIZE + per worker concurrency + 1 +
-#: GAMES_RUNNER_THREADS (below), plus one per running management
+#: at most (daphnes + beats) x DB_POOL_MAX_SIZE + per worker (concurrency + 1) x
+#: (2 + GAMES_RUNNER_THREADS) (below), plus one per running management
 #: command; keep that below PostgreSQL's max_connections
 #: minus its superuser_reserved_connections and your other clients (README,
 #: "Database connections").  ``DB_POOL_MAX_SIZE=0``: no pool, a connection per
@@ -153,8 +153,9 @@ DB_HEALTH_TIMEOUT = float(os.environ.get("DB_HEALTH_TIMEOUT", "2"))
 #: child's whole pool after every task, under the feet of the turn runner's
 #: threads (games.runtime.runner).  A task thread's connection is closed by
 #: the fix-up after each task; the runner's claiming thread and each of its turn
-#: threads keep their own (DB_WORKER_CONN_MAX_AGE, below), so a worker holds at
-#: most concurrency + 1 + GAMES_RUNNER_THREADS connections.
+#: threads keep their own (DB_WORKER_CONN_MAX_AGE, below); a runner runs in each
+#: prefork child (or in the main process of a solo pool), so a worker holds at
+#: most (concurrency + 1) x (2 + GAMES_RUNNER_THREADS) connections.
 IN_CELERY_WORKER = "worker" in sys.argv[1:] and any(
     Path(arg).name == "celery" or arg.endswith(f"celery{os.sep}__main__.py") for arg in sys.argv[:1]
 )
@@ -166,7 +167,7 @@ _argv0 = Path(sys.argv[0]).name if sys.argv else ""
 #: 30 ms of CPU per move across the worker and the cluster, which cut N = 100 of
 #: ``make bench`` to 28 % served (docs/performance.md, "Connections per move").
 #: Celery's Django fix-up still closes a task thread's connection after each task;
-#: the bound concurrency + 1 + GAMES_RUNNER_THREADS is unchanged.
+#: the bound (concurrency + 1) x (2 + GAMES_RUNNER_THREADS) is unchanged.
 DB_WORKER_CONN_MAX_AGE = int(os.environ.get("DB_WORKER_CONN_MAX_AGE", "300"))
 #: What this process is called in PostgreSQL's pg_stat_activity (application_name):
 #: cardroom-web (daphne), cardroom-worker, cardroom-beat, cardroom-manage, cardroom.
@@ -421,7 +422,8 @@ CELERY_BEAT_SCHEDULE = {
     "quickplay-pass": {"task": "quickplay.tasks.matchmake_all", "schedule": 1.0},
 }
 #: The turn runner (games.runtime.runner): turn threads per process (each
-#: Celery worker's main process, or the embedded web process), the longest
+#: prefork child of a Celery worker, or its main process with a solo pool, or
+#: the embedded web process), the longest
 #: sleep between two claims (a deadline set in another process, e.g. a
 #: player's move committed by daphne, waits at most this long; the process's
 #: own deadlines are exact, and in the embedded topology every deadline is the

@@ -312,8 +312,9 @@ def stop(timeout: float = 10.0) -> None:
 
 @receiver(signals.room_committed, dispatch_uid="games.runtime.runner.committed")
 def _on_room_committed(sender, room_id: int, version: int, deadline=None, **kwargs) -> None:
-    """After a room's commit with a deadline: this process's runner learns it."""
-    if deadline is None or disabled():
+    """After a room's commit with a deadline: this process's runner learns it
+    (the embedded topology starts its runner here if none runs yet)."""
+    if deadline is None:
         return
     runner = current() or ensure_started()
     if runner is not None:

@@ -1,9 +1,9 @@
 """Celery entry points, thin: the work is in :mod:`games.runtime.runner` and
 :mod:`games.runtime.reviewing`.
 
-No turn is a Celery task: each worker's main process runs the turn runner
-(started on ``worker_ready``, stopped on ``worker_shutdown``), which claims due
-rooms in the database itself.  Beat keeps a safety role only:
+No turn is a Celery task: each worker runs the turn runner (started on
+``worker_ready`` in its main process, or on ``worker_process_init`` in each
+prefork child; stopped with it), which claims due rooms in the database itself.  Beat keeps a safety role only:
 ``sweep_deadlines`` runs the same claim once (:func:`games.runtime.runner.run_due`)
 in case every runner of the site is stuck, and stamps the health keys.
 """
@@ -13,7 +13,13 @@ from __future__ import annotations
 import os
 
 from celery import shared_task
-from celery.signals import worker_init, worker_ready, worker_shutdown
+from celery.signals import (
+    worker_init,
+    worker_process_init,
+    worker_process_shutdown,
+    worker_ready,
+    worker_shutdown,
+)
 
 from games.runtime import heartbeats, reviewing, runner
 from games.services.turns import play_turn
@@ -93,19 +99,39 @@ def _review_worker_idles(**kwargs) -> None:
         _idle_scheduling()
 
 
+def _prefork(consumer) -> bool:
+    """True when the worker's pool is prefork (its children run the runner)."""
+    pool = getattr(consumer, "pool", None)
+    return type(pool).__module__ == "celery.concurrency.prefork"
+
+
 @worker_ready.connect
-def _start_runner(**kwargs) -> None:
-    """Every worker's main process runs the turn runner
-    (:mod:`games.runtime.runner`, ``settings.GAMES_RUNNER_THREADS`` turn
-    threads); several workers share the due rooms through the claim.  Not in
-    the review worker."""
-    if _review_worker():
+def _start_runner(sender=None, **kwargs) -> None:
+    """Every worker runs the turn runner (:mod:`games.runtime.runner`,
+    ``settings.GAMES_RUNNER_THREADS`` turn threads): in its main process with
+    a solo or threads pool; with a prefork pool each child runs one instead
+    (below), so bots think on as many cores as the pool has.  Several workers
+    and children share the due rooms through the claim.  Not in the review
+    worker."""
+    if _review_worker() or _prefork(sender):
         return
     runner.start()
+
+
+@worker_process_init.connect
+def _start_child_runner(**kwargs) -> None:
+    """A prefork pool's child runs its own turn runner."""
+    if not _review_worker():
+        runner.start()
 
 
 @worker_shutdown.connect
 def _stop_runner(**kwargs) -> None:
     """A clean stop finishes the turns under way; the rest stays due in the
     database for the next runner."""
+    runner.stop()
+
+
+@worker_process_shutdown.connect
+def _stop_child_runner(**kwargs) -> None:
     runner.stop()

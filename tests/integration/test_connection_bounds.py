@@ -32,11 +32,10 @@ POOL_MAX = 3
 WEBS = 2
 RUNNER_THREADS = 4
 #: The README's formula: (daphnes + beats) x DB_POOL_MAX_SIZE + per worker
-#: concurrency + 1 + GAMES_RUNNER_THREADS (solo pool: concurrency 1; the 1 is the
-#: runner's claiming thread), + 1 per management command (the test's ``ops``
-#: subprocesses, at most one at a time)
+#: (concurrency + 1) x (2 + GAMES_RUNNER_THREADS) (solo pool: concurrency 1),
+#: + 1 per management command (the test's ``ops`` subprocesses, at most one at a time)
 WEB_BOUND = WEBS * POOL_MAX
-WORKER_BOUND = 1 + 1 + RUNNER_THREADS
+WORKER_BOUND = (1 + 1) * (2 + RUNNER_THREADS)
 BOUND = (WEBS + 1) * POOL_MAX + WORKER_BOUND + 1
 
 

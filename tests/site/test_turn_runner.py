@@ -114,9 +114,8 @@ def _wait(check, seconds: float = 20.0):
 
 @pytest.fixture
 def live_runner(settings):
-    """The embedded topology's runner, really started (threads, own connections)."""
-    settings.GAMES_SCHEDULING_DISABLED = False
-    settings.GAMES_INPROCESS_TASKS = True
+    """The embedded topology's runner, really started (threads, own connections).
+    Scheduling stays disabled otherwise (no review thread starts)."""
     started = []
 
     def start(**overrides):
@@ -127,12 +126,11 @@ def live_runner(settings):
 
     yield start
     runner.stop()
-    settings.GAMES_SCHEDULING_DISABLED = True
     connections.close_all()
 
 
 @pytest.mark.django_db(transaction=True)
-def test_a_restarted_runner_resumes_every_table(make_user, multipliers, live_runner):
+def test_a_restarted_runner_resumes_every_table(make_user, multipliers, live_runner, settings):
     """Three tables whose runner died holding their leases (and one left simply
     overdue) all go on once a new runner starts and the leases expire."""
     rooms = []
@@ -144,13 +142,15 @@ def test_a_restarted_runner_resumes_every_table(make_user, multipliers, live_run
         room.refresh_from_db()
         make_due(room)
         rooms.append((room, room.version, _actions(room)))
-    runner.claim(3)  # the dead runner's claims (a short lease below: they expire soon)
-    live_runner(GAMES_RUNNER_LEASE_S=0.5, GAMES_RUNNER_POLL_S=0.1)
+    settings.GAMES_RUNNER_LEASE_S = 0.5
+    assert len(runner.claim(3)[1]) == 3  # the dead runner's claims, on a short lease
+    live_runner(GAMES_RUNNER_POLL_S=0.1)
 
     def moved():
         return all(Room.objects.get(pk=room.pk).version > version for room, version, _ in rooms)
 
     assert _wait(moved), "every table resumed"
+    runner.stop()
     for room, _version, before in rooms:
         assert _actions(room) > before
 
@@ -180,5 +180,6 @@ def test_a_deadline_sooner_than_the_poll_is_honoured(bot_room, alice, live_runne
         return Room.objects.get(pk=bot_room.pk).version > version
 
     assert _wait(moved, 10.0), "the runner slept through a deadline sooner than its poll"
+    runner.stop()
     last = HandAction.objects.filter(hand=services.current_hand(room)).order_by("-seq").first()
     print(f"\ndeadline -> move: {(last.created - deadline).total_seconds() * 1000:.0f} ms (poll 30 s)")
