@@ -40,7 +40,7 @@ log = logging.getLogger(__name__)
 
 # The stamps the processes leave (beat, the sweeps) are written by
 # games.runtime.heartbeats, the layer that runs them; this module only reads them.
-BEAT_KEY, SWEEP_RAN_KEY, WORKER_SWEEP_KEY = heartbeats.BEAT_KEY, heartbeats.SWEEP_RAN_KEY, heartbeats.WORKER_SWEEP_KEY
+BEAT_KEY, SWEEP_RAN_KEY = heartbeats.BEAT_KEY, heartbeats.SWEEP_RAN_KEY
 
 
 def pool_state() -> dict | None:

@@ -58,7 +58,6 @@ from django.utils import timezone
 
 from games import signals
 from games.models import Room
-from games.runtime import heartbeats
 from games.runtime.scheduling import disabled
 from games.services import turns
 
@@ -176,7 +175,6 @@ class Runner:
         self._known: list[float] = []  # UNIX times of deadlines this process knows
         self._busy = 0
         self._stopped = False
-        self._stamped = 0.0
         self._pool = ThreadPoolExecutor(max_workers=self._threads, thread_name_prefix=f"{name}-turn")
         self._thread = threading.Thread(target=self._loop, name=name, daemon=True)
         #: The process that owns the threads (a forked child inherits the object, not its threads).
@@ -229,7 +227,6 @@ class Runner:
                 connections.close_all()
                 next_poll = time.time() + max(1.0, self._poll)
                 continue
-            self._stamp()
             # A full batch: more may be due, claim again as soon as a thread is free.
             next_poll = 0.0 if len(batch) >= free else time.time() + self._poll
             with self._cond:
@@ -239,12 +236,6 @@ class Runner:
                     self._pool.submit(self._turn, room_id, version, lease)
                 except RuntimeError:  # shut down meanwhile: the lease expires, another runner takes it
                     return
-
-    def _stamp(self) -> None:
-        now = time.time()
-        if now - self._stamped >= 1.0:
-            self._stamped = now
-            heartbeats.worker_swept()
 
     def _turn(self, room_id: int, version: int, lease: datetime) -> None:
         try:

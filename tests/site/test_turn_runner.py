@@ -183,3 +183,38 @@ def test_a_deadline_sooner_than_the_poll_is_honoured(bot_room, alice, live_runne
     runner.stop()
     last = HandAction.objects.filter(hand=services.current_hand(room)).order_by("-seq").first()
     print(f"\ndeadline -> move: {(last.created - deadline).total_seconds() * 1000:.0f} ms (poll 30 s)")
+
+
+@pytest.mark.django_db(transaction=True)
+def test_concurrent_claims_share_the_rooms_without_overlap(make_user, multipliers):
+    """Two runners claim at the same moment, in threads with their own
+    connections (SKIP LOCKED on PostgreSQL, the single writer on SQLite):
+    together they take every due room, and no room twice."""
+    import threading
+
+    ids = set()
+    for i in range(6):
+        owner = make_user(f"c{i}")
+        room = services.create_room(owner, "baohuang", f"c{i}", turn_seconds=30, bot_delay_ms=0)
+        services.fill_bots(room, owner, "heuristic")
+        services.set_ready(room, owner, True)
+        make_due(room)
+        ids.add(room.pk)
+    barrier = threading.Barrier(2)
+    taken: list[list[int]] = [[], []]
+
+    def claimer(k: int) -> None:
+        try:
+            barrier.wait(5)
+            for _ in range(3):
+                taken[k] += [room_id for room_id, _v in runner.claim(2)[1]]
+        finally:
+            connections.close_all()
+
+    threads = [threading.Thread(target=claimer, args=(k,)) for k in range(2)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(30)
+    assert not set(taken[0]) & set(taken[1])
+    assert sorted(taken[0] + taken[1]) == sorted(ids)
