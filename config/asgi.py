@@ -20,13 +20,13 @@ from config.ws_deflate import install as install_ws_deflate  # noqa: E402
 from config.ws_origin import SameOriginValidator  # noqa: E402
 from games.live.routing import websocket_urlpatterns  # noqa: E402
 from quickplay.routing import websocket_urlpatterns as quickplay_websockets  # noqa: E402
-from games.runtime.scheduling import ensure_sweeper  # noqa: E402
+from games.runtime.runner import ensure_started as ensure_turn_runner  # noqa: E402
 from notifications.routing import websocket_urlpatterns as notice_sockets  # noqa: E402
 
-# Embedded topology: the deadline sweep runs inside this process; start it with
+# Embedded topology: the turn runner runs inside this process; start it with
 # the server so an overdue table resumes after a restart without a visitor.
-# (In the production topology this returns at once: Celery beat sweeps.)
-ensure_sweeper()
+# (In the production topology this returns at once: the Celery workers run it.)
+ensure_turn_runner()
 ensure_round_sweeper()
 # permessage-deflate on the sockets daphne serves (GAMES_WS_DEFLATE=0: off)
 install_ws_deflate()

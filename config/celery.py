@@ -2,8 +2,9 @@
 
 In the production topology (``REDIS_URL`` or ``CELERY_BROKER_URL`` set) tasks
 go to the broker and run in separate ``celery worker`` / ``celery beat``
-processes.  In the embedded default no broker exists and
-``games.runtime.scheduling`` runs the same task functions on in-process timers.
+processes.  In the embedded default no broker exists and the work runs in
+the web process.  No turn is a task: the turn runner
+(``games.runtime.runner``) runs inside the workers, or in the web process.
 """
 
 import os

@@ -134,7 +134,7 @@ DATABASES = {
 #: connection is checked when taken (``CONN_HEALTH_CHECKS``), so those broken by
 #: a database restart are replaced, not handed out.  The site's connections are
 #: at most (daphnes + beats) x DB_POOL_MAX_SIZE + per worker (concurrency + 1) x
-#: (1 + GAMES_WORKER_LOCAL_TURNS) (below), plus one per running management
+#: (2 + GAMES_RUNNER_THREADS) (below), plus one per running management
 #: command; keep that below PostgreSQL's max_connections
 #: minus its superuser_reserved_connections and your other clients (README,
 #: "Database connections").  ``DB_POOL_MAX_SIZE=0``: no pool, a connection per
@@ -150,22 +150,24 @@ OUTAGE_RETRY_AFTER_S = int(os.environ.get("OUTAGE_RETRY_AFTER_S", "5"))
 #: Seconds `/healthz` and `manage.py health` wait for a database connection.
 DB_HEALTH_TIMEOUT = float(os.environ.get("DB_HEALTH_TIMEOUT", "2"))
 #: A Celery worker takes no pool: Celery's Django fix-up closes a prefork
-#: child's whole pool after every task, under the feet of the threads that
-#: run local turns (games.local_turns).  A task thread's connection is closed by
-#: the fix-up after each task; a local-turn thread keeps its own between turns
-#: (DB_WORKER_CONN_MAX_AGE, below), so a worker holds at most (concurrency + 1) x (1 + GAMES_WORKER_LOCAL_TURNS) connections.
+#: child's whole pool after every task, under the feet of the turn runner's
+#: threads (games.runtime.runner).  A task thread's connection is closed by
+#: the fix-up after each task; the runner's claiming thread and each of its turn
+#: threads keep their own (DB_WORKER_CONN_MAX_AGE, below); a runner runs in each
+#: prefork child (or in the main process of a solo pool), so a worker holds at
+#: most (concurrency + 1) x (2 + GAMES_RUNNER_THREADS) connections.
 IN_CELERY_WORKER = "worker" in sys.argv[1:] and any(
     Path(arg).name == "celery" or arg.endswith(f"celery{os.sep}__main__.py") for arg in sys.argv[:1]
 )
 _argv0 = Path(sys.argv[0]).name if sys.argv else ""
 #: Seconds a worker thread keeps its PostgreSQL connection between turns.  The
-#: worker's local-turn threads (games.runtime.local_turns) commit most moves; with
+#: worker's turn runner threads (games.runtime.runner) commit most moves; with
 #: a connection per turn (CONN_MAX_AGE 0) each move paid for a new backend:
 #: PostgreSQL's fork and authentication plus Django's connection set-up, about
 #: 30 ms of CPU per move across the worker and the cluster, which cut N = 100 of
 #: ``make bench`` to 28 % served (docs/performance.md, "Connections per move").
 #: Celery's Django fix-up still closes a task thread's connection after each task;
-#: the bound (concurrency + 1) x (1 + GAMES_WORKER_LOCAL_TURNS) is unchanged.
+#: the bound (concurrency + 1) x (2 + GAMES_RUNNER_THREADS) is unchanged.
 DB_WORKER_CONN_MAX_AGE = int(os.environ.get("DB_WORKER_CONN_MAX_AGE", "300"))
 #: What this process is called in PostgreSQL's pg_stat_activity (application_name):
 #: cardroom-web (daphne), cardroom-worker, cardroom-beat, cardroom-manage, cardroom.
@@ -385,8 +387,7 @@ BROKER_IS_REDIS = bool(CELERY_BROKER_URL) and CELERY_BROKER_URL.split(":", 1)[0]
 GAMES_INPROCESS_TASKS = not CELERY_BROKER_URL
 CELERY_TASK_ALWAYS_EAGER = GAMES_INPROCESS_TASKS
 # acks_late + reject on worker loss: a task whose worker died is delivered
-# again; running a turn twice is harmless (run_turn carries its version and
-# the service checks it under the row lock: the second run is "stale").
+# again (turns are no tasks: games.runtime.runner claims them in the database).
 CELERY_TASK_ACKS_LATE = True
 CELERY_TASK_REJECT_ON_WORKER_LOST = True
 CELERY_WORKER_PREFETCH_MULTIPLIER = 1
@@ -398,11 +399,8 @@ CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
 CELERY_BROKER_CONNECTION_MAX_RETRIES = None
 CELERY_WORKER_CANCEL_LONG_RUNNING_TASKS_ON_CONNECTION_LOSS = True
 # An unacknowledged task (its worker was killed) is redelivered after this
-# long.  Turns are short (< 1 s) and nothing is scheduled further ahead than
-# the visibility timeout by a countdown the table depends on: deadlines live
-# in the database and every sweeper (beat, and each worker's own sweep
-# thread, games.runtime.worker_sweep) re-sends overdue rooms.  So a short timeout only
-# speeds recovery; a task redelivered early finds its version gone ("stale").
+# long.  No table depends on a task: deadlines live in the database and the
+# turn runners (games.runtime.runner) claim them there.
 CELERY_BROKER_TRANSPORT_OPTIONS = {
     "visibility_timeout": int(os.environ.get("CELERY_VISIBILITY_TIMEOUT", "60")),
     "socket_timeout": 10.0,
@@ -423,13 +421,17 @@ CELERY_BEAT_SCHEDULE = {
     "sweep-rounds": {"task": "clubs.tasks.sweep_rounds", "schedule": 2.0},
     "quickplay-pass": {"task": "quickplay.tasks.matchmake_all", "schedule": 1.0},
 }
-#: Seconds between two sweeps of the deadline table by a worker's own sweep
-#: thread (beat is then not a single point of failure; 0 turns it off).
-GAMES_WORKER_SWEEP_S = float(os.environ.get("GAMES_WORKER_SWEEP_S", "5"))
-#: Threads with which a Celery worker runs the next turns of the rooms whose
-#: moves it commits, without a broker round trip per move (games.runtime.local_turns);
-#: 0 sends every turn through the broker.
-GAMES_WORKER_LOCAL_TURNS = int(os.environ.get("GAMES_WORKER_LOCAL_TURNS", "4"))
+#: The turn runner (games.runtime.runner): turn threads per process (each
+#: prefork child of a Celery worker, or its main process with a solo pool, or
+#: the embedded web process), the longest
+#: sleep between two claims (a deadline set in another process, e.g. a
+#: player's move committed by daphne, waits at most this long; the process's
+#: own deadlines are exact, and in the embedded topology every deadline is the
+#: process's own, so it polls rarely), and the lease of a claim (a killed
+#: runner's tables resume after it).
+GAMES_RUNNER_THREADS = int(os.environ.get("GAMES_RUNNER_THREADS", "4"))
+GAMES_RUNNER_POLL_S = float(os.environ.get("GAMES_RUNNER_POLL_S", "2" if GAMES_INPROCESS_TASKS else "0.2"))
+GAMES_RUNNER_LEASE_S = float(os.environ.get("GAMES_RUNNER_LEASE_S", "15"))
 #: Longest window of a hidden decision (games.services.hidden): every holder, human or
 #: bot, gets min(time limit, this) seconds and it takes effect at the deadline.
 GAMES_HIDDEN_DECISION_S = float(os.environ.get("GAMES_HIDDEN_DECISION_S", "10"))

@@ -1,15 +1,15 @@
 from django.apps import AppConfig
 from django.utils.translation import gettext_lazy as _
 
+from accounts import catalog
+from games import registry
+
 
 class _GameCatalog:
     """What accounts asks of the games (``accounts.catalog.PROVIDERS``): every
     registered game's code, label, title ladder and ledger reasons."""
 
     def game_entries(self):
-        from accounts import catalog
-        from games import registry
-
         return [catalog.GameEntry(s.code, s.profile_label, s.ladder, s.ledger_reasons)
                 for s in registry.specs()]
 
@@ -29,7 +29,7 @@ class GamesConfig(AppConfig):
         (:data:`accounts.signals.profile_context`), and accounts learns the
         registered games (``accounts.catalog.PROVIDERS``: their codes,
         labels, ledger reasons and default title ladders)."""
-        from accounts import catalog, profiles
+        from accounts import profiles
         from accounts.signals import profile_context
 
         from games.pages import profile
@@ -37,7 +37,7 @@ class GamesConfig(AppConfig):
         # in this order: a committed room is pushed to its sockets, then its next
         # turn is scheduled (games.signals.room_committed)
         from games.live import notify  # noqa: F401
-        from games.runtime import scheduling  # noqa: F401
+        from games.runtime import runner  # noqa: F401
         from games.runtime import reviewing  # noqa: F401
         from games.runtime import heartbeats  # noqa: F401 (beat's signals)
         from games import embargo

@@ -24,6 +24,9 @@ Example::
 from __future__ import annotations
 
 from hooks import Hooks
+from django.utils.translation import gettext as _
+from .models import Hand
+from django.db.models import BooleanField, ExpressionWrapper, OuterRef, Q
 
 #: The apps' guards (the site's one way to ask the apps above: hooks/__init__.py).
 _guards = Hooks("embargo")
@@ -113,7 +116,6 @@ def watch_reasons(room, users, hand=NOW) -> dict[int | None, str | None]:
     far as visitors go, with its sentence or None), otherwise user by user
     with ``room_watch`` and ``anonymous_watch`` (then ``hand`` is not used:
     those decide from the database now)."""
-    from django.utils.translation import gettext as _
 
     out: dict[int | None, str | None] = {}
     asked = []
@@ -145,7 +147,6 @@ def _one_by_one(guard, room, users) -> dict:
     signed-in user through ``room_watch``; visitors through
     ``anonymous_watch`` (absent when it does not know the room) and then
     ``room_watch`` (a visitor it refuses without a sentence: "sign in first")."""
-    from django.utils.translation import gettext as _
 
     ask = getattr(guard, "room_watch", None)
     answer: dict = {}
@@ -189,7 +190,6 @@ def hidden_hands(hand_ids, user) -> set[int]:
     ids = {int(i) for i in hand_ids if i}
     if not ids or not _guards or getattr(user, "is_staff", False):
         return set()
-    from .models import Hand
 
     hands = list(Hand.objects.filter(pk__in=ids, complete=True).select_related("match"))
     out: set[int] = set()
@@ -227,7 +227,6 @@ def room_flag(room_id):
     flags = _guards.answers("room_flag", room_id)
     if len(flags) < 2:
         return flags[0] if flags else None
-    from django.db.models import BooleanField, ExpressionWrapper, Q
 
     either = Q(flags[0])
     for flag in flags[1:]:
@@ -238,7 +237,6 @@ def room_flag(room_id):
 def annotate_seats(seats):
     """A queryset of ``Seat`` rows with ``embargo_room`` (bool) annotated from
     :func:`room_flag` on their room (unchanged when no guard has a flag)."""
-    from django.db.models import OuterRef
 
     flag = room_flag(OuterRef("room_id"))
     return seats if flag is None else seats.annotate(embargo_room=flag)

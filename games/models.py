@@ -54,7 +54,6 @@ class RoomMultiplier(models.Model):
 
     def save(self, *args, **kwargs):
         """Save; a new default clears the flag on the previous one."""
-        from django.db import transaction
 
         with transaction.atomic():
             if self.is_default:
@@ -115,6 +114,10 @@ class Room(models.Model):
         _("邀请链接编号"), default=0,
         help_text=_("私人房间的邀请链接随它改变：房主换一个链接，旧链接就不能再入座"),
     )
+    #: The turn runner's lease on the room's due turn (games.runtime.runner):
+    #: a runner that claimed the room runs its turn before this time; any
+    #: change of the room (services.frame's version bump) clears it.
+    claimed_until = models.DateTimeField(null=True, blank=True, editable=False)
     changed = models.DateTimeField(_("最后变更"), auto_now_add=True)
     created = models.DateTimeField(_("创建时间"), auto_now_add=True)
 
@@ -332,3 +335,4 @@ class ChatMute(models.Model):
 
 # Hand reviews live in their own module; imported here so Django finds them.
 from .review_models import DealReplay, HandReview, SeatAccuracy  # noqa: E402,F401
+from django.db import transaction

@@ -33,6 +33,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
 from games import embargo
+from games.models import Room
 
 _SALT = "games.private_rooms.invite"
 #: Hex digits of the HMAC kept in a link (96 bits).
@@ -112,7 +113,6 @@ class PrivateRoomRule:
         unplayed = [h for h in hands if not self._played(h, user)]
         if not unplayed:
             return set()
-        from games.models import Room
 
         private = set(Room.objects.filter(pk__in={h.match.room_id for h in unplayed}, private=True)
                       .values_list("pk", flat=True))

@@ -22,6 +22,7 @@ from django.utils.translation import gettext_lazy as _
 
 from .engine.base import GameRules
 from .engine import register_rules, unregister_rules
+from django.conf import settings
 
 #: The title ladder of ruling C4 (level number, name as the rule text writes
 #: it, threshold in game points); every game starts with it, admins edit each
@@ -163,7 +164,6 @@ def _discover() -> None:
     if _discovered:
         return
     _discovered = True
-    from django.conf import settings
 
     prefix = __name__.rpartition(".")[0] + "."
     for app in settings.INSTALLED_APPS:

@@ -58,13 +58,13 @@
     keyword arguments ``room_id``, ``version`` (the new one), ``deadline``
     (when the server acts next, or None) and ``lobby`` (whether the lobby's
     room list changed).  The live layer pushes the version to the room's
-    sockets, the runtime schedules the next turn.  Sent robustly: a failing
+    sockets, this process's turn runner learns the next deadline.  Sent robustly: a failing
     receiver is logged and the others still run.
 
 ``turn_due``
     Sent by :func:`games.services.turns.play_turn` when it ran before the
     room's deadline: ``room_id``, ``version``, ``delay_s`` (seconds until the
-    deadline).  The runtime runs the turn again then.
+    deadline).  The turn runner claims the room again then.
 
 ``review_due``
     Sent after the commit that asked for a completed hand's review

@@ -65,6 +65,9 @@ from dataclasses import asdict, dataclass, field
 from typing import Any, Callable, Sequence
 
 from .base import Action, GameRules, RecordError
+from .base import IllegalAction
+from .records import replay_record
+from . import get_rules
 
 #: Classes of a decision, best first.
 VERDICTS = ("fine", "inaccuracy", "mistake", "blunder")
@@ -432,8 +435,6 @@ def review_record(record: Any, hand: int = -1, **kwargs) -> HandReview:
     match carried in.  Raises :class:`RecordError` on a record that is not
     valid, or whose hand is illegal or not complete (a review needs a finished
     hand).  ``kwargs`` go to :func:`review_hand`."""
-    from .base import IllegalAction
-    from .records import replay_record
 
     try:
         out, status = replay_record(record)
@@ -450,7 +451,6 @@ def review_record(record: Any, hand: int = -1, **kwargs) -> HandReview:
         raise RecordError(f"the record has no hand {hand}")
     if not out["hands"][hand].get("complete"):
         raise RecordError(f"hand {hand} is not complete: only finished hands are reviewed")
-    from . import get_rules
 
     rules = get_rules(record["game"])
     match = rules.new_match(record.get("options"), record.get("start"))
@@ -479,7 +479,6 @@ def review_inputs_json(game: str, start: dict, deal: dict, payloads: list[dict],
     another process (the embedded topology's low-priority review process);
     ``budget_ms`` (a CPU cap), ``worlds`` and ``pause`` as for
     :func:`review_hand`."""
-    from . import get_rules
 
     rules = get_rules(game)
     match = rules.new_match(**start)

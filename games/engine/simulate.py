@@ -20,6 +20,9 @@ from dataclasses import dataclass, field
 
 from . import get_rules
 from .base import bot_decision
+from .search import DEFAULT_BUDGET_MS, SearchConfig
+from .shengji.match import LEVELS
+import multiprocessing
 
 
 @dataclass(frozen=True)
@@ -210,8 +213,6 @@ def format_report(report: SimulationReport) -> str:
 
 
 def _search_config(budget_ms: float | None, max_worlds: int | None = None):
-    from .search import DEFAULT_BUDGET_MS, SearchConfig
-
     return SearchConfig(budget_ms=DEFAULT_BUDGET_MS if budget_ms is None else budget_ms,
                         max_playouts=max_worlds)
 
@@ -249,7 +250,6 @@ def random_start(game: str, rng: random.Random):
     previous result (hence tribute) three times in four."""
     rules = get_rules(game)
     if game == "shengji":
-        from .shengji.match import LEVELS
 
         levels = {"0": rng.choice(LEVELS[:-1]), "1": rng.choice(LEVELS[:-1])}
         return rules.new_match(None, {"levels": levels, "dealer": rng.randrange(4)})
@@ -394,7 +394,6 @@ def run_duplicate(game: str, deals: int, seed: int, policies: list[str],
             if max_seconds is not None and time.perf_counter() - started > max_seconds:
                 break
     else:
-        import multiprocessing
 
         with multiprocessing.get_context("fork").Pool(jobs) as pool:
             for res in pool.imap(_duplicate_job, tasks):

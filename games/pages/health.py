@@ -32,12 +32,15 @@ from django.db import connection
 
 from games.pages import pool_returns
 from games.runtime import heartbeats
+import redis
+from kombu.utils.url import maybe_sanitize_url
+from celery import current_app
 
 log = logging.getLogger(__name__)
 
 # The stamps the processes leave (beat, the sweeps) are written by
 # games.runtime.heartbeats, the layer that runs them; this module only reads them.
-BEAT_KEY, SWEEP_RAN_KEY, WORKER_SWEEP_KEY = heartbeats.BEAT_KEY, heartbeats.SWEEP_RAN_KEY, heartbeats.WORKER_SWEEP_KEY
+BEAT_KEY, SWEEP_RAN_KEY = heartbeats.BEAT_KEY, heartbeats.SWEEP_RAN_KEY
 
 
 def pool_state() -> dict | None:
@@ -118,7 +121,6 @@ def check_redis() -> tuple[bool, str]:
     url = getattr(settings, "REDIS_URL", None)
     if not url:
         return True, "redis not used (embedded topology)"
-    import redis
 
     try:
         client = redis.Redis.from_url(url, socket_timeout=2, socket_connect_timeout=2)
@@ -136,14 +138,11 @@ def check_web() -> list[tuple[bool, str]]:
 
 
 def _broker_name() -> str:
-    from kombu.utils.url import maybe_sanitize_url
-
     return maybe_sanitize_url(settings.CELERY_BROKER_URL or "")
 
 
 def check_broker(timeout: float = 3.0) -> tuple[bool, str]:
     """The broker accepts a connection within ``timeout`` seconds."""
-    from celery import current_app
 
     try:
         with current_app.connection_for_write() as conn:
@@ -158,7 +157,6 @@ def check_worker(timeout: float = 3.0) -> list[tuple[bool, str]]:
     that does not answer is reported as the broker's failure, not the worker's."""
     if settings.GAMES_INPROCESS_TASKS:
         return [(True, "no worker (embedded topology: turns run in the web process)")]
-    from celery import current_app
 
     broker = check_broker(timeout)
     if not broker[0]:

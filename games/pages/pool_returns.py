@@ -16,6 +16,7 @@ No Django imports (settings imports this module).
 from __future__ import annotations
 
 import threading
+from psycopg.pq import TransactionStatus
 
 __all__ = ["count", "returned"]
 
@@ -28,7 +29,6 @@ def returned(conn) -> None:
     back to the pool, after the pool rolled back any transaction left open.
     Counts it when it is idle (working); leaves it as it is (a reset callback
     must leave the connection idle, and this one does nothing to it)."""
-    from psycopg.pq import TransactionStatus
 
     global _returned
     if conn.pgconn.transaction_status == TransactionStatus.IDLE:

@@ -54,6 +54,8 @@ import time
 from typing import Callable
 
 from games.engine.review import review_inputs_json
+import logging
+import os
 
 __all__ = ["DEFAULT_IDLE_BELOW", "DEFAULT_MAX_PAUSE_S", "Deferred", "Governor", "cpu_times",
            "governs", "parse_idle_below", "review_paced"]
@@ -228,8 +230,6 @@ def nice_child() -> None:
     the spawned child has no logging configured otherwise).  It lives here,
     in a module that imports no Django model, because the spawned child
     imports it before Django is set up."""
-    import logging
-    import os
 
     try:
         os.nice(19)

@@ -21,7 +21,6 @@ log = logging.getLogger(__name__)
 BEAT_KEY = "games:health:beat-sent"
 #: a worker stamps this when it runs the deadline sweep that beat sent
 SWEEP_RAN_KEY = "games:health:sweep-ran"
-WORKER_SWEEP_KEY = "games:health:worker-sweep"
 
 
 def _stamp(key: str) -> None:
@@ -39,11 +38,6 @@ def beat_ran() -> None:
 def sweep_ran() -> None:
     """Called by a worker each time it runs beat's ``sweep_deadlines``."""
     _stamp(SWEEP_RAN_KEY)
-
-
-def worker_swept() -> None:
-    """Called by a worker's own sweep thread each time it ran."""
-    _stamp(WORKER_SWEEP_KEY)
 
 
 _in_beat = False

@@ -34,6 +34,9 @@ from games import signals
 from games.models import Hand, HandReview
 from games.runtime import governor, scheduling
 from games.services import reviews
+import queue
+import multiprocessing
+from concurrent.futures import ProcessPoolExecutor
 
 log = logging.getLogger(__name__)
 
@@ -71,7 +74,6 @@ def schedule_review(hand_id: int) -> None:
 
 def _review_thread_queue():
     global _review_queue, _review_thread
-    import queue
 
     with _review_lock:
         if _review_queue is None:
@@ -102,8 +104,6 @@ def run_review_job(fn: Callable, args: tuple):
     if threading.current_thread() is not _review_thread:
         return fn(*args)
     if _review_pool is None:
-        import multiprocessing
-        from concurrent.futures import ProcessPoolExecutor
 
         _review_pool = ProcessPoolExecutor(
             max_workers=1, mp_context=multiprocessing.get_context("spawn"),

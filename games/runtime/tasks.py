@@ -1,10 +1,16 @@
-"""Celery entry points, thin: the work is in :mod:`games.services.turns`.
+"""Celery entry points, thin: the work is in :mod:`games.runtime.runner` and
+:mod:`games.runtime.reviewing`.
 
-Both are idempotent (a turn carries the version it was scheduled for).  Where
-and when they run is :mod:`games.runtime.scheduling`'s business.
+No turn is a Celery task: each worker runs the turn runner (started on
+``worker_ready`` in its main process, or on ``worker_process_init`` in each
+prefork child; stopped with it), which claims due rooms in the database itself.  Beat keeps a safety role only:
+``sweep_deadlines`` runs the same claim once (:func:`games.runtime.runner.run_due`)
+in case every runner of the site is stuck, and stamps the health keys.
 """
 
 from __future__ import annotations
+
+import os
 
 from celery import shared_task
 from celery.signals import (
@@ -15,34 +21,24 @@ from celery.signals import (
     worker_shutdown,
 )
 
-from django.conf import settings
-
-from games.runtime import heartbeats, reviewing, scheduling, worker_sweep
-from games.runtime.scheduling import sweep
+from games.runtime import heartbeats, reviewing, runner
 from games.services.turns import play_turn
 
-__all__ = ["run_turn", "sweep_deadlines", "review_hand", "play_turn", "sweep"]
+__all__ = ["sweep_deadlines", "review_hand", "play_turn"]
 
 #: A worker started with ``CARDROOM_WORKER_ROLE=reviews`` (the review worker,
-#: the namespaced review queue only) runs reviews only: no deadline sweep, no local turns.
+#: the namespaced review queue only) runs reviews only: no turn runner.
 REVIEW_ROLE = "reviews"
-
-
-# The registered names are the ones from before this module moved to
-# games/runtime/: tasks already queued, beat's schedule and scheduling.RUN_TURN_TASK
-# keep resolving.
-@shared_task(name="games.tasks.run_turn", ignore_result=True)
-def run_turn(room_id: int, version: int) -> str:
-    """Celery entry point of :func:`~games.services.turns.play_turn`."""
-    return play_turn(room_id, version)
 
 
 @shared_task(name="games.tasks.sweep_deadlines", ignore_result=True)
 def sweep_deadlines() -> int:
-    """Celery beat entry point of :func:`~games.runtime.scheduling.sweep` (every 2 s).
-    Records the time it ran (beat records when it sent it: ``manage.py health``)."""
+    """Celery beat's safety sweep (every 2 s): the runners' own claim, run once
+    in this task (:func:`games.runtime.runner.run_due`); how many rooms it
+    claimed (0 while the runners keep up).  Records the time it ran (beat
+    records when it sent it: ``manage.py health``)."""
     heartbeats.sweep_ran()
-    return sweep()
+    return runner.run_due()
 
 
 @shared_task(name="games.tasks.review_hand", ignore_result=True, acks_late=True)
@@ -53,8 +49,6 @@ def review_hand(hand_id: int) -> str:
 
 
 def _review_worker() -> bool:
-    import os
-
     return os.environ.get("CARDROOM_WORKER_ROLE") == REVIEW_ROLE
 
 
@@ -68,8 +62,6 @@ def _yield_cpu_across_sessions() -> bool:
     core from saturated live tables).  Sets that group's nice to 19, only when
     this process leads its session (so no other process's group is touched);
     True if it did.  Reviews never slow live tables."""
-    import os
-
     try:
         if os.getsid(0) != os.getpid():
             return False
@@ -89,8 +81,6 @@ def _idle_scheduling() -> bool:
     machine, p95 81.7 ms without reviews and 623 ms with them.  True if it
     did (lowering one's own class needs no privilege); False where the
     platform has no such class.  Reviews never slow live tables."""
-    import os
-
     try:
         os.sched_setscheduler(0, os.SCHED_IDLE, os.sched_param(0))
         return True
@@ -109,33 +99,39 @@ def _review_worker_idles(**kwargs) -> None:
         _idle_scheduling()
 
 
+def _prefork(consumer) -> bool:
+    """True when the worker's pool is prefork (its children run the runner)."""
+    pool = getattr(consumer, "pool", None)
+    return type(pool).__module__ == "celery.concurrency.prefork"
+
+
 @worker_ready.connect
-def _start_worker_sweep(**kwargs) -> None:
-    """Every worker sweeps overdue rooms itself too (beat is not a single
-    point of failure; :mod:`games.runtime.worker_sweep`), and runs the next turns of
-    the rooms whose moves it commits itself (:mod:`games.runtime.local_turns`,
-    ``settings.GAMES_WORKER_LOCAL_TURNS`` threads).  Not in the review worker."""
-    if _review_worker():
+def _start_runner(sender=None, **kwargs) -> None:
+    """Every worker runs the turn runner (:mod:`games.runtime.runner`,
+    ``settings.GAMES_RUNNER_THREADS`` turn threads): in its main process with
+    a solo or threads pool; with a prefork pool each child runs one instead
+    (below), so bots think on as many cores as the pool has.  Several workers
+    and children share the due rooms through the claim.  Not in the review
+    worker."""
+    if _review_worker() or _prefork(sender):
         return
-    worker_sweep.start(lambda: sweep(direct=True))
-    scheduling.start_local_turns(int(getattr(settings, "GAMES_WORKER_LOCAL_TURNS", 0) or 0))
-
-
-@worker_shutdown.connect
-def _stop_worker_sweep(**kwargs) -> None:
-    worker_sweep.stop()
-    scheduling.stop_local_turns()
+    runner.start()
 
 
 @worker_process_init.connect
-def _start_child_local_turns(**kwargs) -> None:
-    """A prefork pool's child runs the tasks, so it keeps its own local turns
-    (with a threads or single-process pool the main process does, above)."""
-    if _review_worker():
-        return
-    scheduling.start_local_turns(int(getattr(settings, "GAMES_WORKER_LOCAL_TURNS", 0) or 0))
+def _start_child_runner(**kwargs) -> None:
+    """A prefork pool's child runs its own turn runner."""
+    if not _review_worker():
+        runner.start()
+
+
+@worker_shutdown.connect
+def _stop_runner(**kwargs) -> None:
+    """A clean stop finishes the turns under way; the rest stays due in the
+    database for the next runner."""
+    runner.stop()
 
 
 @worker_process_shutdown.connect
-def _stop_child_local_turns(**kwargs) -> None:
-    scheduling.stop_local_turns()
+def _stop_child_runner(**kwargs) -> None:
+    runner.stop()

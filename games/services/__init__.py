@@ -49,7 +49,7 @@ from .rooms import (
     take_seat,
 )
 from .settlement import carry_in_after, settle_leaving
-from .turns import due_rooms, play_turn
+from .turns import play_turn
 
 __all__ = [
     "AUTOPLAY_POLICY", "HAND_PAUSE_S", "POLICIES", "acts_automatically", "bot_rng",
@@ -61,5 +61,5 @@ __all__ = [
     "close_room", "create_room", "fill_bots", "leave_seat", "rejoin_seat", "renew_invite", "room_edited", "set_autoplay",
     "set_ready",
     "take_seat",
-    "carry_in_after", "settle_leaving", "play_turn", "due_rooms", "get_rules",
+    "carry_in_after", "settle_leaving", "play_turn", "get_rules",
 ]

@@ -76,14 +76,18 @@ def _bump_sql(room_id: int, expected_version: int | None) -> tuple[str, list]:
     [AND version = expected] RETURNING *``: lock, check and read the fresh
     row in one statement (PostgreSQL; SQLite ≥ 3.35), one round trip fewer
     than an UPDATE followed by a SELECT.  ``changed`` is written by the
-    frame's closing save (a quiet command, :func:`keep_quiet`, leaves it)."""
+    frame's closing save (a quiet command, :func:`keep_quiet`, leaves it).
+    The same statement clears ``claimed_until``: a changed room's turn runner
+    lease is void (the next deadline is anyone's to claim,
+    :mod:`games.runtime.runner`), at no extra statement."""
     connection = connections[Room.objects.db]
     qn = connection.ops.quote_name
     meta = Room._meta
     version = qn(meta.get_field("version").column)
     pk = qn(meta.pk.column)
     columns = ", ".join(qn(f.column) for f in meta.concrete_fields)
-    sql = f"UPDATE {qn(meta.db_table)} SET {version} = {version} + 1 WHERE {pk} = %s"
+    claimed = qn(meta.get_field("claimed_until").column)
+    sql = f"UPDATE {qn(meta.db_table)} SET {version} = {version} + 1, {claimed} = NULL WHERE {pk} = %s"
     params = [room_id]
     if expected_version is not None:
         sql += f" AND {version} = %s"

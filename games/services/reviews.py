@@ -26,6 +26,9 @@ from django.utils import timezone
 from games import embargo, signals
 from ..engine import get_rules
 from ..models import Hand, HandReview, SeatAccuracy
+import datetime
+from django.db.models import Avg, Count
+from django.db.models.functions import TruncWeek
 
 log = logging.getLogger(__name__)
 
@@ -143,10 +146,7 @@ def average_accuracy(user) -> list[dict]:
     (0 = this week), "accuracy", "hands"}]`` for the weeks with a reviewed
     hand ("average accuracy per game over time").  The weekly means of
     all games come from one query."""
-    import datetime
 
-    from django.db.models import Avg, Count
-    from django.db.models.functions import TruncWeek
 
     now = timezone.localtime()
     this_monday = now.date() - datetime.timedelta(days=now.weekday())

@@ -3,8 +3,8 @@
 A bot or 托管 move (:func:`games.services.turns.play_turn`) reads the room,
 its hand (with the action count) and its seats, takes the lock, inserts the
 action and saves the deadline.  The next turn of the same room is, most of the
-time, the next bot's, run by the same worker (worker-local turns,
-:mod:`games.runtime.local_turns`) a bot delay later: it would read back exactly what
+time, the next bot's, run by the same process's turn runner
+(:mod:`games.runtime.runner`) a bot delay later: it would read back exactly what
 this process has just written.  So after such a move commits, the room as
 locked and saved, the hand (``n_actions`` one more) and the seats are kept
 here under the room's new version, and the next turn at that version takes

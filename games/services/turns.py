@@ -1,14 +1,12 @@
 """The server's own turns: bots, 托管, C5 timeouts and the next deal.
 
-:func:`play_turn` is what runs when a room's deadline comes (a Celery task in
-the production topology, an in-process timer in the embedded one; where it
-runs is :mod:`games.runtime.scheduling`'s business).  It is idempotent: it does
-nothing unless the room is still at the version it was scheduled for, and
-the command it calls repeats that check under the row lock, so two workers
-can never apply the same turn twice.  :func:`due_rooms` lists every room whose
-deadline passed, for the runtime's sweeps (Celery beat or the in-process sweep
-thread), so a lost task or a restart cannot hang a table.  A turn that comes
-early says so with the ``turn_due`` signal, and the runtime runs it again then.
+:func:`play_turn` is what runs when a room's deadline comes: the turn runner
+(:mod:`games.runtime.runner`, in the Celery workers or in the embedded
+process) claims the due room and calls it.  It is idempotent: it does
+nothing unless the room is still at the version it was claimed at, and
+the command it calls repeats that check under the row lock, so two runners
+can never apply the same turn twice.  A turn that comes early says so with
+the ``turn_due`` signal, and the runner claims it again then.
 """
 
 from __future__ import annotations
@@ -38,9 +36,6 @@ _ROOM = Prepared("room of a turn", lambda room_id: Room.objects.filter(pk=room_i
 
 #: A task may fire this much before the deadline (clock granularity).
 EARLY_TOLERANCE = timedelta(milliseconds=50)
-#: The sweep leaves a deadline this long to its own timer/task first.
-SWEEP_GRACE = timedelta(seconds=1)
-SWEEP_BATCH = 500
 
 
 #: The pacing clock and sleep of :func:`paced_decision` (tests replace them).
@@ -166,12 +161,3 @@ def play_turn(room_id: int, version: int) -> str:
     return "timeout" if outcome.applied else "stale"
 
 
-def due_rooms() -> list[tuple[int, int]]:
-    """``[(room id, version)]`` of playing rooms whose deadline passed more
-    than :data:`SWEEP_GRACE` ago, oldest first (at most :data:`SWEEP_BATCH`)."""
-    limit = timezone.now() - SWEEP_GRACE
-    return list(
-        Room.objects.filter(status=Room.Status.PLAYING, deadline__lte=limit)
-        .order_by("deadline")
-        .values_list("id", "version")[:SWEEP_BATCH]
-    )

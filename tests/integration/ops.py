@@ -294,7 +294,25 @@ def event_round(game="shengji", bots=4, bot_delay_ms=800, prefix="ev") -> dict:
             "cookie": login_cookie(user)}}
 
 
-OPS = {"room_options": room_options, "review_status": review_status, "finished_hands": finished_hands, "event_round": event_round, "bot_room": bot_room, "bot_rooms": bot_rooms, "new_user": new_user, "players": players, "tables": tables, "ready": ready,
+def turn_latency(room_id) -> dict:
+    """How late the server's moves of the room's first hand came after their
+    deadlines, in ms: ``first`` (the hand's first move, whose deadline the
+    process that dealt it set: a runner found it by its poll) and ``chained``
+    (each later move, whose deadline the runner's own previous move set)."""
+    from games.models import Hand, Room
+
+    room = Room.objects.get(pk=room_id)
+    hand = Hand.objects.filter(match__room=room).order_by("match__number", "number").first()
+    rows = list(hand.actions.order_by("seq").values_list("created", "actor"))
+    delay = room.bot_delay_ms / 1000.0
+    first = (rows[0][0] - hand.created).total_seconds() - delay if rows else None
+    chained = [(b[0] - a[0]).total_seconds() - delay for a, b in zip(rows, rows[1:])
+               if b[1] in ("bot", "auto")]
+    return {"first_ms": None if first is None else round(first * 1000, 1),
+            "chained_ms": sorted(round(x * 1000, 1) for x in chained)}
+
+
+OPS = {"turn_latency": turn_latency, "room_options": room_options, "review_status": review_status, "finished_hands": finished_hands, "event_round": event_round, "bot_room": bot_room, "bot_rooms": bot_rooms, "new_user": new_user, "players": players, "tables": tables, "ready": ready,
        "cookie": cookie, "hand_log": hand_log,
        "legal": legal, "close": close}
 

@@ -30,12 +30,12 @@ pytestmark = [pytest.mark.production, pytest.mark.slow]
 
 POOL_MAX = 3
 WEBS = 2
-LOCAL_TURNS = 4
+RUNNER_THREADS = 4
 #: The README's formula: (daphnes + beats) x DB_POOL_MAX_SIZE + per worker
-#: (concurrency + 1) x (1 + GAMES_WORKER_LOCAL_TURNS) (solo pool: concurrency 1),
+#: (concurrency + 1) x (2 + GAMES_RUNNER_THREADS) (solo pool: concurrency 1),
 #: + 1 per management command (the test's ``ops`` subprocesses, at most one at a time)
 WEB_BOUND = WEBS * POOL_MAX
-WORKER_BOUND = (1 + 1) * (1 + LOCAL_TURNS)
+WORKER_BOUND = (1 + 1) * (2 + RUNNER_THREADS)
 BOUND = (WEBS + 1) * POOL_MAX + WORKER_BOUND + 1
 
 
@@ -106,7 +106,7 @@ def bounded_stack(tmp_path_factory):
         tmp_path_factory.mktemp("bounded-stack"), webs=WEBS,
         extra_env={"DB_POOL_MAX_SIZE": str(POOL_MAX), "DB_POOL_MIN_SIZE": "1",
                    "DB_POOL_TIMEOUT": "30", "DB_POOL_MAX_IDLE": "3",
-                   "GAMES_WORKER_LOCAL_TURNS": str(LOCAL_TURNS)},
+                   "GAMES_RUNNER_THREADS": str(RUNNER_THREADS)},
     )
     with running(stack):
         yield stack

@@ -65,7 +65,7 @@ def restartable(tmp_path_factory):
             conn.execute('CREATE DATABASE "cardroom_restart"')
         stack = LiveStack.production(
             tmp_path_factory.mktemp("pg-restart-stack"), database_url=f"{pg_url}/cardroom_restart",
-            extra_env={"GAMES_WORKER_SWEEP_S": "2", "DB_POOL_TIMEOUT": "3"},
+            extra_env={"GAMES_RUNNER_LEASE_S": "5", "DB_POOL_TIMEOUT": "3"},
         )
         stack.add_processes()
         stack.procs["web0"].args[-1:-1] = ["--websocket_connect_timeout", "60"]

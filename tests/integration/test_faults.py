@@ -79,7 +79,7 @@ def supervised_worker(stack: LiveStack) -> Proc:
     env = {**stack.env, "CARDROOM_PYTHON": sys.executable, "CARDROOM_LOG_DIR": str(stack.workdir),
            "CARDROOM_WEB": "false", "CARDROOM_BEAT": "false", "CARDROOM_WORKER": "true",
            "CARDROOM_REVIEWER": "false",
-           "CARDROOM_WORKER_CONCURRENCY": "1", "GAMES_WORKER_SWEEP_S": "3"}
+           "CARDROOM_WORKER_CONCURRENCY": "1", "GAMES_RUNNER_LEASE_S": "5"}
     proc = Proc("worker", ["bash", str(REPO / "deploy" / "supervise")], env,
                 stack.workdir / "worker.log")
     stack.procs["worker"] = proc
@@ -95,7 +95,7 @@ def fault_stack(tmp_path_factory):
     workdir = tmp_path_factory.mktemp("fault-stack")
     redis = PrivateRedis(workdir)
     redis.start()
-    stack = LiveStack.production(workdir, redis_url=redis.url, extra_env={"GAMES_WORKER_SWEEP_S": "3"})
+    stack = LiveStack.production(workdir, redis_url=redis.url, extra_env={"GAMES_RUNNER_LEASE_S": "5"})
     try:
         stack.create_database()  # before the processes: their environment names it
         stack.add_processes()
@@ -292,7 +292,8 @@ def test_an_open_table_socket_survives_a_redis_restart(fault_stack):
 
 def test_beat_and_worker_killed(fault_stack):
     """Beat killed (and left dead) and the worker killed -9 mid-hand: the
-    supervisor restarts the worker, whose own sweep finds the overdue table."""
+    supervisor restarts the worker, whose turn runner claims the overdue table
+    once the killed runner's lease has expired."""
     stack = fault_stack
     room = stack.ops("bot_room", humans=1, bot_delay_ms=250, autoplay=True, ready=True,
                      prefix="fb")

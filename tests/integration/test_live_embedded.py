@@ -1,5 +1,5 @@
 """Embedded topology as a real server: one ``daphne`` with no Redis and no Celery
-(a temporary SQLite file), bots moving on the web process's in-process timers
+(a temporary SQLite file), bots moving on the web process's turn runner
 and reaching the browser's websocket through the in-memory channel layer.
 
 Runs in the embedded half of ``make test`` (it starts its own server, so the

@@ -1,4 +1,4 @@
-"""games.runtime.tasks: idempotent turns, the deadline sweep, C5 timeouts and 托管."""
+"""games.runtime.tasks: idempotent turns, the runner's due-room claim, C5 timeouts and 托管."""
 
 from __future__ import annotations
 
@@ -7,7 +7,7 @@ from datetime import timedelta
 import pytest
 from django.utils import timezone
 
-from games.runtime import scheduling, tasks
+from games.runtime import runner, tasks
 from games import services
 from games.engine import get_rules
 from games.models import HandAction, Room
@@ -38,10 +38,20 @@ def test_task_for_an_old_version_does_nothing(bot_room):
 
 
 def test_task_before_deadline_waits(five_humans, monkeypatch):
+    """A turn run early applies nothing and tells the runner when it is due."""
+    from games import signals
+
     room, _users = five_humans
     calls = []
-    monkeypatch.setattr(scheduling, "schedule_turn", lambda *a: calls.append(a))
-    assert tasks.play_turn(room.pk, room.version) == "early"
+
+    def record(sender, room_id, version, delay_s, **kw):
+        calls.append((room_id, version, delay_s))
+
+    signals.turn_due.connect(record, dispatch_uid="test-turn-due")
+    try:
+        assert tasks.play_turn(room.pk, room.version) == "early"
+    finally:
+        signals.turn_due.disconnect(dispatch_uid="test-turn-due")
     assert HandAction.objects.count() == 0
     assert calls and calls[0][0] == room.pk and 25 < calls[0][2] <= 30
 
@@ -73,20 +83,20 @@ def test_autoplay_seat_plays_heuristic_move_at_bot_delay(five_humans):
     assert HandAction.objects.get(hand=hand, seq=0).actor == "auto"
 
 
-def test_sweep_picks_up_a_missed_deadline(bot_room):
-    """A lost timer/task: the sweep finds the room by its deadline."""
+def test_run_due_picks_up_a_missed_deadline(bot_room):
+    """An overdue room (a restart, a killed runner): the claim finds it by its deadline."""
     Room.objects.filter(pk=bot_room.pk).update(deadline=timezone.now() - timedelta(seconds=10))
     before = bot_room.version
-    assert tasks.sweep() == 1
+    assert runner.run_due() == 1
     bot_room.refresh_from_db()
     assert bot_room.version == before + 1
     assert HandAction.objects.filter(hand=services.current_hand(bot_room)).count() == 1
 
 
-def test_sweep_leaves_rooms_not_due(bot_room, five_humans):
+def test_run_due_leaves_rooms_not_due(bot_room, five_humans):
     room, _ = five_humans
     Room.objects.update(deadline=timezone.now() + timedelta(seconds=30))
-    assert tasks.sweep() == 0
+    assert runner.run_due() == 0
     assert HandAction.objects.count() == 0
 
 
@@ -113,15 +123,6 @@ def test_room_goes_back_to_waiting_when_a_seat_is_empty_between_hands(bot_room, 
     assert bot_room.status == Room.Status.WAITING and bot_room.deadline is None
 
 
-def test_schedule_turn_uses_celery_outside_inprocess_mode(settings, monkeypatch):
-    settings.GAMES_SCHEDULING_DISABLED = False
-    settings.GAMES_INPROCESS_TASKS = False
-    sent = []
-    monkeypatch.setattr(tasks.run_turn, "apply_async", lambda **kw: sent.append(kw))
-    scheduling.schedule_turn(7, 3, 1.5)
-    assert sent == [{"args": (7, 3), "countdown": 1.5}]
-
-
 def test_no_next_hand_when_every_human_is_on_autoplay(bot_room, alice, driver):
     driver(bot_room, lambda r: services.current_hand(r).complete)
     services.set_autoplay(bot_room, alice, True)
@@ -139,13 +140,12 @@ def test_no_next_hand_when_every_human_is_on_autoplay(bot_room, alice, driver):
     assert services.current_hand(bot_room).number == 2
 
 
-def test_task_names_survive_the_move_to_games_runtime(settings):
-    """ moved the module to games/runtime/; the names queued tasks and beat's
-    schedule carry stay those registered before, and resolve to these functions."""
+def test_no_turn_is_a_celery_task_and_beat_keeps_only_its_safety_sweep(settings):
+    """Turns run on the runner only: no ``run_turn`` task is registered; beat's
+    ``sweep_deadlines`` (still under its old name) is the runner's own claim, run once."""
     from config.celery import app
 
-    assert tasks.run_turn.name == scheduling.RUN_TURN_TASK == "games.tasks.run_turn"
-    assert app.tasks["games.tasks.run_turn"] is tasks.run_turn._get_current_object()  # shared_task: a proxy
+    assert "games.tasks.run_turn" not in app.tasks
     beat = {entry["task"] for entry in settings.CELERY_BEAT_SCHEDULE.values()}
     assert "games.tasks.sweep_deadlines" in beat
     assert app.tasks["games.tasks.sweep_deadlines"] is tasks.sweep_deadlines._get_current_object()

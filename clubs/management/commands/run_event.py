@@ -2,8 +2,8 @@
 
 It goes through the real path: :mod:`clubs.running.events` creates the club, event,
 entries and rounds; starting a round creates rooms and seats through
-:mod:`games.services`; the bots' turns run on the games scheduling (in-process
-timers in the embedded topology, the Celery worker in production); tables
+:mod:`games.services`; the bots' turns run on the games' turn runner (an
+in-process thread in the embedded topology, the Celery worker in production); tables
 finish and rounds end through :func:`clubs.running.rounds.sweep_rounds` (run here in
 the embedded topology, by Celery beat in production: ``DATABASE_URL`` /
 ``REDIS_URL`` set).  Prints each round's pairing, each round's results, and
@@ -32,7 +32,7 @@ from clubs.running.rounds import sweep_rounds
 from clubs.schedule import scheduling as club_schedule
 from clubs.schedule_models import EventSchedule
 from clubs.tournament.round_robin import rounds_needed
-from games.runtime import scheduling
+from games.runtime import runner as turn_runner
 from notifications.models import Kind, Notification
 
 
@@ -72,7 +72,7 @@ class Command(BaseCommand):
         moving = o["movement"] if fmt == "duplicate" else fmt
         rounds = o["rounds"] or (rounds_needed(o["entries"]) if moving == "round_robin" else 3)
         sweep_here = o["sweep"] == "here" or (o["sweep"] == "auto" and settings.GAMES_INPROCESS_TASKS)
-        scheduling.ensure_sweeper()
+        turn_runner.ensure_started()
         tag = secrets.token_hex(3)
         organiser = get_user_model().objects.create_user(
             f"td-{tag}", email=f"td-{tag}@example.org", password=secrets.token_urlsafe(16))

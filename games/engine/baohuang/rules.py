@@ -32,6 +32,9 @@ from .sets import beating_shapes, lead_shapes
 from .state import HandState, Match, Previous, new_state, parse_options
 from .tribute import leave_settlement, match_after_leave
 from .view import knowledge, legal_verbs, view
+from .review import UNIT
+from .review import review_problem
+from .search import search_action
 
 
 class BaohuangRules(GameRules):
@@ -207,13 +210,10 @@ class BaohuangRules(GameRules):
     # -- review --------------------------------------------------------
     @property
     def review_unit(self):
-        from .review import UNIT
-
         return UNIT
 
     def review_problem(self, state: HandState, action: Action, rng: Any) -> Any:
         """See :mod:`.review`."""
-        from .review import review_problem
 
         return review_problem(state, action, rng)
 
@@ -239,7 +239,6 @@ class BaohuangRules(GameRules):
                 return _FLAG_ACTIONS[verb][seat]
             return Action(seat, verb, arg)
         if policy == "search":
-            from .search import search_action
 
             return search_action(state, seat, rng, search)
         if policy == "auto":

@@ -54,6 +54,8 @@ from .sets import beating_shapes
 from .state import HandState, Match, Previous, new_state
 from .tribute import owed_shares
 from .view import guard_visible, knowledge, solo_visible
+from .deal import deck
+from ..cards import BJ_MARKED, Card
 
 #: Largest number of actions compared in one decision (the heuristic's own
 #: choice always among them): fewer candidates, more worlds each.
@@ -69,7 +71,6 @@ _FULL_COUNTS: tuple[int, ...] | None = None
 def _full_counts() -> tuple[int, ...]:
     global _FULL_COUNTS
     if _FULL_COUNTS is None:
-        from .deal import deck
 
         counts = [0] * NKINDS
         for c in deck():
@@ -346,7 +347,6 @@ def sample_world(info: InfoSet, rng: random.Random) -> HandState | None:
     if info.phase == "crown" and pile is None:
         pile = ()
         if info.crown_passed:
-            from ..cards import BJ_MARKED, Card
 
             pile = (BJ_MARKED,) + (Card.parse("2S"),) * info.pile_twos
     if info.phase not in ("crown",) and emp is not None:

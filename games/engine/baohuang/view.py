@@ -21,6 +21,8 @@ from .crown import declaring_verb
 from .order import KINDS
 from .sets import can_beat
 from .state import HandState
+from ..cards import Card
+from .order import RANK_OF, rank_counts, KIND_OF
 
 
 def guard_visible(st: HandState, seat: int | None) -> bool:
@@ -203,8 +205,6 @@ def knowledge_from_view(v: dict) -> Knowledge:
     :func:`knowledge` is the fast path the bots use; tests check that it always
     equals this function of the view, so a bot never knows more than its view.
     """
-    from ..cards import Card
-    from .order import RANK_OF, rank_counts, KIND_OF
 
     seat = v["seat"]
     counts = [0] * len(KINDS)

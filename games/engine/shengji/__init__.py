@@ -10,19 +10,10 @@ The package's module-level ``RULES`` satisfies :class:`games.engine.base.GameRul
   ``match`` (levels and dealer carried from hand to hand, S2/S15),
   ``view`` (what one seat may know), ``bots`` (random and heuristic policies),
   ``rules`` (the ``GameRules`` object).
-
-``RULES`` is imported lazily so that the trick-taking modules can be imported
-(and tested) on their own.
 """
 
 from __future__ import annotations
 
+from .rules import RULES
+
 __all__ = ["RULES"]
-
-
-def __getattr__(name: str):
-    if name == "RULES":
-        from .rules import RULES
-
-        return RULES
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

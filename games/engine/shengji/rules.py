@@ -37,6 +37,10 @@ from .tricks import (
     smallest_follow,
     smallest_lead,
 )
+from .review import UNIT
+from .review import review_problem
+from .search import search_action
+from ..cards import parse_cards
 
 #: Follows offered by ``legal_actions`` (a representative set, never empty).
 FOLLOW_LIMIT = 40
@@ -230,13 +234,10 @@ class ShengjiRules(GameRules):
     # -- review --------------------------------------------------------
     @property
     def review_unit(self):
-        from .review import UNIT
-
         return UNIT
 
     def review_problem(self, state: HandState, action: Action, rng: Any) -> Any:
         """See :mod:`.review`."""
-        from .review import review_problem
 
         return review_problem(self, state, action, rng)
 
@@ -249,7 +250,6 @@ class ShengjiRules(GameRules):
         if seat != state.to_act:
             raise IllegalAction(f"it is not seat {seat}'s turn", None)
         if policy == "search":
-            from .search import search_action
 
             return search_action(self, state, seat, rng, search)
         v = view_mod.seat_view(state, seat)
@@ -276,7 +276,6 @@ class ShengjiRules(GameRules):
     def give_can_complete(self, state: HandState, partial: dict) -> tuple[bool, str | None]:
         """For the UI during 還牌: can ``partial`` (loser seat -> cards picked so
         far, codes or cards) still be completed to a legal give?  (S14)"""
-        from ..cards import parse_cards
 
         if state.phase != "give":
             return False, "not the 還牌 phase"

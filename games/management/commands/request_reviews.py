@@ -5,6 +5,8 @@ the review worker has work to do (to measure live tables while reviews run:
 docs/review.md).  Prints how many were asked for."""
 
 from django.core.management.base import BaseCommand
+from games.models import Hand, HandReview
+from games.services.reviews import request_review
 
 
 class Command(BaseCommand):
@@ -16,9 +18,6 @@ class Command(BaseCommand):
                             help="delete their stored reviews first (benchmarks only)")
 
     def handle(self, *args, **opts):
-        from games.models import Hand, HandReview
-        from games.services.reviews import request_review
-
         hands = list(Hand.objects.filter(complete=True).select_related("match__room")
                      .order_by("-id")[:max(0, opts["last"])])
         if opts["again"]:

@@ -15,6 +15,9 @@ from django.core.management.base import BaseCommand, CommandError
 from games.engine import GAMES
 from games.engine.simulate import (format_duplicate, format_report, run_duplicate,
                                    run_simulation)
+from games.engine import get_rules
+import json
+import os
 
 
 class Command(BaseCommand):
@@ -48,8 +51,6 @@ class Command(BaseCommand):
                                  "--budget-ms: results independent of machine load)")
 
     def handle(self, *args, **opts):
-        from games.engine import get_rules
-
         rules = get_rules(opts["game"])
         policies = (opts["policies"] or ",".join(["heuristic"] * rules.seats)).split(",")
         if opts["hands"] < 1:
@@ -80,8 +81,6 @@ class Command(BaseCommand):
 
 def _record_writer(directory: str, game: str):
     """``on_record`` for :func:`run_simulation`: one JSON file per hand."""
-    import json
-    import os
 
     try:
         os.makedirs(directory, exist_ok=True)
