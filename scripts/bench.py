@@ -328,13 +328,14 @@ KINDS = (("web", "web"), ("proxy", "proxy"), ("wrk", "wrk"), ("beat", "beat"), (
 def table(rows: list[dict]) -> str:
     """The summary table of the ``bench_live`` JSON rows (see the module)."""
     head = (f"\n{'':>14}{'actions/s':^19}{'commit-to-socket ms':^28}"
-            f"{'':>6}{'CPU ms per served action':^49}\n"
+            f"{'':>6}{'CPU ms per served action':^49}{'queries':>13}\n"
             f"{'wrk':>3} {'N':>4} {'served':>8} {'asked':>7} {'%':>5} {'seen%':>6} "
             f"{'p50':>6} {'p95':>6} {'p99':>6} {'max':>7} {'errs':>5} "
-            + " ".join(f"{label:>6}" for label, _ in KINDS) + "   load(1,5,15)")
+            + " ".join(f"{label:>6}" for label, _ in KINDS) + f" {'player':>6} {'bot':>4}   load(1,5,15)")
     lines = [head]
     for r in rows:
         cpu = r.get("cpu_ms_per_action") or {}
+        queries = r.get("queries_per_move") or {}
         lines.append(
             f"{r.get('workers', 1):>3} {r['tables']:>4} {r['actions_per_s']:>8} "
             f"{r.get('asked_per_s', ''):>7} {r.get('served_pct', ''):>5} "
@@ -342,6 +343,7 @@ def table(rows: list[dict]) -> str:
             f"{r['p50_ms']:>6} {r['p95_ms']:>6} {r['p99_ms']:>6} {r['max_ms']:>7} "
             f"{r.get('socket_errors', ''):>5} "
             + " ".join(f"{'' if cpu.get(key) is None else cpu[key]:>6}" for _, key in KINDS)
+            + f" {queries.get('player', {}).get('queries', ''):>6} {queries.get('bot', {}).get('queries', ''):>4}"
             + f"   {r.get('load', '')}")
     return "\n".join(lines)
 

@@ -11,7 +11,9 @@ and the hub
 * renders every local socket of the room in **one** thread job from the one
   snapshot of that version (:func:`games.live.snapshots.snapshot`), each socket with its
   own seat, language and user (:func:`games.live.snapshots.render_seat`): hidden
-  information stays per connection exactly as before;
+  information stays per connection exactly as before; each audience once
+  (:func:`games.live.snapshots.audience`: a seat's sockets, or the spectators
+  who differ in nothing the fragment shows, in one language, share one render);
 * coalesces: while a room's push is being rendered, newer announcements of the
   same room are kept as one pending version, pushed when the render finishes
   (a socket never gets an older version than it already has, and a busy
@@ -76,17 +78,26 @@ def hub() -> "Hub":
     return found
 
 
-def _render_all(snap, viewers, version, committed_at) -> list[str | None]:
+def _render_all(snap, viewers, version, committed_at) -> tuple[list[str | None], int]:
     """Each ``(language, user)`` of ``viewers``' fragment of ``snap`` (in one
-    worker thread, no query); None for a viewer whose render failed (logged)."""
-    out = []
+    worker thread, no query), and how many renders that took: viewers of
+    one audience (:func:`games.live.snapshots.audience`: the same seat, or
+    spectators who differ in nothing the fragment shows) in one language
+    share one render, the same string.  None for a viewer whose render failed
+    (logged)."""
+    out: list[str | None] = []
+    done: dict = {}
     for language, user in viewers:
         try:
-            out.append(render_in(language, live.render_seat, snap, user, version, committed_at))
+            key = (language, live.audience(snap, user))
+            html = done.get(key)
+            if html is None:
+                html = done[key] = render_in(language, live.render_seat, snap, user, version, committed_at)
+            out.append(html)
         except Exception:
             log.exception("rendering room %s version %s failed", snap.room.pk, snap.version)
             out.append(None)
-    return out
+    return out, len(done)
 
 
 async def _logged(coro) -> None:
@@ -129,9 +140,10 @@ class Hub:
         self.subscribed: set[int] = set()
         self.lock = asyncio.Lock()
         self.task: asyncio.Task | None = None
-        #: pushes rendered, and announcements folded into a pending one (tests, bench)
-        #: and watch-verdict jobs (one per room version with guarded sockets)
-        self.stats = {"pushes": 0, "coalesced": 0, "renders": 0, "verdicts": 0}
+        #: pushes rendered, announcements folded into a pending one, renders (one
+        #: per audience and language), sockets sent to, and watch-verdict jobs (one
+        #: per room version with guarded sockets): tests, bench
+        self.stats = {"pushes": 0, "coalesced": 0, "renders": 0, "sockets": 0, "verdicts": 0}
 
     # membership --------------------------------------------------------
     async def join(self, room_id: int, member) -> None:
@@ -272,11 +284,12 @@ class Hub:
             return
         viewers = [(m.language, m.user) for m in targets]
         context = contextvars.copy_context()
-        htmls = await asyncio.get_running_loop().run_in_executor(
+        htmls, renders = await asyncio.get_running_loop().run_in_executor(
             _render_pool, context.run, _render_all, snap, viewers, version, committed_at
         )
         self.stats["pushes"] += 1
-        self.stats["renders"] += len(targets)
+        self.stats["renders"] += renders
+        self.stats["sockets"] += len(targets)
         for member, html in zip(targets, htmls):
             if html is not None:
                 await member.deliver(snap.version, html)

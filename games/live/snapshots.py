@@ -38,7 +38,7 @@ from games.models import Room, Seat
 from games.services import roomcache
 from games.services.prepared import Prepared
 from games.render.regions import TableHtml
-from games.render.tables import TableSnapshot, render_table_parts, table_snapshot
+from games.render.tables import TableSnapshot, hidden_links, render_table_parts, seat_of, table_snapshot
 
 #: Threads reading snapshots side by side (each holds its own database
 #: connection, kept for ``CONN_MAX_AGE``): reads of different rooms overlap
@@ -219,6 +219,30 @@ def forget(room_id: int | None = None) -> None:
     """Drop what is kept of one room (its snapshot with every other kind of
     its entry in :mod:`games.services.roomcache`), or of all rooms (tests)."""
     roomcache.forget(room_id)
+
+
+def audience(snap: TableSnapshot, user) -> tuple:
+    """What of ``user`` the table fragment of ``snap`` depends on (no query):
+    two viewers with equal audiences (in the same language) are sent the very
+    same fragment, so the fan-out renders it once for both
+    (:func:`games.live.fanout._render_all`).
+
+    It is everything :func:`games.render.tables.table_context` reads of its
+    user: the seat (``None`` for a spectator: a seat's view is that seat's
+    alone, so each seat is an audience of its own, 保皇's guard included,
+    B10), whether the user owns the room, the hands whose links they may not
+    open (staff, players-only rooms, embargoed boards), and for a spectator
+    the seat they may take back from a bot.  Spectators who differ in none of
+    these (most of them) share one render."""
+    from games import services
+
+    seats = list(snap.seats or ())
+    me = seat_of(seats, user)
+    signed_in = user is not None and user.is_authenticated
+    owner = signed_in and snap.room.owner_id == user.pk
+    hidden = tuple(sorted((k, str(v)) for k, v in hidden_links(snap, user).items()))
+    rejoin = services.rejoin_seat(snap.room, seats, snap.hand, user) if me is None else None
+    return (me, owner, hidden, rejoin)
 
 
 def render_seat(snap: TableSnapshot, user, version: int | None, committed_at: int | None) -> TableHtml:

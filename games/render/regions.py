@@ -5,6 +5,16 @@ The ``#table`` fragment is split, in its templates, into a few stable
 
     {% call region("my-hand") %}<div id="my-hand" class="my-hand">…</div>{% endcall %}
 
+or, when the element is a pure function of a few inputs, as a macro of a
+``*_blocks.html`` template (imported without context, as ``memo`` blocks are)::
+
+    {{ region.block("play-" ~ row.index, blocks.play, row=row) }}
+
+which is rendered and hashed once per distinct inputs and language and then
+kept (:func:`kept_region`): most regions of a push are unchanged for a seat
+since its previous push (the seats that did not move, their plays, the
+hand of a seat that did not play).
+
 :class:`Regions` (the ``region`` of a table render's context) renders the
 block, adds ``data-h="<hash of the element>"`` at the end of its opening tag
 (the first ``>``: a region's attributes hold none unescaped) and records
@@ -39,10 +49,36 @@ from __future__ import annotations
 
 import hashlib
 
+from django.utils.translation import get_language
+from jinja2.runtime import Undefined
 from markupsafe import Markup
+
+from games.render import memo as memo_store
 
 #: The hash's length in bytes (12 hex digits in ``data-h``).
 HASH_BYTES = 6
+#: hashlib lets other threads run while it hashes 2048 bytes or more at once;
+#: a region is hashed in pieces below that, so the render thread keeps the GIL
+#: (a hash of a few kB takes microseconds; handing the GIL to the event loop
+#: and waiting to get it back took far longer, on every large region).
+_PIECE = 2000
+
+
+def digest(html: str) -> str:
+    """The region hash of ``html``: 12 hex digits of its UTF-8 blake2b (48 bits),
+    computed without releasing the GIL.
+
+    >>> digest("<p id=\"x\">a</p>") == hashlib.blake2b('<p id="x">a</p>'.encode(), digest_size=6).hexdigest()
+    True
+    """
+    data = html.encode()
+    if len(data) <= _PIECE:
+        return hashlib.blake2b(data, digest_size=HASH_BYTES).hexdigest()
+    h = hashlib.blake2b(digest_size=HASH_BYTES)
+    view = memoryview(data)
+    for start in range(0, len(data), _PIECE):
+        h.update(view[start:start + _PIECE])
+    return h.hexdigest()
 
 
 def _hashed(rid: str, caller) -> tuple[str, str, str]:
@@ -54,15 +90,30 @@ def _hashed(rid: str, caller) -> tuple[str, str, str]:
     space = html.find(" ")
     if not html.startswith("<") or space < 0 or end < space or f'id="{rid}"' not in html[:end]:
         raise ValueError(f"region {rid!r} must be one element with id={rid!r}: {html[:80]!r}")
-    digest = hashlib.blake2b(html.encode(), digest_size=HASH_BYTES).hexdigest()
-    return digest, html[1:space], f'{html[:end]} data-h="{digest}"{html[end:]}'
+    found = digest(html)
+    return found, html[1:space], f'{html[:end]} data-h="{found}"{html[end:]}'
+
+
+def kept_region(rid: str, block, inputs: dict) -> tuple[str, str, str]:
+    """``(hash, tag, html with data-h)`` of region ``rid`` rendered by the
+    ``*_blocks.html`` macro ``block(**inputs)``, kept per distinct inputs and
+    language like a ``memo`` block (:func:`games.render.memo.kept`: the
+    macro sees only its inputs, which must be plain data): an unchanged region
+    is neither rendered nor hashed again.  An undefined input is ``""``."""
+    values = {k: ("" if isinstance(v, Undefined) else v) for k, v in inputs.items()}
+    return memo_store.kept(block, get_language(), {"region": rid, "inputs": values},
+                           lambda: _hashed(rid, lambda: block(**values)))
 
 
 def region(rid: str, caller=None) -> Markup:
     """A region rendered outside a table render (no record): the element with
     its ``data-h``.  The environment's global ``region``; a table render passes
-    its own :class:`Regions` instead."""
+    its own :class:`Regions` instead.  ``region.block(rid, macro, **inputs)``
+    is :meth:`Regions.block` without the record."""
     return Markup(_hashed(rid, caller)[2])
+
+
+region.block = lambda rid, block, **inputs: Markup(kept_region(rid, block, inputs)[2])
 
 
 class Regions:
@@ -76,6 +127,17 @@ class Regions:
 
     def __call__(self, rid: str, caller=None) -> Markup:
         found = _hashed(rid, caller)
+        if rid in self.parts:
+            raise ValueError(f"region {rid!r} rendered twice")
+        self.parts[rid] = found
+        return Markup(found[2])
+
+    def block(self, rid: str, block, **inputs) -> Markup:
+        """The region ``rid`` as the macro ``block`` of a ``*_blocks.html``
+        template renders it from ``inputs`` alone (``{{ region.block("play-1",
+        blocks.play, …) }}``), kept per distinct inputs (:func:`kept_region`),
+        recorded like a called region."""
+        found = kept_region(rid, block, inputs)
         if rid in self.parts:
             raise ValueError(f"region {rid!r} rendered twice")
         self.parts[rid] = found

@@ -22,7 +22,9 @@ processes; ``--url`` names the daphne(s)).  It:
    act per table), socket errors, the load average, and the CPU milliseconds
    per action of each process kind named by ``--cpu-pids`` plus PostgreSQL,
    Redis and this client (:mod:`games.management.proc_cpu`, over the measured
-   window only);
+   window only), and the SQL statements of one served move: a player's whole
+   POST and a bot's turn, measured before the tables play in a room of their
+   own (:mod:`games.management.move_queries`);
 5. closes the rooms (so nothing keeps playing) unless ``--keep``.
 
 Everything is bounded: N ≤ 200, the run by ``--seconds``, every connect and
@@ -47,7 +49,7 @@ from django.core.management.base import BaseCommand, CommandError
 from django.db import close_old_connections
 from django.db.models import Count, Q
 
-from games.management import proc_cpu
+from games.management import move_queries, proc_cpu
 
 VERSION_RE = re.compile(r'data-version="(\d+)"')
 COMMITTED_RE = re.compile(r'data-committed-at="(\d+)"')
@@ -157,6 +159,10 @@ class Command(BaseCommand):
         if not 1 <= n <= MAX_TABLES:
             raise CommandError(f"--tables must be within 1..{MAX_TABLES}")
         urls = [u.rstrip("/") for u in opts["url"].split(",") if u.strip()]
+        # statements per served move, on the stack's own database (before the tables
+        # play, in a room of its own that is closed again)
+        close_old_connections()
+        shapes = move_queries.measure(opts["game"])
         tables = self.create_tables(n, opts["game"], opts["bot_delay_ms"])
         self.stdout.write(f"created {n} tables ({sum(len(t.users) for t in tables)} seats) "
                           f"on {', '.join(urls)}")
@@ -165,6 +171,7 @@ class Command(BaseCommand):
         finally:
             if not opts["keep"]:
                 self.close_tables(tables)
+        result["queries"] = {k: v.as_dict() for k, v in shapes.items()}
         self.report(n, result, opts)
 
     def create_tables(self, n: int, game: str, bot_delay_ms: int) -> list[Table]:
@@ -403,6 +410,8 @@ class Command(BaseCommand):
             "bot_delay_ms": opts["bot_delay_ms"],
             "socket_errors": len(result["errors"]),
             "client_lag_p95_ms": round(percentile(result["loop_lag"], 0.95), 1),
+            # SQL statements of one player's move (the whole POST) and one bot's turn
+            "queries_per_move": result.get("queries", {}),
         }
         self.stdout.write(
             "N={tables:<3} samples={samples} p50={p50_ms}ms p95={p95_ms}ms p99={p99_ms}ms "
@@ -414,6 +423,11 @@ class Command(BaseCommand):
         self.stdout.write(
             "  CPU ms per action: " + "  ".join(f"{k} {v}" for k, v in per_action.items())
             + f"  | load {figures['load']}")
+        for who, label in (("player", "a player's move (the POST)"), ("bot", "a bot's turn")):
+            shape = figures["queries_per_move"].get(who)
+            if shape:
+                self.stdout.write(f"  queries per served move, {label}: {shape['queries']} "
+                                  f"(+{shape['savepoints']} savepoints): " + ", ".join(shape["shape"]))
         if figures["redis_commands_per_action"]:
             calls = figures["redis_commands_per_action"]
             self.stdout.write(f"  Redis commands per action: {round(sum(calls.values()), 1)} "
