@@ -126,10 +126,12 @@ def seat_of(seats: list[Seat], user) -> int | None:
 def score_sheet(
     room: Room, hand: Hand | None, nseats: int, history: tuple[list, list] | None = None
 ) -> tuple[list[dict], list[int]]:
-    """Rows ``{"id", "number", "points": [per seat], "voided", "settlement"}``
-    of the completed hands of ``hand``'s match and of its tribute settlements
-    (a leaving settlement, ``settlement`` True: after the hand they follow, or before the hand
-    whose unpaid tribute lapsed), and the per-seat totals.  ``history``
+    """Rows ``{"id", "number", "points": [per seat], "voided", "settlement",
+    "hidden"}`` of the completed hands of ``hand``'s match and of its tribute
+    settlements (a leaving settlement, ``settlement`` True: after the hand
+    they follow, or before the hand whose unpaid tribute lapsed), and the
+    per-seat totals; ``hidden`` is "" here (:func:`table_view` says, per
+    viewer, why a replay link is withheld).  ``history``
     (:func:`match_history`) saves the two queries."""
     if hand is None:
         return [], [0] * nseats
@@ -139,7 +141,8 @@ def score_sheet(
         points = services.by_seat((summary or {}).get("game_points"), nseats)
         keyed.append(
             ((number, 1, 0), {"id": hand_id, "number": number, "points": points,
-                              "voided": bool((summary or {}).get("voided")), "settlement": False})
+                              "voided": bool((summary or {}).get("voided")), "settlement": False,
+                              "hidden": ""})
         )
     for row_id, hand_id, number, points, carry in (
         (t.id, t.hand_id, t.hand_number, t.points, t.carry) for t in settlements
@@ -148,7 +151,7 @@ def score_sheet(
         keyed.append(
             ((number, 0 if carry is None else 2, row_id),
              {"id": hand_id, "number": number, "points": services.by_seat(points, nseats),
-              "voided": False, "settlement": True})
+              "voided": False, "settlement": True, "hidden": ""})
         )
     rows, totals = [], [0] * nseats
     for _key, row in sorted(keyed, key=lambda kr: kr[0]):
@@ -235,6 +238,7 @@ def hand_result(hand: Hand, spec, fallback_names: list[str]) -> dict | None:
     names = [str(n) for n in player_names(hand.players)] or fallback_names
     result = {
         "hand_id": hand.pk,
+        "hidden": "",  # why its links are withheld from this viewer (table_view)
         "summary": summary,
         "voided": bool(summary.get("voided")),
         "winner": summary.get("winner"),
