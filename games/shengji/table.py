@@ -1,10 +1,10 @@
-"""What the 升级 (shengji) table template needs beyond the generic context.
+"""What the 升级 (shengji) table template needs beyond the generic table.
 
-:func:`shengji_context` is the game's ``table_context`` hook
+:func:`shengji_regions` is the game's ``table_regions`` hook
 (:class:`~games.registry.GameSpec`), called by
-:func:`games.render.tables.table_context` for every viewer.  It reads only the
-viewer's seat view (``ctx["view"]``, the engine's ``view(state, seat)``) and
-the engine's seat aids for that seat (``ctx["aids"]``,
+:func:`games.render.tables.table_render` for every viewer.  It reads only the
+viewer's seat view (``table.view``, the engine's ``view(state, seat)``) and
+the engine's seat aids for that seat (``table.aids``,
 ``RULES.seat_aids(state, seat)``: suit of play of the viewer's own cards, the
 lead's suit, the trump order, the cheapest bid, the 还牌 limits), so nothing
 here can show a card another seat holds (hidden information, S13–S15).
