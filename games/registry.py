@@ -45,8 +45,8 @@ class Tag:
     label: Any
 
 
-def _no_extras(ctx: dict) -> dict:
-    return {}
+def _no_regions(table) -> None:
+    return None
 
 
 def _no_tags(data: Mapping | None, seat: int) -> list[Tag]:
@@ -76,15 +76,20 @@ class GameSpec:
       count); registered with the engine too, so ``get_rules(code)`` and
       ``replay`` know the game.
     - ``board_template``: the part of the table fragment below the seats
-      while a hand exists (context: the generic table context plus what
-      ``table_context`` adds); ``notice_template`` optional notices after it
+      while a hand exists (it reads ``table``, the generic
+      :class:`~games.render.view.TableView`, and ``game``, what
+      ``table_regions`` returned); ``notice_template`` optional notices after it
       (e.g. a settlement); both are Jinja2 templates in the game's
       ``jinja2/`` folder (:mod:`games.render.jinja`); ``replay_template`` (a Django template) an optional public block on
       the replay page; ``css`` / ``js``: static paths the room page loads.
-    - ``table_context(ctx) -> dict``: extra context for one viewer, built
-      from ``ctx["view"]`` (the engine's view for the viewer's own seat) and
-      ``ctx["aids"]`` (``rules.seat_aids(state, seat)``: helpers computed from
-      that seat's knowledge only); it never sees the engine state.
+    - ``table_regions(table) -> regions|None``: the game's own part of the
+      table for one viewer, one typed value (a frozen dataclass of the
+      game's: 升级's ``ShengjiRegions``), read by its templates as ``game``;
+      built from ``table`` (a :class:`~games.render.view.TableView`: its
+      ``view``, the engine's view for the viewer's own seat, and ``aids``,
+      ``rules.seat_aids(state, seat)``, helpers computed from that seat's
+      knowledge only), never from the engine state; it changes nothing of
+      ``table`` (frozen).  The default: None (the generic board needs none).
     - ``seat_tags(data, seat) -> [Tag]`` (roles from a view or a summary) and
       ``seat_place(data, seat) -> label|None`` (finishing place from a view)
       for the seat list, result and replay; ``seat_plays(view) -> {seat:
@@ -115,7 +120,7 @@ class GameSpec:
     replay_template: str | None = None
     css: tuple[str, ...] = ()
     js: tuple[str, ...] = ()
-    table_context: Callable[[dict], dict] = _no_extras
+    table_regions: Callable[[Any], Any] = _no_regions
     seat_tags: Callable[[Mapping | None, int], list[Tag]] = _no_tags
     seat_place: Callable[[Mapping | None, int], Any] = _no_place
     seat_plays: Callable[[Mapping | None], dict] = _no_plays

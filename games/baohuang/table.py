@@ -1,7 +1,7 @@
 """What a 保皇 table adds to the generic table context for one viewer:
 the previous round on demand ("上一轮").
 
-Built only from the viewer's own engine view (``ctx["view"]``): the round log
+Built only from the viewer's own engine view (``table.view``): the round log
 holds public actions (sets played, 让, 过), the same for every seat, so the
 block reveals nothing a seat could not have watched (B5; the guard, B10, is
 not in it).
@@ -9,7 +9,13 @@ not in it).
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
 from django.utils.translation import gettext_lazy as _
+
+if TYPE_CHECKING:
+    from games.render.view import TableView
 
 VERB_LABELS = {"yield": _("让"), "pass": _("过")}
 
@@ -46,6 +52,15 @@ def last_round(view: dict | None, names: list) -> dict | None:
     }
 
 
-def table_context(ctx: dict) -> dict:
-    """``{"bh_last_round": last_round(...)}`` for the board template."""
-    return {"bh_last_round": last_round(ctx.get("view"), list(ctx.get("names") or []))}
+@dataclass(frozen=True, slots=True)
+class BaohuangRegions:
+    """What a 保皇 board adds for one viewer (``game`` in its template):
+    ``last_round``, the previous round on demand (:func:`last_round`), or
+    None.  The rest of the board reads the generic table (``table.view``)."""
+
+    last_round: dict | None
+
+
+def table_regions(table: TableView) -> BaohuangRegions:
+    """The 保皇 regions of ``table`` (the game's ``table_regions`` hook)."""
+    return BaohuangRegions(last_round(table.view, table.names))

@@ -168,7 +168,8 @@ def room(request, room_id: int):
     refusal = watch_refusal(request, room)
     if refusal is not None:
         return refusal
-    ctx = tables.table_context(room, request.user)
+    table = tables.table_view(room, request.user)
+    ctx = {"room": table.room, "spec": table.spec, "is_owner": table.is_owner, "help_url": table.help_url}
     ctx["table_html"] = tables.render_table(room, request.user, request=request)
     ctx["quick_phrases"] = list(chat.QUICK_PHRASES.items())
     ctx["chat_max"] = chat.MAX_LENGTH

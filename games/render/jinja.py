@@ -22,10 +22,15 @@ replaced rendered:
   (:func:`games.render.paths.path`: reversed once per prefix, name and arguments);
 * ``x|get_item(k)``, ``x|cards_html("mini")``, ``x|card_class``, ``x|card_label``
   are the ``cards`` template filters;
-* ``x|default_if_none("")`` is Django's filter; ``x is none`` is also true for
-  an undefined ``x`` (as in a Django ``{% if %}``), and attributes of an undefined
-  value are undefined and render empty (:class:`jinja2.ChainableUndefined`), as
-  Django's do;
+* ``x|default_if_none("")`` is Django's filter, ``x is none`` the test for None;
+* a name or attribute that does not exist fails the render
+  (:class:`jinja2.StrictUndefined`, unlike a Django template, which prints
+  nothing): the fragment reads ``table`` (:class:`games.render.view.TableView`)
+  and ``game`` (the game's regions) by attribute, so a renamed field is an
+  error, never an empty place (``tests/site/test_table_seam.py`` renders every
+  table state it reaches).  A template that takes an optional variable says so
+  (``error|default(false)``); an attribute of None is undefined too, so
+  ``x and x.y`` where ``x`` may be None;
 * ``{% call region("my-hand") %}<div id="my-hand" …>…</div>{% endcall %}`` is a
   region of the table fragment (:mod:`games.render.regions`: the element gets
   ``data-h``, and a push may send it as a stub when it did not change);
@@ -42,7 +47,7 @@ from __future__ import annotations
 
 from django.templatetags.static import static
 from django.utils.translation import get_language, gettext, ngettext
-from jinja2 import ChainableUndefined, Environment
+from jinja2 import Environment, StrictUndefined
 from jinja2.runtime import Undefined
 from markupsafe import Markup
 
@@ -52,11 +57,20 @@ from games.render.regions import region
 from games.templatetags.cards import card_class, card_label, cards_html, get_item, stack_buttons
 
 
+def _defined(value):
+    """``value``; raises :class:`jinja2.UndefinedError` for an undefined one
+    (a filter's or a call's argument is not printed, so strict undefined
+    alone would let it pass)."""
+    if isinstance(value, Undefined):
+        value._fail_with_undefined_error()
+    return value
+
+
 def fmt(message: str, **values) -> Markup:
     """``{% blocktranslate with k=v … %}``: the translated ``message`` (not
     escaped, as Django's tag does not escape it) with each ``%(k)s`` replaced by
-    its value, escaped."""
-    return Markup(message) % {k: ("" if isinstance(v, Undefined) else v) for k, v in values.items()}
+    its value, escaped.  An undefined value raises."""
+    return Markup(message) % {k: _defined(v) for k, v in values.items()}
 
 
 def translate(message: str) -> Markup:
@@ -73,26 +87,28 @@ def plural(singular: str, plural_form: str, n) -> Markup:
 
 
 def default_if_none(value, default=""):
-    """Django's ``default_if_none`` (an undefined value counts as None)."""
-    return default if value is None or isinstance(value, Undefined) else value
+    """Django's ``default_if_none``; an undefined value raises."""
+    return default if _defined(value) is None else value
 
 
 def is_none(value) -> bool:
-    """The ``none`` test: None, or undefined (a Django ``{% if x is None %}``)."""
-    return value is None or isinstance(value, Undefined)
+    """The ``none`` test: ``value is None``; an undefined value raises."""
+    return _defined(value) is None
 
 
 def memo(block, **inputs) -> Markup:
     """``block(**inputs)`` (a macro of a ``*_blocks.html`` template), kept per
     distinct inputs and active language (:func:`games.render.memo.kept`).  An
-    undefined input is ``""`` (a missing variable in a Django template)."""
-    values = {k: ("" if isinstance(v, Undefined) else v) for k, v in inputs.items()}
+    undefined input raises."""
+    values = {k: _defined(v) for k, v in inputs.items()}
     return memo_store.kept(block, get_language(), values, lambda: Markup(block(**values)))
 
 
 def environment(**options) -> Environment:
-    """The environment of ``TEMPLATES``' Jinja2 backend (``OPTIONS.environment``)."""
-    options.setdefault("undefined", ChainableUndefined)
+    """The environment of ``TEMPLATES``' Jinja2 backend (``OPTIONS.environment``):
+    strict undefined always (Django's backend passes its own default,
+    ``Undefined`` or ``DebugUndefined``, which print a missing name)."""
+    options["undefined"] = StrictUndefined
     options.setdefault("keep_trailing_newline", True)
     env = Environment(**options)
     env.globals.update({"_": translate, "ngettext": plural, "url": path, "memo": memo, "static": static, "region": region})

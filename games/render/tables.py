@@ -26,6 +26,7 @@ from games.models import Hand, Room, Seat, player_names
 from games.services.settlement import related_model
 from games.services.prepared import Prepared
 from games.render.regions import Regions, TableHtml
+from games.render.view import SeatView, TableRender, TableView
 
 #: Button labels of the verbs every game may use; a game adds its own
 #: (:attr:`GameSpec.action_labels <games.registry.GameSpec>`).
@@ -125,10 +126,12 @@ def seat_of(seats: list[Seat], user) -> int | None:
 def score_sheet(
     room: Room, hand: Hand | None, nseats: int, history: tuple[list, list] | None = None
 ) -> tuple[list[dict], list[int]]:
-    """Rows ``{"id", "number", "points": [per seat], "voided", "settlement"}``
-    of the completed hands of ``hand``'s match and of its tribute settlements
-    (a leaving settlement, ``settlement`` True: after the hand they follow, or before the hand
-    whose unpaid tribute lapsed), and the per-seat totals.  ``history``
+    """Rows ``{"id", "number", "points": [per seat], "voided", "settlement",
+    "hidden"}`` of the completed hands of ``hand``'s match and of its tribute
+    settlements (a leaving settlement, ``settlement`` True: after the hand
+    they follow, or before the hand whose unpaid tribute lapsed), and the
+    per-seat totals; ``hidden`` is "" here (:func:`table_view` says, per
+    viewer, why a replay link is withheld).  ``history``
     (:func:`match_history`) saves the two queries."""
     if hand is None:
         return [], [0] * nseats
@@ -138,7 +141,8 @@ def score_sheet(
         points = services.by_seat((summary or {}).get("game_points"), nseats)
         keyed.append(
             ((number, 1, 0), {"id": hand_id, "number": number, "points": points,
-                              "voided": bool((summary or {}).get("voided")), "settlement": False})
+                              "voided": bool((summary or {}).get("voided")), "settlement": False,
+                              "hidden": ""})
         )
     for row_id, hand_id, number, points, carry in (
         (t.id, t.hand_id, t.hand_number, t.points, t.carry) for t in settlements
@@ -147,7 +151,7 @@ def score_sheet(
         keyed.append(
             ((number, 0 if carry is None else 2, row_id),
              {"id": hand_id, "number": number, "points": services.by_seat(points, nseats),
-              "voided": False, "settlement": True})
+              "voided": False, "settlement": True, "hidden": ""})
         )
     rows, totals = [], [0] * nseats
     for _key, row in sorted(keyed, key=lambda kr: kr[0]):
@@ -234,6 +238,7 @@ def hand_result(hand: Hand, spec, fallback_names: list[str]) -> dict | None:
     names = [str(n) for n in player_names(hand.players)] or fallback_names
     result = {
         "hand_id": hand.pk,
+        "hidden": "",  # why its links are withheld from this viewer (table_view)
         "summary": summary,
         "voided": bool(summary.get("voided")),
         "winner": summary.get("winner"),
@@ -276,12 +281,12 @@ class TableSnapshot:
     """Every viewer-independent read behind a table fragment, taken once per
     room version: the room, its seats (users joined), the latest hand, its
     action count and engine state, the score sheet, the previous completed
-    hand and the settlement notice.  :func:`table_context` turns it into one seat's
+    hand and the settlement notice.  :func:`table_view` turns it into one seat's
     view without touching the database, so the sockets of one room in one
     process share a single read (:mod:`games.live.snapshots`).
 
     The snapshot holds the full engine state (every seat's cards): it must
-    only ever go through :func:`table_context`, which passes the viewer's own
+    only ever go through :func:`table_view`, which passes the viewer's own
     seat to ``rules.view``; it never leaves the process.
     """
 
@@ -312,7 +317,7 @@ class TableSnapshot:
 
 
 def table_snapshot(room: Room, seats: tuple | None = None) -> TableSnapshot:
-    """Read everything :func:`table_context` needs except the viewer: three
+    """Read everything :func:`table_view` needs except the viewer: three
     queries (seats unless given; hand with its action count; the match's
     tribute settlements), one more for the match's completed hands the first
     time this process sees them (:func:`games.services.completed_hands`), one
@@ -378,26 +383,27 @@ def hidden_links(snapshot: TableSnapshot, user) -> dict:
     return hidden
 
 
-def table_context(
+def table_view(
     room: Room, user, committed_at: int | None = None, snapshot: TableSnapshot | None = None
-) -> dict:
-    """Everything the table templates need for ``user`` (seated or not).
+) -> TableView:
+    """The table as ``user`` (seated or not, signed in or not) sees it: a
+    :class:`~games.render.view.TableView`.
 
     ``snapshot`` (:func:`table_snapshot` of this room) saves every query;
-    without it the room is read here."""
+    without it the room is read here.  Hidden information: the engine's view
+    and aids are those of ``user``'s own seat (None for anyone else)."""
     if snapshot is None:
         snapshot = table_snapshot(room)
     room = snapshot.room
     spec = registry.get(room.game)
     rules = spec.rules
-    seats = list(snapshot.seats)
+    seats = snapshot.seats
     me = seat_of(seats, user)
     hand = snapshot.hand
     view = None
     state = snapshot.state
     buttons: list[ActionButton] = []
     hint = ""
-    action_count = snapshot.action_count
     if hand is not None:
         view = rules.view(state, me)
         if me is not None and not hand.complete:
@@ -427,22 +433,22 @@ def table_context(
     for seat in seats:
         is_turn = to_act == seat.index
         name = seat.display_name()
-        seat_rows.append({
-            "pos": (seat.index - ref) % len(seats),
-            "index": seat.index,
-            "name": name,
-            "is_me": seat.index == me,
-            "is_turn": is_turn,
+        seat_rows.append(SeatView(
+            pos=(seat.index - ref) % len(seats),
+            index=seat.index,
+            name=name,
+            is_me=seat.index == me,
+            is_turn=is_turn,
             # the seat's play of the round on the table (games/_felt.html)
-            "played": plays.get(seat.index),
+            played=plays.get(seat.index),
             # a spectator may sit on an empty seat, or a bot's while the table waits
-            "can_take": me is None and (
+            can_take=me is None and (
                 (room.status != Room.Status.CLOSED and seat.is_empty)
                 or (room.status == Room.Status.WAITING and seat.is_bot)
             ),
             # What the seat shows, as plain data: the input of its memo block,
             # the same for every viewer; the countdown only on the seat to act.
-            "shown": {
+            shown={
                 "index": seat.index, "name": name, "empty": seat.is_empty,
                 "bot": seat.is_bot, "policy": seat.bot_policy or "",
                 "level": seat.get_bot_policy_display() if seat.bot_policy else "",
@@ -456,69 +462,75 @@ def table_context(
                 "deadline_ms": deadline_ms if is_turn else 0,
                 "auto_turn": auto_turn if is_turn else False,
             },
-        })
+        ))
+    seat_names = tuple(r.name for r in seat_rows)
     result = None
     last_result = None
     if hand is not None and hand.complete:
-        result = hand_result(hand, spec, [r["name"] for r in seat_rows])
+        result = hand_result(hand, spec, list(seat_names))
     elif snapshot.previous is not None:
-        last_result = hand_result(snapshot.previous, spec, [r["name"] for r in seat_rows])
+        last_result = hand_result(snapshot.previous, spec, list(seat_names))
     if result is not None and result["hand_id"] in hidden:
         result = {**result, "hidden": hidden[result["hand_id"]]}
     if last_result is not None and last_result["hand_id"] in hidden:
         last_result = {**last_result, "hidden": hidden[last_result["hand_id"]]}
-    my_seat = seats[me] if me is not None else None
-    now = timezone.now()
     # a table waiting again after a match began: who it waits for
-    paused_for = []
+    paused_for = ()
     if room.status == Room.Status.WAITING and hand is not None:
-        paused_for = [s.display_name() for s in seats if s.user_id and not s.ready]
-    ctx = {
-        "room": room,
-        "game": room.game,
-        "spec": spec,
-        "rules": rules,
-        "seats": seats,
-        "seat_rows": seat_rows,
-        "names": [r["name"] or _("空座") for r in seat_rows],
-        "seat_names": [r["name"] for r in seat_rows],
-        "me": me,
-        "my_seat": my_seat,
-        "is_owner": user is not None and user.is_authenticated and room.owner_id == user.pk,
-        "has_empty": any(s.is_empty for s in seats),
-        "hand": hand,
-        "view": view,
-        "to_act": to_act,
-        "my_turn": to_act is not None and to_act == me,
-        "phase_name": phase_name(spec, (view or {}).get("phase")),
-        "buttons": buttons,
-        "hint": hint,
-        "action_count": action_count,
-        "score_rows": rows,
-        "settlement": snapshot.settlement,
-        "totals": totals,
-        "result": result,
-        "last_result": last_result,
+        paused_for = tuple(s.display_name() for s in seats if s.user_id and not s.ready)
+    return TableView(
+        room=room,
+        code=room.game,
+        spec=spec,
+        rules=rules,
+        me=me,
+        my_seat=seats[me] if me is not None else None,
+        is_owner=user is not None and user.is_authenticated and room.owner_id == user.pk,
+        rejoin=services.rejoin_seat(room, seats, hand, user) if me is None else None,
+        seats=tuple(seat_rows),
+        names=tuple(n or _("空座") for n in seat_names),
+        seat_names=seat_names,
+        has_empty=any(s.is_empty for s in seats),
+        paused_for=paused_for,
+        hand=hand,
+        action_count=snapshot.action_count,
+        view=view,
+        aids=rules.seat_aids(state, me) if hand is not None else None,
+        to_act=to_act,
+        my_turn=to_act is not None and to_act == me,
+        phase_name=phase_name(spec, (view or {}).get("phase")),
+        buttons=tuple(buttons),
+        hint=hint,
+        result=result,
+        last_result=last_result,
         # the snapshot's notes carry lazy labels and bot names (one snapshot,
         # every reader's language): plain strings in this reader's language
-        "result_notes": [
+        result_notes=tuple(
             {**n, "label": str(n["label"]), "seats": [{**s, "name": str(s["name"])} for s in n["seats"]]}
             for n in snapshot.result_notes
-        ],
-        "hidden_hands": hidden,
-        "version": room.version,
-        "committed_at": committed_at or epoch_ms(room.changed),
-        "deadline_ms": deadline_ms,
-        "server_now_ms": epoch_ms(now),
-        "between_hands": hand is not None and hand.complete and room.status == Room.Status.PLAYING,
-        "auto_turn": auto_turn,
-        "paused_for": paused_for,
-        "rejoin": services.rejoin_seat(room, seats, hand, user) if me is None else None,
-        "help_url": rulings.rule_url(room.game),
-    }
-    ctx["aids"] = rules.seat_aids(state, me) if hand is not None else None
-    ctx.update(spec.table_context(ctx))
-    return ctx
+        ),
+        score_rows=tuple(rows),
+        totals=tuple(totals),
+        settlement=snapshot.settlement,
+        hidden_hands=hidden,
+        version=room.version,
+        committed_at=committed_at or epoch_ms(room.changed),
+        deadline_ms=deadline_ms,
+        server_now_ms=epoch_ms(timezone.now()),
+        between_hands=hand is not None and hand.complete and room.status == Room.Status.PLAYING,
+        auto_turn=auto_turn,
+        help_url=rulings.rule_url(room.game),
+    )
+
+
+def table_render(
+    room: Room, user, committed_at: int | None = None, snapshot: TableSnapshot | None = None
+) -> TableRender:
+    """:func:`table_view` for ``user`` and the game's regions for that view
+    (``spec.table_regions(table)``, a typed value of the game's own, or None):
+    what the fragment's templates read as ``table`` and ``game``."""
+    table = table_view(room, user, committed_at, snapshot)
+    return TableRender(table, table.spec.table_regions(table))
 
 
 def render_table(
@@ -526,7 +538,7 @@ def render_table(
     snapshot: TableSnapshot | None = None, swap_oob: str | None = None,
 ) -> str:
     """The ``#table`` fragment for ``user`` (HTML string); ``snapshot`` as
-    for :func:`table_context` (then no query is made).  ``swap_oob``, when
+    for :func:`table_view` (then no query is made).  ``swap_oob``, when
     given, is the root's ``hx-swap-oob`` (how htmx applies a pushed table:
     ``"morph"``, idiomorph keeping the page's elements, see
     :data:`games.live.snapshots.PUSH_SWAP`); a page or a POST answer has none.
@@ -541,9 +553,9 @@ def render_table_parts(
     """:func:`render_table` with its regions: a :class:`~games.render.regions.TableHtml`
     (a ``str``) whose ``parts`` a socket diffs against what it sent
     (:func:`games.render.regions.partial`)."""
-    ctx = table_context(room, user, committed_at, snapshot)
-    ctx["swap_oob"] = swap_oob
-    collector = ctx["region"] = Regions()
+    parts = table_render(room, user, committed_at, snapshot)
+    collector = Regions()
+    ctx = {"table": parts.table, "game": parts.game, "region": collector, "swap_oob": swap_oob}
     # a Jinja2 template (games/render/jinja.py), taken from its engine at once (no
     # Django-template lookup first); its output is escaped already
     html = engines["jinja2"].get_template("games/_table.html").render(ctx, request)

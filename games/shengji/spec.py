@@ -12,7 +12,7 @@ from games.engine.shengji import tournament as tournament_hooks
 from games.engine.shengji.match import team_of
 from games.registry import GameSpec, Tag
 
-from .table import shengji_context
+from .table import shengji_regions
 
 
 DEALER = Tag("role dealer", _("庄"))
@@ -88,7 +88,7 @@ SPEC = GameSpec(
     replay_template="games/shengji/_replay_public.html",
     css=("games/shengji.css",),
     js=("games/shengji.js",),
-    table_context=shengji_context,
+    table_regions=shengji_regions,
     seat_tags=seat_tags,
     seat_plays=seat_plays,
     action_labels={

@@ -1,23 +1,25 @@
-"""What the 升级 (shengji) table template needs beyond the generic context.
+"""What the 升级 (shengji) table template needs beyond the generic table.
 
-:func:`shengji_context` is the game's ``table_context`` hook
+:func:`shengji_regions` is the game's ``table_regions`` hook
 (:class:`~games.registry.GameSpec`), called by
-:func:`games.render.tables.table_context` for every viewer.  It reads only the
-viewer's seat view (``ctx["view"]``, the engine's ``view(state, seat)``) and
-the engine's seat aids for that seat (``ctx["aids"]``,
+:func:`games.render.tables.table_render` for every viewer.  It reads only the
+viewer's seat view (``table.view``, the engine's ``view(state, seat)``) and
+the engine's seat aids for that seat (``table.aids``,
 ``RULES.seat_aids(state, seat)``: suit of play of the viewer's own cards, the
 lead's suit, the trump order, the cheapest bid, the 还牌 limits), so nothing
 here can show a card another seat holds (hidden information, S13–S15).
 
-The result is one ``sj`` dict (see :func:`shengji_context`); the template is
-``templates/games/shengji/_board.html``.
+The result is one :class:`ShengjiRegions` (frozen), read by the template
+``games/shengji/jinja2/games/shengji/_board.html`` as ``game``.
 """
 
 from __future__ import annotations
 
 import json
 from collections import Counter
+from dataclasses import dataclass
 from html import escape
+from typing import TYPE_CHECKING, Any
 
 from django.utils.safestring import mark_safe
 from django.utils.translation import gettext as _
@@ -29,6 +31,9 @@ from games.engine.shengji.scoring import result_row
 from games.engine.shengji.trumps import bid_points, card_points
 from games.templatetags.cards import card_class as card_css
 from games.templatetags.cards import face, short
+
+if TYPE_CHECKING:
+    from games.render.view import TableView
 
 SUIT_NAMES = {"S": gettext_noop("黑桃"), "H": gettext_noop("红桃"), "D": gettext_noop("方块"),
               "C": gettext_noop("梅花")}
@@ -135,31 +140,72 @@ def _team_label(team: int, names: list[str]) -> str:
     return _("、").join(names[s] for s in seats)
 
 
-def shengji_context(ctx: dict) -> dict:
-    """Extra context for the shengji board: ``{"sj": {...}}`` plus an
-    overridden ``hint`` (提示) in the auction (the cheapest bid that exceeds).
+@dataclass(frozen=True, slots=True)
+class ShengjiRegions:
+    """The 升级 board for one viewer (``game`` in its template).
 
-    ``sj`` members: ``cards`` (the viewer's hand as dicts: ``code``, ``rank``,
-    ``suit``, ``css``, ``bid`` 比牌 points or 0, ``kitty`` marked as a kitty card
-    while burying, ``suit_of`` suit of play, ``block`` why it may not be given
-    back), ``piles`` (every seat's shown 比牌 with points, passed, highest),
-    ``trump``/``level``/``dealer``/``levels`` labels, ``trick`` and
-    ``last_trick`` (plays by seat with names), ``failed`` (a failed throw,
-    never who stopped it, S11/S12), ``give`` (owed per loser, caps, hint),
-    ``result`` (S16–S18 figures) and ``match`` (match/hand numbers, winner).
-    """
-    view = ctx.get("view")
-    aids = ctx.get("aids")
+    ``phase`` the engine's phase code; ``cards`` the viewer's hand as dicts
+    (``code``, ``rank``, ``suit``, ``css``, ``bid`` 比牌 points or 0,
+    ``kitty`` marked as a kitty card while burying, ``suit_of`` suit of play,
+    ``points``, ``block`` why it may not be given back) and ``hand_html``
+    their buttons, ``count`` how many; ``piles`` (every seat's shown 比牌
+    with points, passed, highest), ``highest``, ``shown_card``, ``opener``,
+    ``auction_winner`` (S13); ``trump``/``trump_name``/``trump_order``,
+    ``suit_counts`` (the trump call's buttons), ``level``, ``dealer`` (seat or
+    None)/``dealer_name``, ``levels`` (per team), ``attackers_points``;
+    ``trick`` and ``last_trick`` (plays by seat with names, or None),
+    ``tricks_played``, ``failed`` (a failed throw, never who stopped it,
+    S11/S12), ``follow_hint`` (S9), ``give`` (owed per loser, caps, hint,
+    S14, or None), ``result`` (S16–S18 figures, or None), ``kitty_count``,
+    ``match_number``/``hand_number``; ``hint`` the 提示 button's cards: the
+    cheapest bid that exceeds in the auction, else the table's hint."""
+
+    phase: str
+    cards: list
+    hand_html: str
+    count: int
+    piles: list
+    highest: int
+    shown_card: str
+    opener: str
+    auction_winner: str
+    trump: str | None
+    trump_name: str
+    trump_order: list
+    suit_counts: dict
+    level: str
+    dealer: int | None
+    dealer_name: str
+    levels: list
+    attackers_points: Any
+    trick: dict | None
+    last_trick: dict | None
+    tricks_played: int
+    failed: dict | None
+    follow_hint: str
+    give: dict | None
+    result: dict | None
+    kitty_count: int
+    match_number: int | None
+    hand_number: int | None
+    hint: str
+
+
+def shengji_regions(table: TableView) -> ShengjiRegions | None:
+    """The 升级 board of ``table`` (None before the first deal): built from
+    the viewer's own view and aids only (hidden information, S13–S15)."""
+    view = table.view
+    aids = table.aids
     if view is None or aids is None:
-        return {"sj": None}
-    names = list(ctx["names"])
-    hand = ctx["hand"]
-    me = ctx["me"]
+        return None
+    names = list(table.names)
+    hand = table.hand
+    me = table.me
     phase = view["phase"]
     level = view["level"]
     trump = view["trump"]
     dealer = view["dealer"]
-    out: dict = {}
+    hint = table.hint
 
     # --- the viewer's hand, with per-card hooks
     kitty_left = Counter(view["kitty"] or []) if phase == "bury" and me == dealer else Counter()
@@ -202,7 +248,7 @@ def shengji_context(ctx: dict) -> dict:
             }
         )
     if phase == "auction" and me is not None and me == view["to_act"] and "bid" in view["legal"]:
-        out["hint"] = " ".join(aids["bid"] or [])
+        hint = " ".join(aids["bid"] or [])
 
     def plays_of(plays, leader=None):
         return [
@@ -335,7 +381,7 @@ def shengji_context(ctx: dict) -> dict:
                                           and c[-1] == x and c[:-1] != level) for x in "SHDC"}
 
     points_sofar = view["attackers_points"]
-    out["sj"] = {
+    return ShengjiRegions(**{
         "phase": phase,
         "cards": cards,
         "hand_html": hand_html(cards, stack=not (give_ctx and give_ctx["mine"])),
@@ -364,5 +410,5 @@ def shengji_context(ctx: dict) -> dict:
         "kitty_count": sum(1 for c in cards if c["kitty"]),
         "match_number": hand.match.number if hand is not None else None,
         "hand_number": hand.number if hand is not None else None,
-    }
-    return out
+        "hint": hint,
+    })

@@ -3,7 +3,11 @@ it must render what the Django template tags it replaced rendered."""
 
 from __future__ import annotations
 
+from types import SimpleNamespace
+
+import pytest
 from django.urls import reverse, set_script_prefix
+from jinja2 import UndefinedError
 from django.utils import translation
 
 from games.render import jinja
@@ -30,12 +34,24 @@ def test_a_literals_translation_is_not_escaped():
     assert render("{{ x }}", x="it's") == "it&#39;s"  # a variable still is escaped
 
 
-def test_undefined_behaves_as_in_a_django_template():
-    assert render("{% if missing is none %}none{% endif %}") == "none"
-    assert render("{% if missing is not none %}set{% endif %}") == ""
-    assert render("[{{ missing.a.b }}]") == "[]"
-    assert render("{{ missing|default_if_none('-') }}") == "-"
+def test_none_and_default_if_none_behave_as_in_a_django_template():
+    assert render("{% if x is none %}none{% endif %}", x=None) == "none"
+    assert render("{% if x is not none %}set{% endif %}", x=0) == "set"
+    assert render("{{ x|default_if_none('-') }}", x=None) == "-"
     assert render("{{ zero|default_if_none('-') }}", zero=0) == "0"
+    assert render("{{ x|default(false) }}") == "False"  # an optional variable says so
+
+
+@pytest.mark.parametrize("source", [
+    "{{ missing }}", "[{{ table.gone }}]", "{% if table.gone %}x{% endif %}",
+    "{% if table.gone is none %}x{% endif %}", "{{ table.gone|default_if_none('-') }}",
+    "{{ _('%(n)s 张')|fmt(n=table.gone) }}", "{{ none_value.attribute }}",
+])
+def test_a_missing_name_or_field_fails_the_render(source):
+    """Strict undefined: a renamed field of the table fails loudly instead of
+    printing nothing (Django's templates would print nothing)."""
+    with pytest.raises(UndefinedError):
+        render(source, table=SimpleNamespace(seats=()), none_value=None)
 
 
 def test_url_follows_the_script_prefix():

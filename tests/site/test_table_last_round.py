@@ -73,7 +73,7 @@ def test_previous_round_by_seat_same_for_every_viewer_and_in_each_language(bot_r
     assert [c for _, c, _ in got] == [e["cards"] if e["verb"] == "play" else [] for e in log]
     assert [s for s, _, top in got if top] == [winner]
     assert f'id="last-round-winner" data-seat="{winner}"' in mine
-    names = tables.table_context(bot_room, alice)["names"]
+    names = tables.table_view(bot_room, alice).names
     assert f"{names[winner]} 赢得此轮" in mine
     for e, li in zip(log, re.findall(r"<li .*?</li>", mine, re.S)):
         assert f'<span class="who">{names[e["seat"]]}</span>' in li
@@ -88,7 +88,7 @@ def test_previous_round_by_seat_same_for_every_viewer_and_in_each_language(bot_r
 
     english = block(fragment(bot_room, alice, "en"))
     with translation.override("en"):
-        en_names = tables.table_context(bot_room, alice)["names"]
+        en_names = tables.table_view(bot_room, alice).names
     assert "Last round" in english and f"{en_names[winner]} won the round" in english
     assert not re.search(r"[\u3400-\u9fff]", re.sub(r'<span class="who">[^<]*</span>', "", english))
     hant = block(fragment(bot_room, alice, "zh-hant"))

@@ -18,7 +18,7 @@ import pytest
 from django.conf import settings
 from django.template import engines
 from django.utils import translation
-from jinja2 import DictLoader, meta
+from jinja2 import DictLoader, UndefinedError, meta
 
 from games.live import snapshots as live
 from games import services
@@ -108,13 +108,19 @@ def _env(**templates):
 
 
 def test_a_memo_block_sees_only_its_inputs():
+    """A name of the page that is not an input is undefined in the block:
+    the render fails (strict undefined) instead of leaking it."""
     env = _env(blocks="{% macro t(a) %}[{{ a }}|{{ b }}]{% endmacro %}",
                page='{% import "blocks" as blocks %}{{ memo(blocks.t, a=a) }}')
+    with pytest.raises(UndefinedError, match="'b' is undefined"):
+        env.get_template("page").render(a=1, b="secret")
+    env = _env(blocks="{% macro t(a) %}[{{ a }}]{% endmacro %}",
+               page='{% import "blocks" as blocks %}{{ memo(blocks.t, a=a) }}')
     page = env.get_template("page")
-    assert page.render(a=1, b="secret") == "[1|]"
-    assert page.render(a=2, b="other") == "[2|]"
+    assert page.render(a=1, b="secret") == "[1]"
+    assert page.render(a=2, b="other") == "[2]"
     before = dict(memo.stats)
-    assert page.render(a=1, b="third") == "[1|]"
+    assert page.render(a=1, b="third") == "[1]"
     assert memo.stats["hits"] == before["hits"] + 1
     # another template's block with the same name and inputs is another block
     other = _env(blocks="{% macro t(a) %}<{{ a }}>{% endmacro %}",

@@ -111,7 +111,7 @@ def test_table_renders_for_the_seat_and_accepts_a_move(hc_room, alice):
     html = tables.render_table(hc_room, alice)
     assert 'data-action="play"' in html  # the generic board's buttons
     # the contract's default hint: the C5 move, from alice's own cards
-    assert tables.table_context(hc_room, alice)["hint"] == RULES.auto_action(state, 0).cards[0].code
+    assert tables.table_view(hc_room, alice).hint == RULES.auto_action(state, 0).cards[0].code
     card = RULES.view(state, 0)["hand"][0]
     response = client.post(
         f"/rooms/{hc_room.pk}/act", {"verb": "play", "cards": card, "version": hc_room.version}, HTTP_HX_REQUEST="true"

@@ -1,0 +1,129 @@
+"""The table as one viewer sees it: the typed seam between the generic table
+and a game's regions.
+
+:func:`games.render.tables.table_view` builds a :class:`TableView` for one
+viewer (a seat, a spectator, a visitor) from a room's snapshot; the game adds
+its own regions as one typed value returned by its spec's ``table_regions``
+hook (:class:`~games.registry.GameSpec`), never by editing a shared mapping.
+The live fragment's Jinja2 templates read attributes of two names::
+
+    table   the TableView (table.seats, table.me, table.buttons …)
+    game    the game's regions (升级's ShengjiRegions: game.trump …; 保皇's
+            BaohuangRegions; None for a game without any)
+
+and the environment's undefined is strict (:mod:`games.render.jinja`), so a
+renamed field fails the render instead of printing nothing.
+
+Both classes are frozen and slotted: a view is built once per viewer and
+version and never changed afterwards.  Hidden information: ``view`` and
+``aids`` come from the engine for the viewer's own seat only
+(``rules.view(state, me)``, ``rules.seat_aids(state, me)``); nothing here holds
+another seat's cards.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, Mapping
+
+
+@dataclass(frozen=True, slots=True)
+class SeatView:
+    """One seat as the viewer sees it (``table.seats``, in seat order).
+
+    ``pos`` is its place around the felt (0 the viewer's seat, or seat 1 for
+    a spectator, then playing order); ``played`` what it laid in the trick
+    or round on the table (``GameSpec.seat_plays``: ``{"cards", "verb",
+    "winning", "won_by"}``) or None; ``can_take`` a spectator may sit there;
+    ``shown`` what the seat block shows, as plain data (the input of its memo
+    block, :mod:`games.render.memo`: the same for every viewer but for the
+    countdown, only on the seat to act)."""
+
+    pos: int
+    index: int
+    name: str
+    is_me: bool
+    is_turn: bool
+    played: Mapping | None
+    can_take: bool
+    shown: Mapping
+
+
+@dataclass(frozen=True, slots=True)
+class TableView:
+    """The generic table as one viewer sees it.
+
+    Room and viewer: ``room`` (the model), ``code`` (its game), ``spec``,
+    ``rules``; ``me`` the viewer's seat index or None (spectator, visitor),
+    ``my_seat`` its :class:`~games.models.Seat` or None, ``is_owner``,
+    ``rejoin`` (the seat a player who left may take back, else None).
+
+    Seats: ``seats`` (:class:`SeatView` per seat), ``names`` (each seat's
+    name, "空座" for an empty one), ``seat_names`` (names, "" when empty),
+    ``has_empty``, ``paused_for`` (who a paused table waits for).
+
+    The hand: ``hand`` (the model, or None before the first deal),
+    ``action_count``, ``view`` (the engine's view for ``me``, a mapping, or
+    None), ``aids`` (``rules.seat_aids(state, me)`` or None), ``to_act``
+    (the seat to act, None when nobody or the hand is over), ``my_turn``,
+    ``phase_name``, ``buttons`` (:class:`~games.render.tables.ActionButton`
+    per legal choice of the viewer), ``hint`` (the engine's suggested cards,
+    space-separated C1 codes, or "").
+
+    Results: ``result`` (this hand's result panel, plain data, or None),
+    ``last_result`` (the previous hand's, while the next is played),
+    ``result_notes``, ``score_rows`` and ``totals`` (the match's score sheet,
+    game points per seat), ``settlement`` (the leaving-settlement notice or
+    None), ``hidden_hands`` (hand id → why its replay link is withheld).
+
+    Clocks (epoch ms): ``version``, ``committed_at``, ``deadline_ms`` (0:
+    none), ``server_now_ms``; ``between_hands``, ``auto_turn`` (the seat to
+    act is a bot or on 托管); ``help_url`` (the game's rules page).
+    """
+
+    room: Any
+    code: str
+    spec: Any
+    rules: Any
+    me: int | None
+    my_seat: Any
+    is_owner: bool
+    rejoin: int | None
+    seats: tuple[SeatView, ...]
+    names: tuple
+    seat_names: tuple
+    has_empty: bool
+    paused_for: tuple
+    hand: Any
+    action_count: int
+    view: Mapping | None
+    aids: Mapping | None
+    to_act: int | None
+    my_turn: bool
+    phase_name: Any
+    buttons: tuple
+    hint: str
+    result: Mapping | None
+    last_result: Mapping | None
+    result_notes: tuple
+    score_rows: tuple
+    totals: tuple
+    settlement: Mapping | None
+    hidden_hands: Mapping
+    version: int
+    committed_at: int
+    deadline_ms: int
+    server_now_ms: int
+    between_hands: bool
+    auto_turn: bool
+    help_url: str
+
+
+@dataclass(frozen=True, slots=True)
+class TableRender:
+    """What the table fragment is rendered from: the generic ``table`` and the
+    game's ``game`` regions (whatever its spec's ``table_regions`` returned,
+    None for a game without regions of its own)."""
+
+    table: TableView
+    game: Any = None
