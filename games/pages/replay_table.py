@@ -3,7 +3,7 @@ table's felt, with the live table's seat block and its felt partial
 (``games/_table_blocks.html``'s ``seat``, ``games/_felt.html``: the same
 markup and CSS as a live table), seen by a spectator who sees everything
 (the hand is over): each seat's cards, the round on the felt by seat, and
-whatever the game's replay template adds (its kitty, its auction).
+whatever the game's replay template adds (the cards set aside, the bidding).
 
 The view (:func:`games.pages.views.hand_replay`) gives it the step's context
 (:func:`games.services.records.replay_step`); :func:`replay_table` renders
