@@ -25,7 +25,7 @@ Per run it prints:
 
 Medians over the runs at the end (the machine is shared: compare medians).
 
-    python scripts/probe_table_paint.py [--runs 5] [--seconds 8] [--shifts]
+    python scripts/probe_table_paint.py [--game shengji] [--runs 5] [--seconds 8] [--shifts]
         [--width 412 --height 823] [--shot tmp/probe.png]
 
 ``--inject CSS`` adds a stylesheet before the page's scripts run (to try a
@@ -105,7 +105,7 @@ def metrics(cdp) -> dict:
 
 def one_run(browser, stack, args) -> dict:
     """One fresh room, one fresh page: the figures listed in the module's docstring."""
-    room = stack.ops("bot_room", game="shengji", humans=1, autoplay=False, ready=True,
+    room = stack.ops("bot_room", game=args.game, humans=1, autoplay=False, ready=True,
                      bot_delay_ms=1500, turn_seconds=300, prefix="probe")
     url = f"{stack.web_url}/rooms/{room['room_id']}/"
     ctx = browser.new_context(viewport={"width": args.width, "height": args.height},
@@ -149,6 +149,7 @@ def one_run(browser, stack, args) -> dict:
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--runs", type=int, default=5)
+    parser.add_argument("--game", default="shengji", help="the game's code (shengji, baohuang)")
     parser.add_argument("--seconds", type=float, default=8)
     parser.add_argument("--throttle", type=float, default=4)
     parser.add_argument("--width", type=int, default=412)

@@ -26,6 +26,7 @@ from games.models import Hand, Room
 from games.services.deadlines import FILL_POLICY
 from django.contrib.auth.views import redirect_to_login
 from games.pages import review as review_page
+from games.pages import replay_table
 
 
 # --------------------------------------------------------------------------- helpers
@@ -390,21 +391,38 @@ def hand_record(request, hand_id: int):
     return response
 
 
+def _said_steps(ctx: dict, spec) -> list[dict]:
+    """The steps so far as words (the replay's text list): ``[{"step" (1..k),
+    "seat", "name", "label", "cards"}]`` (:func:`tables.describe_action`)."""
+    names = ctx["names"]
+    out = []
+    for i, payload in enumerate(ctx["actions"][: ctx["step"]], start=1):
+        said = tables.describe_action(payload, spec)
+        seat = payload.get("seat")
+        out.append({"step": i, "seat": seat, "name": names[seat] if isinstance(seat, int) and seat < len(names) else "",
+                    "label": said["label"], "cards": said["cards"]})
+    return out
+
+
 @login_required
 def hand_replay(request, hand_id: int):
-    """Step through a completed hand: ``?step=k`` shows the state after k
-    actions with every seat's cards (the hand is over, nothing is hidden);
-    403 with the reason while the hand is embargoed."""
+    """Step through a completed hand on the felt: ``?step=k`` shows the
+    state after k actions (0, the deal, without ``step``) with every seat's
+    cards (the hand is over, nothing is hidden), drawn as the live table
+    draws it (:mod:`games.pages.replay_table`); an htmx request gets the
+    ``#replay`` fragment alone.  403 with the reason while the hand is
+    embargoed."""
     try:
         hand = _completed_hand(hand_id, request.user)
     except Embargoed as exc:
         return _embargoed(request, exc)
     try:
-        step = int(request.GET.get("step", ""))
+        step = int(request.GET.get("step", "0"))
     except ValueError:
-        step = None
+        step = 0
     ctx = records.replay_step(hand, step)
     spec = registry.get(hand.match.room.game)
+    felt = replay_table.replay_table(spec, ctx, request)
     public = ctx["public"]
     for seat in ctx["seats"]:
         seat["tags"] = spec.seat_tags(hand.summary, seat["index"])
@@ -428,5 +446,7 @@ def hand_replay(request, hand_id: int):
                                          ticks=[m for m in marks if m["kind"] == "trick"],
                                          total_steps=ctx["total"]),
             "page_links": signals.collect_page_links(spec.code, hand.match.room, hand, request.user),
+            "replay_table": felt,
+            "said": _said_steps(ctx, spec),
         },
     )

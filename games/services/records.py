@@ -53,23 +53,37 @@ def build_record(hand: Hand, scope: str = "match") -> dict:
     return record
 
 
+#: Keys of a seat's own view that say nothing about the table (its seat, its cards).
+_SEAT_OWN = frozenset({"seat", "hand"})
+
+
 def replay_step(hand: Hand, step: int | None) -> dict:
     """The completed ``hand`` after its first ``step`` actions (clamped to
     ``0 .. len``; None: all), with every seat's cards (the hand is over,
     nothing is hidden): ``{"step", "total", "actions" (payloads), "action"
     (the step's payload or None), "public" (the spectator view), "seats"
-    ([{"index", "name", "cards", "is_turn"}]), "names"}``."""
+    ([{"index", "name", "cards", "is_turn"}]), "names", "full" (the
+    spectator's view with what any seat's own view adds where the
+    spectator's says None: a spectator-with-everything view)}``."""
     rules = get_rules(hand.match.room.game)
     payloads = list(hand.actions.order_by("seq").values_list("payload", flat=True))
     step = len(payloads) if step is None else max(0, min(step, len(payloads)))
     state = hand_state(hand, payloads, upto=step)
     public = rules.view(state, None)
+    views = [rules.view(state, s) for s in range(rules.seats)]
+    full = dict(public)
+    for view in views:
+        # what the seats knew beyond the spectator: the keys the spectator's
+        # view leaves None (the hand is over, nothing is hidden any more)
+        for key, value in view.items():
+            if key in full and full[key] is None and value is not None and key not in _SEAT_OWN:
+                full[key] = value
     names = [str(n) for n in player_names(hand.players)]
     seats = [
         {
             "index": s,
             "name": names[s] if s < len(names) else "",
-            "cards": rules.view(state, s).get("hand", []),
+            "cards": views[s].get("hand", []),
             "is_turn": rules.to_act(state) == s,
         }
         for s in range(rules.seats)
@@ -82,6 +96,7 @@ def replay_step(hand: Hand, step: int | None) -> dict:
         "public": public,
         "seats": seats,
         "names": names,
+        "full": full,
     }
 
 

@@ -1,5 +1,6 @@
 /* Replay: steps are fetched with htmx (no page load); 自动播放
- * clicks "next" every STEP_MS until the end or until paused. */
+ * clicks "next" every STEP_MS until the end or until paused; the arrow keys
+ * step (← previous, → next), Home and End go to the first and last step. */
 (function () {
   "use strict";
   var STEP_MS = 700;
@@ -25,4 +26,16 @@
     if (d) { ev.preventDefault(); ev.stopPropagation(); }
   }, true);
   document.addEventListener("htmx:afterSwap", show);
+  var KEYS = {ArrowLeft: "replay-prev", ArrowRight: "replay-next", Home: "replay-first", End: "replay-last"};
+  document.addEventListener("keydown", function (ev) {
+    var action = KEYS[ev.key];
+    if (!action || ev.altKey || ev.ctrlKey || ev.metaKey || ev.shiftKey) return;
+    var t = ev.target;
+    if (t && (t.isContentEditable || /^(INPUT|SELECT|TEXTAREA)$/.test(t.tagName))) return;
+    var link = document.querySelector("#replay-nav [data-action=" + action + "]");
+    if (!link) return;
+    ev.preventDefault();
+    if (action !== "replay-next") stop();
+    if (!document.querySelector(".htmx-request")) link.click();
+  });
 })();

@@ -241,10 +241,10 @@
   // prefers-reduced-motion); the others stay still.
   var seenPlays = null;
   function plays() {
-    var out = {}, els = document.querySelectorAll("#table [data-played-seat]:not(.won), #table [data-play-seat]");
+    var out = {}, els = document.querySelectorAll("#table [data-played-seat]:not(.won)");
     for (var i = 0; i < els.length; i++) {
       var e = els[i];
-      out[(e.getAttribute("data-played-seat") || "p" + e.getAttribute("data-play-seat")) + ":" + e.textContent] = e;
+      out[e.getAttribute("data-played-seat") + ":" + e.textContent] = e;
     }
     return out;
   }

@@ -23,11 +23,11 @@ SNAPSHOT = """() => {
     const plays = [...document.querySelectorAll('#felt .played:not(.won)')];
     if (plays.length < 2 || plays.length > 3) return null;
     const board = document.querySelector('.board.sj');
-    const lead = document.querySelector('#sj-trick .sj-play.lead');
-    if (!board || !lead || !board.dataset.trump) return null;
+    const trick = document.querySelector('#sj-trick[data-leader]');
+    if (!board || !trick || trick.dataset.leader === '' || !board.dataset.trump) return null;
     return {
         level: board.dataset.level, trump: board.dataset.trump,
-        leader: parseInt(lead.dataset.playSeat, 10),
+        leader: parseInt(trick.dataset.leader, 10),
         plays: Object.fromEntries(plays.map(p => [p.dataset.playedSeat,
             [...p.querySelectorAll('[data-card]')].map(c => c.dataset.card)])),
         marked: [...document.querySelectorAll('#table .played.winning')].map(p => p.dataset.playedSeat),

@@ -134,7 +134,7 @@ def test_post_bid_pass_trump_bury_play(sj_humans):
     follower = RULES.to_act(state)
     html = page(room, users[follower])
     assert 'id="follow-hint"' in html  # what S9 requires of this follower
-    assert f'data-play-seat="{dealer}"' in html
+    assert f'data-played-seat="{dealer}"' in html  # the lead on the felt, in front of its seat
 
 
 def test_give_page_blocks_cards_and_posts_give_fields(sj_humans):
@@ -253,7 +253,8 @@ def test_failed_throw_is_announced_without_who_stopped_it(sj_humans, monkeypatch
         failed = re.search(r'<p class="sj-failed" id="sj-failed-throw">(.*?)</p>', html, re.S).group(1)
         assert failed.startswith("sj0 ") and "♣A ♣A ♣K → ♣K" in failed
         assert not any(f"sj{s}" in failed for s in (1, 2, 3))
-        assert re.findall(r'data-play-seat="(\d)"', html) == ["0"]
+        assert re.findall(r'data-played-seat="(\d)"', html) == ["0"]  # on the felt, once
+        assert 'data-play-seat=' not in html  # the trick is not listed twice (#37's bytes per push)
     # seat 1 follows: the page tells it what S9 requires
     assert 'id="follow-hint"' in page(room, users[1])
     for seat, c in ((1, "4C"), (2, "3C"), (3, "QC")):
