@@ -36,3 +36,8 @@ class ClubsConfig(AppConfig):
         hand_completed.connect(arena_pool.on_hand_completed, dispatch_uid="clubs.arena.pool.on_hand_completed")
         rounds_swept.connect(lambda sender, **kwargs: arena_pool.sweep_arenas(), weak=False,
                              dispatch_uid="clubs.arena.pool.sweep_arenas")
+        from games.signals import page_links
+
+        from .arena.pages import page_links as arena_links
+
+        page_links.connect(arena_links, dispatch_uid="clubs.arena.pages.page_links")

@@ -5,11 +5,11 @@ The rule (docs/tournaments.md, "Arena: grouping"):
 1. Who sits: as many whole tables as the pool fills; when the pool is not a
    multiple of the table size, those who waited longest sit first (ties: the
    higher rank).
-2. A first grouping by rank.  Partnership games (a table is two pairs, 升級):
+2. A first grouping by rank.  Partnership games (a table is two pairs of partners):
    a **minimum-weight perfect matching** (networkx, blossom) pairs players by
    rating distance, then a second one pairs the pairs into tables by the
    distance of their mean ratings (pairs of pairs).  Individual games (a
-   table of five, 保皇): the sorted pool cut into windows of the table size.
+   table of five): the sorted pool cut into windows of the table size.
    An edge between players who sat at the same table last time costs more
    than any rating distance, so both matchings avoid them where they can.
 3. **No repeats when avoidable**: if the first grouping still seats two of
@@ -24,7 +24,7 @@ The rule (docs/tournaments.md, "Arena: grouping"):
    players has waited ``hold_s`` (the arena's wait, growing with the table's
    length): another table may end meanwhile and give them new opponents.
 
-Partners at a 升級 table: of the three ways to split four players into two
+Partners at a table of two pairs: of the three ways to split four players into two
 pairs, the one that does not repeat last time's partner and best balances the
 two pairs' ratings.
 """

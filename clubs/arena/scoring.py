@@ -1,8 +1,8 @@
 """Arena points (pure Python, no Django): streaks, berserk, the clock, teams.
 
 Per hand a player has a result (win, draw, loss) and base points from the
-game's ruling A1 (docs/tournaments.md; 升級 2/1/0 by the team's result,
-保皇 by side, role and place).  Then, as lichess's arena:
+game's ``arena_result`` hook, ruling A1 (docs/tournaments.md: 2/1/0 by
+the team's result, or by side, role and place).  Then, as lichess's arena:
 
 * **fire**: after two wins in a row a player is on a streak; while on it,
   every hand's base points are doubled; any result but a win ends it;
