@@ -34,6 +34,7 @@ from django.utils.translation import gettext as _
 from games import seating as seat_rules, services as game_services
 from games.engine import get_rules
 from games.models import Hand, HandAction, Room
+from games.services import roomcache
 from ratings.compute import display
 from ratings.models import PlayerRating
 
@@ -459,8 +460,26 @@ class ArenaPlanner:
     def plan(self, room):
         return None
 
+    def turn_seconds(self, room, seat: int) -> int | None:
+        """Half the room's time limit for a seat whose player went berserk
+        (:func:`.scoring.berserk_seconds`); None otherwise.  The berserk seats
+        of a room are read once per process (fixed when the table is made)."""
+        seats = _berserk_seats.get(room.pk)
+        if seats is None:
+            row = ArenaTable.objects.filter(room_id=room.pk).values_list("players", "berserk").first()
+            seats = tuple(i for i, pid in enumerate(row[0]) if pid and pid in (row[1] or [])) if row else ()
+            if len(_berserk_seats) >= _BERSERK_KEEP:
+                _berserk_seats.clear()
+            _berserk_seats[room.pk] = seats
+        return scoring.berserk_seconds(room.turn_seconds) if seat in seats else None
+
 
 PLANNER = ArenaPlanner()
+
+#: room id -> the seats playing berserk (an empty tuple for any other room).
+_berserk_seats: dict[int, tuple] = {}
+_BERSERK_KEEP = 20_000
+roomcache.on_reset(_berserk_seats.clear)
 
 
 # --------------------------------------------------------------------------- reading

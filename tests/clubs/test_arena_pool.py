@@ -139,3 +139,24 @@ def test_team_battle_counts_the_best_n(club_setup, multipliers):
     ArenaScore.objects.create(arena_id=event.pk, table=table, hand=hand_rows[1], player=b, result="win", points=4)
     teams = pool.team_standings(event.pk)
     assert [(t["team"], t["total"]) for t in teams] == [(other, 4), (club, 2)]
+
+
+def test_berserk_halves_the_turn_time_and_adds_one_on_a_win(arena, driver):
+    event, organiser, member = arena
+    me = pool.join(member, event)
+    pool.set_berserk(member, event, True)
+    pool.add_bots(organiser, event, 4, seed=6)
+    (table,) = pool.seat_pool(event.pk)
+    assert table.berserk == [me.pk]
+    seat = table.players.index(me.pk)
+    room = Room.objects.get(pk=table.room_id)
+    assert pool.PLANNER.turn_seconds(room, seat) == room.turn_seconds // 2
+    assert pool.PLANNER.turn_seconds(room, (seat + 1) % 5) is None
+    from games.services import dealing
+
+    assert dealing.turn_seconds(room, seat) == 15 and dealing.turn_seconds(room, (seat + 1) % 5) == 30
+    driver(table.room, _done)
+    pool.score_table(table.pk)
+    score = ArenaScore.objects.get(player=me)
+    assert score.berserk and score.points == score.base + (1 if score.result == "win" else 0)
+    assert not ArenaPlayer.objects.get(pk=me.pk).berserk  # one table only
