@@ -104,16 +104,17 @@ def check(out, event: Event) -> bool:
     arena = Arena.objects.get(pk=event.pk)
     tables = list(ArenaTable.objects.filter(arena=arena))
     rooms = [t.room_id for t in tables]
-    hands = Hand.objects.filter(match__room_id__in=rooms, complete=True).exclude(summary__voided=True)
-    ends = dict(HandAction.objects.filter(hand__in=hands).values("hand").annotate(last=Max("created"))
-                .values_list("hand", "last"))
+    hands = [h for h in Hand.objects.filter(match__room_id__in=rooms, complete=True).values_list(
+        "pk", "summary", "match__room_id") if not (h[1] or {}).get("voided")]
+    room_of = {pk: room for pk, _, room in hands}
+    ends = dict(HandAction.objects.filter(hand__in=list(room_of)).order_by().values("hand")
+                .annotate(last=Max("created")).values_list("hand", "last"))
     before = {h for h, at in ends.items() if at <= arena.ends_at}
     seated = {t.room_id: sum(1 for p in t.players if p) for t in tables}
-    per_hand = dict(ArenaScore.objects.filter(arena=arena, counted=True).values("hand")
+    per_hand = dict(ArenaScore.objects.filter(arena=arena, counted=True).order_by().values("hand")
                     .annotate(n=Count("id")).values_list("hand", "n"))
-    room_of = dict(hands.values_list("pk", "match__room_id"))
     missing = [h for h in before if per_hand.get(h, 0) != seated[room_of[h]]]
-    twice = ArenaScore.objects.filter(arena=arena).values("hand", "player").annotate(n=Count("id")).filter(n__gt=1)
+    twice = ArenaScore.objects.filter(arena=arena).order_by().values("hand", "player").annotate(n=Count("id")).filter(n__gt=1)
     out.write(f"Tables: {len(tables)}; hands: {len(before)} completed before the end, "
               f"{len(per_hand)} scored, {twice.count()} scored twice, {len(missing)} not scored; "
               f"{len(ends) - len(before)} completed after the end (not counted)")

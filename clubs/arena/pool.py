@@ -350,7 +350,7 @@ def score_table(table_id: int) -> int:
         ids = [pid for pid in table.players if pid]
         players = {p.pk: p for p in ArenaPlayer.objects.select_for_update().filter(pk__in=ids)}
         if todo:
-            ends = dict(HandAction.objects.filter(hand__in=todo).values("hand").annotate(last=Max("created"))
+            ends = dict(HandAction.objects.filter(hand__in=todo).order_by().values("hand").annotate(last=Max("created"))
                         .values_list("hand", "last"))
             rows = []
             for hand in todo:
@@ -454,7 +454,8 @@ class ArenaPlanner:
         arena = table.arena
         if table.finished or not is_open(arena):
             return False
-        dealt = Hand.objects.filter(match__room_id=room.pk).exclude(summary__voided=True).count()
+        summaries = Hand.objects.filter(match__room_id=room.pk).values_list("summary", flat=True)
+        dealt = sum(1 for summary in summaries if not (summary or {}).get("voided"))  # a void deal is dealt again
         return dealt < arena.hands_per_table
 
     def plan(self, room):
