@@ -41,6 +41,7 @@ urlpatterns = [
     path("arenas/<int:event_id>/leave", arena.arena_leave, name="arena_leave"),
     path("arenas/<int:event_id>/berserk", arena.arena_berserk, name="arena_berserk"),
     path("arenas/<int:event_id>/open", arena.arena_open, name="arena_open"),
+    path("arenas/<int:event_id>/bots", arena.arena_bots, name="arena_bots"),
     # scheduled events, calendar, score cards, print
     path("<int:club_id>/calendar.ics", schedule.club_calendar, name="club_calendar"),
     path("calendar/<str:token>.ics", schedule.member_calendar, name="member_calendar"),

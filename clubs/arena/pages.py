@@ -98,6 +98,18 @@ def arena_berserk(request, event_id: int):
 
 
 @require_POST
+def arena_bots(request, event_id: int):
+    """An organiser adds bot players (``count``, 1-64): demos and tests."""
+    try:
+        count = int(request.POST.get("count") or 1)
+    except ValueError:
+        count = 0
+    if not 1 <= count <= 64:
+        return refused(request, ClubError(_("机器人数量须在 1 到 64 之间")))
+    return _act(request, event_id, lambda e: pool.add_bots(request.user, e, count))
+
+
+@require_POST
 def arena_open(request, event_id: int):
     """An organiser starts the arena's clock."""
     return _act(request, event_id, lambda e: pool.open_arena(request.user, e))
@@ -117,6 +129,9 @@ class ArenaForm(forms.Form):
     team_battle = forms.BooleanField(label=gettext_lazy("俱乐部团体赛"), required=False)
     teams = forms.CharField(label=gettext_lazy("参赛俱乐部（逗号分隔）"), required=False, max_length=600)
     team_size = forms.IntegerField(label=gettext_lazy("每队计分人数"), min_value=1, max_value=100, initial=5)
+    turn_seconds = forms.IntegerField(label=gettext_lazy("每步时限（秒）"), min_value=5, max_value=600, initial=30)
+    bot_delay_ms = forms.IntegerField(label=gettext_lazy("机器人延迟（毫秒）"), min_value=0, max_value=10000,
+                                      initial=800)
     start = forms.BooleanField(label=gettext_lazy("立即开始"), required=False, initial=True)
 
 
