@@ -21,7 +21,7 @@ def test_create_join_seat_and_leave(client, club_setup, multipliers):
     assert "new-arena" in client.get(f"/clubs/{club.pk}/").content.decode()
     r = client.post(f"/clubs/{club.pk}/arenas/new", {
         "name": "周五竞技场", "game": "baohuang", "minutes": "30", "hands_per_table": "1", "berserk": "on",
-        "team_size": "5", "start": "on"})
+        "team_size": "5", "turn_seconds": "30", "bot_delay_ms": "0", "start": "on"})
     assert r.status_code == 302
     event = Event.objects.get(name="周五竞技场")
     assert event.format == Event.Format.ARENA and event.status == Event.Status.RUNNING
