@@ -29,3 +29,15 @@ class ClubsConfig(AppConfig):
         seating.register(GUARD)  # event tables seat only their entrants
         # the organiser's live page: pushed as each table completes a hand
         hand_completed.connect(on_hand_completed, dispatch_uid="clubs.live.receivers.on_hand_completed")
+        # arenas (clubs/arena/): deal their tables' sets, score each hand once, sweep
+        from .arena import pool as arena_pool
+
+        dealing.register(arena_pool.PLANNER)
+        hand_completed.connect(arena_pool.on_hand_completed, dispatch_uid="clubs.arena.pool.on_hand_completed")
+        rounds_swept.connect(lambda sender, **kwargs: arena_pool.sweep_arenas(), weak=False,
+                             dispatch_uid="clubs.arena.pool.sweep_arenas")
+        from games.signals import page_links
+
+        from .arena.pages import page_links as arena_links
+
+        page_links.connect(arena_links, dispatch_uid="clubs.arena.pages.page_links")

@@ -111,6 +111,7 @@ class Event(models.Model):
         SWISS = "swiss", _("瑞士制")
         ROUND_ROBIN = "round_robin", _("循环赛")
         DUPLICATE = "duplicate", _("复式赛")
+        ARENA = "arena", _("竞技场")
 
     class Movement(models.TextChoices):
         SWISS = "swiss", _("瑞士制")
@@ -333,3 +334,4 @@ class EventLog(models.Model):
 
 
 from .schedule_models import CheckIn, EventSchedule, EventSession  # noqa: E402,F401  (registered with the clubs app)
+from .arena_models import Arena, ArenaPlayer, ArenaScore, ArenaTable  # noqa: E402,F401  (arenas, clubs/arena/)

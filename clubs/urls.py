@@ -2,6 +2,7 @@
 
 from django.urls import path
 
+from .arena import pages as arena
 from .pages import clubs, events, schedule
 
 urlpatterns = [
@@ -33,6 +34,14 @@ urlpatterns = [
     path("entries/<int:entry_id>/confirm", events.entry_confirm, name="entry_confirm"),
     path("entries/<int:entry_id>/withdraw", events.entry_withdraw, name="entry_withdraw"),
     path("tables/<int:table_id>/correct", events.table_correct, name="table_correct"),
+    # arenas (clubs/arena/)
+    path("<int:club_id>/arenas/new", arena.arena_create, name="arena_create"),
+    path("arenas/<int:event_id>/", arena.arena_page, name="arena"),
+    path("arenas/<int:event_id>/join", arena.arena_join, name="arena_join"),
+    path("arenas/<int:event_id>/leave", arena.arena_leave, name="arena_leave"),
+    path("arenas/<int:event_id>/berserk", arena.arena_berserk, name="arena_berserk"),
+    path("arenas/<int:event_id>/open", arena.arena_open, name="arena_open"),
+    path("arenas/<int:event_id>/bots", arena.arena_bots, name="arena_bots"),
     # scheduled events, calendar, score cards, print
     path("<int:club_id>/calendar.ics", schedule.club_calendar, name="club_calendar"),
     path("calendar/<str:token>.ics", schedule.member_calendar, name="member_calendar"),

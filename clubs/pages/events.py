@@ -46,6 +46,8 @@ def event_page(request, event_id: int):
     """The event page: entries, registration, rounds, tables, standings; live."""
     ensure_round_sweeper()
     event = get_object_or_404(Event.objects.select_related("club"), pk=event_id)
+    if event.format == Event.Format.ARENA:  # an arena has its own page (clubs/arena/)
+        return redirect("arena", event.pk)
     context = event_context(event, request.user)
     context["can_manage"] = request.user.has_perm("clubs.manage_event", event)
     context["can_enter"] = request.user.has_perm("clubs.enter_event", event)

@@ -69,7 +69,7 @@ def set_deadline(room: Room, rules, state, seats: list[Seat]) -> None:
     elif acts_automatically(seats[seat_index]):
         room.deadline = now + timedelta(milliseconds=room.bot_delay_ms)
     else:
-        room.deadline = now + timedelta(seconds=room.turn_seconds)
+        room.deadline = now + timedelta(seconds=dealing.turn_seconds(room, seat_index))
 
 
 def set_pause(room: Room) -> None:

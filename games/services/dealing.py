@@ -15,6 +15,10 @@ planner at start-up (``AppConfig.ready``); a planner is an object with
     deal and start at every table, no tribute carried in), or None for the
     usual new seed and carry-over.
 
+``turn_seconds(room, seat) -> int | None`` (optional)
+    the time limit (C5) of a human at ``seat`` when it is not the room's
+    (an arena player who went berserk: half of it), or None.  Asked at every
+    deadline of a human's turn: a planner answers from memory, not a query.
 ``scored(room) -> bool | None`` (optional)
     False: the room's hands credit no game points and rate nobody (a deal
     played again whose cards the player knows); None or True: as usual.
@@ -60,6 +64,13 @@ def may_deal(room) -> bool | None:
 def plan(room) -> DealPlan | None:
     """The first planner's :class:`DealPlan` for ``room``'s next hand, or None."""
     return _planners.first("plan", room)
+
+
+def turn_seconds(room, seat: int) -> int:
+    """The time limit (seconds) of the human at ``seat``: a planner's answer,
+    else the room's ``turn_seconds``."""
+    own = _planners.first("turn_seconds", room, seat)
+    return int(own) if own else room.turn_seconds
 
 
 def scored(room) -> bool:

@@ -8,7 +8,9 @@ finish and rounds end through :func:`clubs.running.rounds.sweep_rounds` (run her
 the embedded topology, by Celery beat in production: ``DATABASE_URL`` /
 ``REDIS_URL`` set).  Prints each round's pairing, each round's results, and
 the final standings under a line ``Standings``; exits 0 when the event
-finished, 1 on a timeout.
+finished, 1 on a timeout.  ``--format arena`` runs an arena of ``--minutes``
+with ``--entries`` bot players (``--hands`` per table; ``--teams N``: a team
+battle of N clubs), see :mod:`clubs.arena.command`.
 """
 
 from __future__ import annotations
@@ -60,6 +62,12 @@ class Command(BaseCommand):
                             help="automatic rounds: the sweep starts every round (needs --start-in)")
         parser.add_argument("--gap", type=float, default=1.0, metavar="S",
                             help="with --auto: seconds between a round's end and the next start")
+        parser.add_argument("--teams", type=int, default=0, metavar="N",
+                            help="arena: a team battle of N clubs (the entries dealt round them)")
+        parser.add_argument("--team-size", type=int, default=3, metavar="N",
+                            help="arena team battle: each club's best N players count")
+        parser.add_argument("--bot-fill", type=float, default=None, metavar="S",
+                            help="arena: bots fill a waiting table after S seconds (default: never)")
 
     def handle(self, *args, **o):
         if not o["no_migrate"]:
@@ -69,6 +77,10 @@ class Command(BaseCommand):
             hooks = formats.hooks(game)
         except formats.NoTournament:
             raise CommandError(f"no tournament hooks for game {game!r}") from None
+        if fmt == Event.Format.ARENA:
+            from clubs.arena.command import run_arena
+
+            return run_arena(self.stdout, o)
         moving = o["movement"] if fmt == "duplicate" else fmt
         rounds = o["rounds"] or (rounds_needed(o["entries"]) if moving == "round_robin" else 3)
         sweep_here = o["sweep"] == "here" or (o["sweep"] == "auto" and settings.GAMES_INPROCESS_TASKS)

@@ -78,3 +78,43 @@ def board_roles(summary: dict) -> list[str] | None:
         else:
             roles.append(ROLE_REBEL)
     return roles
+
+
+#: Arena results per hand (docs/tournaments.md, ruling A1).
+ARENA_WIN, ARENA_DRAW, ARENA_LOSS = "win", "draw", "loss"
+
+
+def arena_result(summary: dict) -> list[tuple[str, int]] | None:
+    """Ruling A1 (保皇): per seat 0-4, ``(result, base points)`` of a
+    completed hand for an arena, by role and place:
+
+    * the side's result (B12: the emperor's side score positive wins, 0 is a
+      draw): the emperor with his guard (B10), or the emperor alone (B9),
+      against the rebels; a win 2, a draw 1, a loss 0;
+    * role: a solo emperor (独, B9) who wins scores 3 instead of 2;
+    * place (B11): 头科 (first out) adds 1, whatever the side's result.
+
+    ``result`` is the side's (a rebel's 头科 in a lost hand is still a loss:
+    it breaks a streak).  None for a voided deal (B8: it scores nothing) or an
+    incomplete hand."""
+    if not summary or not summary.get("complete") or summary.get("voided"):
+        return None
+    winner = summary.get("winner")
+    emperor = summary.get("emperor")
+    if winner not in ("emperor", "rebels", "draw") or emperor is None:
+        return None
+    solo = bool(summary.get("solo"))
+    side = {emperor} if solo else {emperor, summary.get("guard")}
+    order = summary.get("finish_order") or []
+    first = order[0] if order else None
+    out = []
+    for seat in range(5):
+        ours = seat in side
+        if winner == "draw":
+            result, base = ARENA_DRAW, 1
+        elif (winner == "emperor") == ours:
+            result, base = ARENA_WIN, 3 if (solo and seat == emperor) else 2
+        else:
+            result, base = ARENA_LOSS, 0
+        out.append((result, base + (1 if seat == first else 0)))
+    return out

@@ -88,3 +88,38 @@ def points_in_play(view: dict) -> list[int]:
 , pushed as the tricks are played; the kitty is not counted."""
     won = view.get("points_won") or {}
     return [sum(int(won.get(str(s), 0) or 0) for s in range(4) if team_of(s) == team) for team in range(2)]
+
+
+#: Arena results per hand (docs/tournaments.md, ruling A1): the team's result
+#: and its base points (2 a win, 1 a draw, 0 a loss), per seat.
+ARENA_WIN, ARENA_DRAW, ARENA_LOSS = "win", "draw", "loss"
+
+
+def arena_result(summary: dict) -> list[tuple[str, int]] | None:
+    """Ruling A1 (升級): per seat 0-3, ``(result, base points)`` of a
+    completed hand for an arena: the team that gained more levels wins (S17);
+    with equal levels (S17's 160-239 band: the roles swap, nobody goes up, the
+    attackers gain the ±1) the attackers win when they reached 160, otherwise
+    it is a draw.  A win is 2, a draw 1, a loss 0.  None for a hand that did
+    not complete (nothing to score)."""
+    if not summary or not summary.get("complete") or summary.get("levels_gained") is None:
+        return None
+    g = [_team(summary["levels_gained"], 0), _team(summary["levels_gained"], 1)]
+    if g[0] != g[1]:
+        winner = 0 if g[0] > g[1] else 1
+    else:
+        dealer = summary.get("dealer")
+        x = summary.get("attackers_points")
+        if dealer is not None and x is not None and int(x) >= 160:
+            winner = 1 - team_of(int(dealer))
+        else:
+            winner = None
+    out = []
+    for seat in range(4):
+        if winner is None:
+            out.append((ARENA_DRAW, 1))
+        elif team_of(seat) == winner:
+            out.append((ARENA_WIN, 2))
+        else:
+            out.append((ARENA_LOSS, 0))
+    return out

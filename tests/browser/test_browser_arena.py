@@ -1,0 +1,78 @@
+"""An arena in Chromium (docs/tournaments.md "Arena"): an organiser opens a
+保皇 arena with the form, adds four bot players and joins: the five are
+seated at once and the push takes the player's page to the table.  A visitor watches the arena
+page: the leaderboard is pushed (the player's hand count rises from 0 to 1
+with no reload).  The player hands the table to 托管; when its hand ends the
+five go back to the pool and, after the arena's wait for a table that repeats
+table-mates, are seated again: the player's arena page takes them to the new
+table by itself."""
+
+from __future__ import annotations
+
+import re
+import secrets
+
+import pytest
+
+from .conftest import SHOTS
+from .test_browser_event import new_page, sign_up
+
+pytestmark = pytest.mark.browser
+
+
+def test_arena_page_live_leaderboard_and_reseat(site_server, browser):
+    base = site_server.web_url
+    tag = secrets.token_hex(3)
+    page = new_page(browser)
+    sign_up(page, base, f"ar{tag}")
+    page.goto(base + "/clubs/")
+    page.fill('#club-create input[name="name"]', f"竞技{tag}")
+    page.click('#club-create button[type="submit"]')
+    page.wait_for_selector("#join-link")
+    page.click("#new-arena")
+    page.fill("#id_name", "周五竞技场")
+    page.select_option("#id_game", "baohuang")
+    page.fill("#id_minutes", "20")
+    page.fill("#id_turn_seconds", "5")
+    page.fill("#id_bot_delay_ms", "0")
+    page.click('#arena-form button[type="submit"]')
+    page.wait_for_selector("#arena-live")
+    arena_url = page.url
+    assert re.search(r"/clubs/arenas/\d+/$", arena_url)
+    page.fill('#arena-bots input[name="count"]', "4")
+    page.click('#arena-bots button[type="submit"]')
+    page.wait_for_selector('#arena-board tr[data-player]')
+
+    watcher = new_page(browser)  # a visitor, not signed in
+    watcher.goto(arena_url)
+    watcher.wait_for_selector('#arena-board tr[data-player]')
+    watcher.evaluate("window.__notReloaded = true")
+
+    page.click("#arena-join")
+    # seated at once: the push that names the table takes the page there (or,
+    # if the join's own answer arrived first, the page links to it)
+    page.wait_for_function(
+        "() => location.pathname.startsWith('/rooms/') || !!document.getElementById('arena-my-table')",
+        timeout=60_000)
+    if page.url.startswith(base + "/rooms/"):
+        first_room = re.search(r"/rooms/(\d+)/", page.url).group(1)
+    else:
+        first_room = page.locator("#arena-my-table").get_attribute("data-room")
+        page.goto(base + f"/rooms/{first_room}/")
+    assert watcher.locator('#arena-board tr[data-player]').count() == 5
+    watcher.wait_for_selector("#arena-tables a")
+    page.locator('[data-action="autoplay-on"]').click(timeout=60_000)
+    assert page.locator(f'a[href="{arena_url.removeprefix(base)}"]').count() >= 1  # the table links back
+    page.goto(arena_url)
+    page.wait_for_selector("#arena-live")
+    # pushed to the visitor: the player's row counts the hand (no reload)
+    watcher.wait_for_function(
+        "() => [...document.querySelectorAll('#arena-board tr[data-player]')].some(r => r.dataset.hands === '1')",
+        timeout=240_000,
+    )
+    assert watcher.evaluate("window.__notReloaded === true")
+    # re-seated: the player's arena page goes to the new table by itself
+    page.wait_for_url(re.compile(r"/rooms/(?!%s/)\d+/$" % first_room), timeout=120_000)
+    assert f"/rooms/{first_room}/" not in page.url
+    assert watcher.evaluate("window.__notReloaded === true")
+    watcher.screenshot(path=str(SHOTS / "arena-leaderboard.png"), full_page=True)
