@@ -10,6 +10,8 @@
 #                         or throwaway ones that it starts (TEST_SERVERS, below)
 #   make bench            production processes + `manage.py bench_live` at N = 10, 20, 50
 #   make lint             system checks and "no missing migrations"
+#   make engine-fast      optional: the engine's pure-Python modules compiled by Cython
+#                         (needs a C compiler; `make engine-clean` goes back to pure Python)
 #
 # Use an existing environment instead of .venv with e.g. `make test PY=/work/venv/bin/python`.
 
@@ -52,7 +54,7 @@ PYTEST_ARGS ?=
 export PIP_DISABLE_PIP_VERSION_CHECK := 1
 export PYTHONDONTWRITEBYTECODE := 1
 
-.PHONY: run test test-embedded test-production production-suite bench audit-pages lint messages setup setup-dev clean
+.PHONY: engine-fast engine-clean run test test-embedded test-production production-suite bench audit-pages lint messages setup setup-dev clean
 
 # Exact versions from constraints.txt (issue #8: the set the fault tests passed with).
 $(VENV)/.run-deps: requirements.txt constraints.txt
@@ -173,5 +175,17 @@ lint: $(DEV_DEPS)
 	env -u DATABASE_URL -u REDIS_URL $(PY) manage.py check
 	env -u DATABASE_URL -u REDIS_URL $(PY) manage.py makemigrations --check --dry-run
 
+# Optional compiled engine: the same modules compiled by Cython 3 (pure-Python mode)
+# into extension modules beside them (git-ignored), imported before the .py files.
+# Cython goes to tmp/engine-fast-deps, not into the environment. Same play, same
+# fingerprints (scripts/engine_fingerprint.py); docs/performance.md, "Engine speed".
+engine-fast: $(RUN_DEPS)
+	$(PY) -m pip install -q --target tmp/engine-fast-deps -r requirements-engine-fast.txt -c constraints.txt
+	PYTHONPATH=tmp/engine-fast-deps nice $(PY) setup_engine.py build_ext --inplace
+
+engine-clean:
+	find games/engine -name '*.so' -delete
+
 clean:
+	find games/engine -name '*.so' -delete
 	rm -rf $(VENV) tmp staticfiles

@@ -64,7 +64,7 @@ def collect(game: str, hands: int, seed: int, worlds: int, factor: int) -> list[
             t = time.process_time()
             review = rv.review_record(rec, worlds=w, seed=1, all_cards=False)
             row["reviews"][str(w)] = [
-                {"seat": d.seat, "loss": d.loss, "raw_loss": d.raw_loss, "se": d.se,
+                {"seat": d.seat, "phase": d.phase, "loss": d.loss, "raw_loss": d.raw_loss, "se": d.se,
                  "worlds": d.worlds, "forced": d.verdict == "forced"}
                 for d in review.decisions]
             print(f"  {game} seed {s} random seat {rseat}: {w} worlds in "

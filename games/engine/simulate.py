@@ -75,6 +75,9 @@ class SimulationReport:
     matches_won: dict[str, int] = field(default_factory=dict)
     decisions: int = 0
     wall_seconds: float = 0.0
+    #: this process's CPU seconds (``time.process_time``) over the run: on a
+    #: shared machine the figure to compare, wall time counts the others' load
+    cpu_seconds: float = 0.0
     decision_seconds: list[float] = field(default_factory=list)
     #: per hand, per policy: the mean game points of the seats with that policy
     policy_points: dict[str, list[float]] = field(default_factory=dict)
@@ -86,6 +89,10 @@ class SimulationReport:
     @property
     def hands_per_second(self) -> float:
         return self.hands / self.wall_seconds if self.wall_seconds else 0.0
+
+    @property
+    def hands_per_cpu_second(self) -> float:
+        return self.hands / self.cpu_seconds if self.cpu_seconds else 0.0
 
     @property
     def decisions_per_second(self) -> float:
@@ -124,6 +131,7 @@ def run_simulation(
         report.policy_points[name] = []
     match = rules.new_match(None, None)
     started = time.perf_counter()
+    cpu_started = time.process_time()
     clock = time.perf_counter
     decision_seconds = report.decision_seconds
     by_seat = [report.policy_decisions.setdefault(name, []) for name in policies]
@@ -167,6 +175,7 @@ def run_simulation(
         if max_seconds is not None and clock() - started > max_seconds:
             break
     report.wall_seconds = time.perf_counter() - started
+    report.cpu_seconds = time.process_time() - cpu_started
     return report
 
 
@@ -189,8 +198,9 @@ def format_report(report: SimulationReport) -> str:
     lines = [
         f"game: {report.game}  policies: {','.join(report.policies)}",
         f"hands: {report.hands} (voided {report.voided})  decisions: {report.decisions}"
-        f"  wall: {report.wall_seconds:.2f} s",
-        f"hands/s: {report.hands_per_second:.1f}",
+        f"  wall: {report.wall_seconds:.2f} s  cpu: {report.cpu_seconds:.2f} s",
+        f"hands/s: {report.hands_per_second:.1f} (wall)  {report.hands_per_cpu_second:.1f} per CPU-second"
+        f" ({_engine_build()})",
         f"decisions/s: {report.decisions_per_second:.0f}",
         f"decision time: p50 {report.decision_ms(0.50):.3f} ms  p99 {report.decision_ms(0.99):.3f} ms"
         f"  max {report.decision_ms(1.0):.3f} ms",
@@ -210,6 +220,15 @@ def format_report(report: SimulationReport) -> str:
         won = ", ".join(f"team {t}: {n}" for t, n in sorted(report.matches_won.items()))
         lines.append(f"matches won: {won}")
     return "\n".join(lines)
+
+
+def _engine_build() -> str:
+    """``"compiled engine"`` when the engine's modules run from extension
+    modules built by ``setup_engine.py`` (``make engine-fast``), else
+    ``"pure Python"``."""
+    from .shengji import state
+
+    return "compiled engine" if not state.__file__.endswith(".py") else "pure Python"
 
 
 def _search_config(budget_ms: float | None, max_worlds: int | None = None):

@@ -55,3 +55,15 @@ def test_zero_sum_over_all_120_finishing_orders(solo, declared):
             r = score(order, emperor, guard, solo, declared, multiplier=2)
             assert sum(r["game_points"].values()) == 0
             assert (r["emperor_side_score"] > 0) == (r["winner"] == "emperor")
+
+
+def test_game_points_are_whole_numbers_even_with_every_doubling():
+    """B12: game points are integers (the record and the fingerprints print them):
+    three doublings give 8× as an int, not 8.0 (the compiled engine of
+    ``make engine-fast`` once turned ``2 ** len(doublings)`` into a float)."""
+    r = score((0, 2, 3, 1, 4), emperor=0, guard=None, solo="open", guard_declared=None)
+    assert r["doublings"] == ["open_solo"]
+    assert r["game_points"] == {0: 32, 1: -8, 2: -8, 3: -8, 4: -8}
+    r = score((0, 1, 2, 3, 4), emperor=0, guard=1, solo=None, guard_declared="open", multiplier=3)
+    assert r["emperor_side_score"] == 24 and type(r["emperor_side_score"]) is int
+    assert all(type(v) is int for v in r["game_points"].values())

@@ -35,7 +35,7 @@ def score(finish_order, emperor: int, guard: int | None, solo: str | None,
         doublings.append("open_solo")
     if not solo and guard_declared == "open" and raw > 0:
         doublings.append("open_guard")
-    e = raw * (2 ** len(doublings))
+    e = raw * (1 << len(doublings))  # a shift: 2 ** len() is a float once compiled (Cython)
     winner = "emperor" if e > 0 else "rebels" if e < 0 else "draw"
     pts = {}
     for s in range(5):
