@@ -109,7 +109,7 @@ def _prefork(consumer) -> bool:
 def _start_runner(sender=None, **kwargs) -> None:
     """Every worker runs the turn runner (:mod:`games.runtime.runner`,
     ``settings.GAMES_RUNNER_THREADS`` turn threads): in its main process with
-    a solo or threads pool; with a prefork pool each child runs one instead
+    a single-process or threads pool; with a prefork pool each child runs one instead
     (below), so bots think on as many cores as the pool has.  Several workers
     and children share the due rooms through the claim.  Not in the review
     worker."""
