@@ -41,7 +41,7 @@ Numbers are never localized (the fragment was ``{% localize off %}``).
 from __future__ import annotations
 
 from django.templatetags.static import static
-from django.utils.translation import get_language, gettext, ngettext
+from django.utils.translation import gettext, ngettext
 from jinja2 import ChainableUndefined, Environment
 from jinja2.runtime import Undefined
 from markupsafe import Markup
@@ -59,10 +59,23 @@ def fmt(message: str, **values) -> Markup:
     return Markup(message) % {k: ("" if isinstance(v, Undefined) else v) for k, v in values.items()}
 
 
+#: ``(language, literal) -> translation`` of the templates' own literals, in a
+#: render whose language :func:`games.render.memo.rendering_in` set (the
+#: catalogs do not change while the process runs; the literals are finite).
+_translated: dict[tuple[str, str], Markup] = {}
+
+
 def translate(message: str) -> Markup:
     """``{% translate "literal" %}``: the translation of a template's own
-    literal, not escaped (Django keeps a literal's translation safe)."""
-    return Markup(gettext(message))
+    literal, not escaped (Django keeps a literal's translation safe); kept per
+    language when the render's language is known."""
+    language = memo_store._language.get()
+    if language is None:
+        return Markup(gettext(message))
+    found = _translated.get((language, message))
+    if found is None:
+        found = _translated[(language, message)] = Markup(gettext(message))
+    return found
 
 
 def plural(singular: str, plural_form: str, n) -> Markup:
@@ -87,7 +100,7 @@ def memo(block, **inputs) -> Markup:
     distinct inputs and active language (:func:`games.render.memo.kept`).  An
     undefined input is ``""`` (a missing variable in a Django template)."""
     values = {k: ("" if isinstance(v, Undefined) else v) for k, v in inputs.items()}
-    return memo_store.kept(block, get_language(), values, lambda: Markup(block(**values)))
+    return memo_store.kept(block, memo_store.language(), values, lambda: Markup(block(**values)))
 
 
 def environment(**options) -> Environment:
