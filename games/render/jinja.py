@@ -103,11 +103,30 @@ def memo(block, **inputs) -> Markup:
     return memo_store.kept(block, memo_store.language(), values, lambda: Markup(block(**values)))
 
 
+class TableEnvironment(Environment):
+    """Jinja2's environment, with ``x.name`` on a plain dict read as
+    ``x["name"]`` first.  The table's context is mostly dicts (seat rows, the
+    engine's views): Jinja2 tries ``getattr(dict, "name")`` first, which raises
+    and catches an ``AttributeError`` for every such read (about a hundred a
+    render) before it looks the key up.  Reading the key first gives the same
+    value whenever the key is not also a dict method's name, and the
+    fragment's templates call no dict method; a name that is not a key goes
+    the usual way (a dict's method, else undefined)."""
+
+    def getattr(self, obj, attribute):
+        if type(obj) is dict:
+            try:
+                return obj[attribute]
+            except KeyError:
+                pass
+        return super().getattr(obj, attribute)
+
+
 def environment(**options) -> Environment:
     """The environment of ``TEMPLATES``' Jinja2 backend (``OPTIONS.environment``)."""
     options.setdefault("undefined", ChainableUndefined)
     options.setdefault("keep_trailing_newline", True)
-    env = Environment(**options)
+    env = TableEnvironment(**options)
     env.globals.update({"_": translate, "ngettext": plural, "url": path, "memo": memo, "static": static, "region": region})
     env.filters.update({
         "fmt": fmt, "get_item": get_item, "cards_html": cards_html, "stack_buttons": stack_buttons, "card_class": card_class,
