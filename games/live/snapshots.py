@@ -229,8 +229,7 @@ def audience(snap: TableSnapshot, user) -> tuple:
 
     It is everything :func:`games.render.tables.table_context` reads of its
     user: the seat (``None`` for a spectator: a seat's view is that seat's
-    alone, so each seat is an audience of its own, 保皇's guard included,
-    B10), whether the user owns the room, the hands whose links they may not
+    alone, hidden roles included, so each seat is an audience of its own), whether the user owns the room, the hands whose links they may not
     open (staff, players-only rooms, embargoed boards), and for a spectator
     the seat they may take back from a bot.  Spectators who differ in none of
     these (most of them) share one render."""

@@ -16,6 +16,7 @@ from django.conf import settings
 from django.utils import translation
 from django.utils.functional import LazyObject, empty
 
+from games.render.memo import rendering_in
 from games.services.outage import is_outage
 
 log = logging.getLogger(__name__)
@@ -73,8 +74,10 @@ def scope_csrf_token(scope) -> str:
 def render_in(language: str, render, *args):
     """``render(*args)`` with ``language`` active (in the calling thread): every
     pushed fragment (tables, lobby, event pages, quick play) is rendered in its
-    connection's :func:`scope_language` this way."""
-    with translation.override(language):
+    connection's :func:`scope_language` this way (the table's Jinja2 fragment
+    then reads the language from :func:`games.render.memo.rendering_in`
+    instead of asking Django for it again and again)."""
+    with rendering_in(language):
         return render(*args)
 
 

@@ -14,9 +14,9 @@ sends to the database, measured on the stack's own database (PostgreSQL in
   next turn of the same room starts from what it kept, three statements fewer,
   ``tests/site/test_turn_cache.py``).
 
-``SAVEPOINT``/``RELEASE`` are counted apart (an outer transaction, the tests',
-turns ``atomic()`` into them; in production ``BEGIN``/``COMMIT`` are not
-statements Django sends through a cursor).  The measuring room is a fresh room
+Transaction control is counted apart from the queries: ``BEGIN``/``COMMIT``
+on PostgreSQL, ``SAVEPOINT``/``RELEASE`` where an outer transaction (the
+tests') turns ``atomic()`` into them.  The measuring room is a fresh room
 of human accounts with a long turn limit and bot delay, so nothing else plays
 in it while it is measured, and it is closed afterwards.
 ``tests/site/test_query_counts.py`` pins the same shapes.
@@ -35,7 +35,10 @@ from django.db import connection
 from django.test.utils import CaptureQueriesContext
 from django.utils import timezone
 
-SAVEPOINTS = {"SAVEPOINT", "RELEASE", "ROLLBACK"}
+#: Transaction control, counted apart from the queries: ``BEGIN``/``COMMIT`` on
+#: PostgreSQL (psycopg sends them as statements), ``SAVEPOINT``/``RELEASE``
+#: inside an outer transaction (the tests').
+SAVEPOINTS = {"SAVEPOINT", "RELEASE", "ROLLBACK", "BEGIN", "COMMIT"}
 #: The measuring room's delays: long enough that no timer or sweep plays in it
 #: while it is measured.
 TURN_SECONDS = 600
@@ -44,12 +47,12 @@ BOT_DELAY_MS = 10_000
 
 def statements(captured) -> list[str]:
     """``"VERB table"`` per statement of ``captured`` (``CaptureQueriesContext``'s
-    ``captured_queries``), savepoints as the bare verb.
+    ``captured_queries``), transaction control as the bare verb.
 
     >>> statements([{"sql": 'SELECT "a"."id" FROM "games_room" WHERE (x IN (SELECT 1 FROM "b"))'}])
     ['SELECT games_room']
-    >>> statements([{"sql": 'SAVEPOINT "s1"'}])
-    ['SAVEPOINT']
+    >>> statements([{"sql": 'SAVEPOINT "s1"'}, {"sql": "COMMIT"}])
+    ['SAVEPOINT', 'COMMIT']
     """
     out = []
     for query in captured:
@@ -70,9 +73,9 @@ def statements(captured) -> list[str]:
 
 @dataclass
 class Shape:
-    """The statements of one measured operation: ``queries`` (savepoints
-    apart, in order) and the number of ``savepoints`` (``SAVEPOINT`` and
-    ``RELEASE`` lines)."""
+    """The statements of one measured operation: ``queries`` (transaction
+    control apart, in order) and the number of transaction-control statements
+    (``savepoints``: ``BEGIN``/``COMMIT`` or ``SAVEPOINT``/``RELEASE``)."""
 
     queries: list[str] = field(default_factory=list)
     savepoints: int = 0

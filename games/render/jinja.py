@@ -46,7 +46,7 @@ Numbers are never localized (the fragment was ``{% localize off %}``).
 from __future__ import annotations
 
 from django.templatetags.static import static
-from django.utils.translation import get_language, gettext, ngettext
+from django.utils.translation import gettext, ngettext
 from jinja2 import Environment, StrictUndefined
 from jinja2.runtime import Undefined
 from markupsafe import Markup
@@ -73,10 +73,23 @@ def fmt(message: str, **values) -> Markup:
     return Markup(message) % {k: _defined(v) for k, v in values.items()}
 
 
+#: ``(language, literal) -> translation`` of the templates' own literals, in a
+#: render whose language :func:`games.render.memo.rendering_in` set (the
+#: catalogs do not change while the process runs; the literals are finite).
+_translated: dict[tuple[str, str], Markup] = {}
+
+
 def translate(message: str) -> Markup:
     """``{% translate "literal" %}``: the translation of a template's own
-    literal, not escaped (Django keeps a literal's translation safe)."""
-    return Markup(gettext(message))
+    literal, not escaped (Django keeps a literal's translation safe); kept per
+    language when the render's language is known."""
+    language = memo_store._language.get()
+    if language is None:
+        return Markup(gettext(message))
+    found = _translated.get((language, message))
+    if found is None:
+        found = _translated[(language, message)] = Markup(gettext(message))
+    return found
 
 
 def plural(singular: str, plural_form: str, n) -> Markup:
@@ -101,7 +114,26 @@ def memo(block, **inputs) -> Markup:
     distinct inputs and active language (:func:`games.render.memo.kept`).  An
     undefined input raises."""
     values = {k: _defined(v) for k, v in inputs.items()}
-    return memo_store.kept(block, get_language(), values, lambda: Markup(block(**values)))
+    return memo_store.kept(block, memo_store.language(), values, lambda: Markup(block(**values)))
+
+
+class TableEnvironment(Environment):
+    """Jinja2's environment, with ``x.name`` on a plain dict read as
+    ``x["name"]`` first.  The table's context is mostly dicts (seat rows, the
+    engine's views): Jinja2 tries ``getattr(dict, "name")`` first, which raises
+    and catches an ``AttributeError`` for every such read (about a hundred a
+    render) before it looks the key up.  Reading the key first gives the same
+    value whenever the key is not also a dict method's name, and the
+    fragment's templates call no dict method; a name that is not a key goes
+    the usual way (a dict's method, else undefined)."""
+
+    def getattr(self, obj, attribute):
+        if type(obj) is dict:
+            try:
+                return obj[attribute]
+            except KeyError:
+                pass
+        return super().getattr(obj, attribute)
 
 
 def environment(**options) -> Environment:
@@ -110,7 +142,7 @@ def environment(**options) -> Environment:
     ``Undefined`` or ``DebugUndefined``, which print a missing name)."""
     options["undefined"] = StrictUndefined
     options.setdefault("keep_trailing_newline", True)
-    env = Environment(**options)
+    env = TableEnvironment(**options)
     env.globals.update({"_": translate, "ngettext": plural, "url": path, "memo": memo, "static": static, "region": region})
     env.filters.update({
         "fmt": fmt, "get_item": get_item, "cards_html": cards_html, "stack_buttons": stack_buttons, "card_class": card_class,

@@ -32,7 +32,10 @@ import dataclasses
 import pickle
 import threading
 from collections import OrderedDict
+from contextlib import contextmanager
+from contextvars import ContextVar
 
+from django.utils import translation
 from django.utils.functional import Promise
 
 from games.services import roomcache
@@ -128,6 +131,33 @@ def kept(block, language: str | None, values: dict, render):
         while len(_kept) > KEEP_BLOCKS:
             _kept.popitem(last=False)
     return html
+
+
+#: The language of the render in progress, set by :func:`rendering_in` (None:
+#: ask Django, :func:`language`).
+_language: ContextVar[str | None] = ContextVar("render_language", default=None)
+
+
+def language() -> str | None:
+    """The active language of the render in progress: the one
+    :func:`rendering_in` set (a context variable, no lookup), else Django's
+    ``get_language()`` (its thread-local state costs microseconds per call,
+    and a table render asks dozens of times: every memo key, every ``_()``)."""
+    found = _language.get()
+    return found if found is not None else translation.get_language()
+
+
+@contextmanager
+def rendering_in(language_code: str):
+    """Activate ``language_code`` (``translation.override``) for a render and
+    say so to :func:`language` for its duration (the pushed fragments'
+    renders, :func:`games.live.socket_scope.render_in`)."""
+    with translation.override(language_code):
+        token = _language.set(translation.get_language())
+        try:
+            yield
+        finally:
+            _language.reset(token)
 
 
 def forget() -> None:

@@ -49,7 +49,6 @@ from __future__ import annotations
 
 import hashlib
 
-from django.utils.translation import get_language
 from jinja2.runtime import Undefined
 from markupsafe import Markup
 
@@ -101,7 +100,7 @@ def kept_region(rid: str, block, inputs: dict) -> tuple[str, str, str]:
     macro sees only its inputs, which must be plain data): an unchanged region
     is neither rendered nor hashed again.  An undefined input is ``""``."""
     values = {k: ("" if isinstance(v, Undefined) else v) for k, v in inputs.items()}
-    return memo_store.kept(block, get_language(), {"region": rid, "inputs": values},
+    return memo_store.kept(block, memo_store.language(), {"region": rid, "inputs": values},
                            lambda: _hashed(rid, lambda: block(**values)))
 
 

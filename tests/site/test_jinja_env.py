@@ -62,3 +62,14 @@ def test_url_follows_the_script_prefix():
     finally:
         set_script_prefix("/")
     assert render('{{ url("room", 5) }}') == "/rooms/5/"
+
+
+def test_a_dicts_key_reads_as_jinja2_reads_it():
+    """``x.name`` on a dict reads the key first (no AttributeError raised and
+    caught per read): the same values as Jinja2's own order for keys, dict
+    methods still reachable when no key shadows them, undefined otherwise."""
+    row = {"index": 3, "name": "<b>", "nested": {"count": 2}}
+    assert render("{{ row.index }} {{ row.name }} {{ row.nested.count }}", row=row) == "3 &lt;b&gt; 2"
+    assert render("{{ row.missing is none }} [{{ row.missing.deeper }}]", row=row) == "True []"
+    assert render("{{ row.keys()|list|length }}", row=row) == "3"
+    assert isinstance(jinja.environment(), jinja.TableEnvironment)

@@ -427,7 +427,7 @@ class Command(BaseCommand):
             shape = figures["queries_per_move"].get(who)
             if shape:
                 self.stdout.write(f"  queries per served move, {label}: {shape['queries']} "
-                                  f"(+{shape['savepoints']} savepoints): " + ", ".join(shape["shape"]))
+                                  f"(+{shape['savepoints']} BEGIN/COMMIT or savepoints): " + ", ".join(shape["shape"]))
         if figures["redis_commands_per_action"]:
             calls = figures["redis_commands_per_action"]
             self.stdout.write(f"  Redis commands per action: {round(sum(calls.values()), 1)} "
