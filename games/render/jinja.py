@@ -100,8 +100,10 @@ def memo(block, **inputs) -> Markup:
     """``block(**inputs)`` (a macro of a ``*_blocks.html`` template), kept per
     distinct inputs and active language (:func:`games.render.memo.kept`).  An
     undefined input raises."""
-    values = {k: _defined(v) for k, v in inputs.items()}
-    return memo_store.kept(block, get_language(), values, lambda: Markup(block(**values)))
+    for value in inputs.values():
+        if isinstance(value, Undefined):
+            value._fail_with_undefined_error()
+    return memo_store.kept(block, get_language(), inputs, lambda: Markup(block(**inputs)))
 
 
 def environment(**options) -> Environment:
