@@ -379,8 +379,9 @@ def replay_snapshot(hand: Hand, step: int | None = None) -> TableSnapshot:
     engine's view for no seat: no one's cards, no buttons, no clock), the
     plays of the trick or round on the felt, the result at the last step.
     The caller checks that the viewer may see the hand
-    (:func:`games.embargo`); the score sheet is left out.  Three queries
-    (seats, actions, and the state when not cached)."""
+    (:func:`games.embargo`); the score sheet is left out.  A few queries:
+    the hand's room unless joined, its seats, its actions, and the deal when
+    the state is not cached (:func:`games.services.hand_state`)."""
     room = hand.match.room
     seats = tuple(room.seats.select_related("user").order_by("index"))
     payloads = list(hand.actions.order_by("seq").values_list("payload", flat=True))
