@@ -84,7 +84,7 @@ class GameSpec:
       the replay page; ``css`` / ``js``: static paths the room page loads.
     - ``table_regions(table) -> regions|None``: the game's own part of the
       table for one viewer, one typed value (a frozen dataclass of the
-      game's: 升级's ``ShengjiRegions``), read by its templates as ``game``;
+      game's own), read by its templates as ``game``;
       built from ``table`` (a :class:`~games.render.view.TableView`: its
       ``view``, the engine's view for the viewer's own seat, and ``aids``,
       ``rules.seat_aids(state, seat)``, helpers computed from that seat's

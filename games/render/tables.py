@@ -310,10 +310,23 @@ class TableSnapshot:
     #: hand's id with the ids of the users who played it, ``((id, frozenset),
     #: ...)``; a viewer gets no link to a hand they did not play.
     hand_players: tuple = ()
+    #: A replay (:func:`replay_snapshot`): how many actions the completed
+    #: hand has in all (``action_count`` is the step shown); None for the
+    #: live table.
+    replay_total: int | None = None
 
     @property
     def version(self) -> int:
         return self.room.version
+
+    @property
+    def complete(self) -> bool:
+        """The hand shown is over (at the replay's last step, for a replay)."""
+        if self.hand is None:
+            return False
+        if self.replay_total is None:
+            return bool(self.hand.complete)
+        return self.action_count >= self.replay_total
 
 
 def table_snapshot(room: Room, seats: tuple | None = None) -> TableSnapshot:
@@ -359,6 +372,26 @@ def table_snapshot(room: Room, seats: tuple | None = None) -> TableSnapshot:
     )
 
 
+def replay_snapshot(hand: Hand, step: int | None = None) -> TableSnapshot:
+    """The table of the completed ``hand`` after its first ``step`` actions
+    (clamped to ``0 .. len``; None: all), for :func:`table_view`: every
+    viewer sees it as a spectator saw the live table at that moment (the
+    engine's view for no seat: no one's cards, no buttons, no clock), the
+    plays of the trick or round on the felt, the result at the last step.
+    The caller checks that the viewer may see the hand
+    (:func:`games.embargo`); the score sheet is left out.  A few queries:
+    the hand's room unless joined, its seats, its actions, and the deal when
+    the state is not cached (:func:`games.services.hand_state`)."""
+    room = hand.match.room
+    seats = tuple(room.seats.select_related("user").order_by("index"))
+    payloads = list(hand.actions.order_by("seq").values_list("payload", flat=True))
+    step = len(payloads) if step is None else max(0, min(step, len(payloads)))
+    state = services.hand_state(hand, payloads, upto=step)
+    nseats = registry.get(room.game).seats
+    return TableSnapshot(room, seats, hand, step, state, [], [0] * nseats, None, None,
+                         replay_total=len(payloads))
+
+
 #: Why an embargoed board's links are missing, shown in their place.
 EMBARGOED = _("这副牌暂不公开：所有牌桌打完这副牌或本轮结束后才能回放和下载牌谱")
 
@@ -398,15 +431,17 @@ def table_view(
     spec = registry.get(room.game)
     rules = spec.rules
     seats = snapshot.seats
-    me = seat_of(seats, user)
+    replay = snapshot.replay_total is not None
+    me = None if replay else seat_of(seats, user)  # a replay is watched, never played
     hand = snapshot.hand
+    complete = snapshot.complete
     view = None
     state = snapshot.state
     buttons: list[ActionButton] = []
     hint = ""
     if hand is not None:
         view = rules.view(state, me)
-        if me is not None and not hand.complete:
+        if me is not None and not complete:
             buttons = action_buttons(rules.legal_verbs(state, me), spec)
             if any(b.needs_cards for b in buttons):
                 # 提示: the engine's hint (by default the C5 move), from this
@@ -420,13 +455,13 @@ def table_view(
         rows = [{**r, "hidden": hidden[r["id"]]} if r["id"] in hidden and not r["settlement"] else r
                 for r in rows]
     counts = (view or {}).get("counts") or {}
-    to_act = (view or {}).get("to_act") if hand is not None and not hand.complete else None
+    to_act = (view or {}).get("to_act") if hand is not None and not complete else None
     seat_rows = []
     # seats around the table: the viewer's seat (seat 1 for a spectator)
     # at position 0, the bottom; the others in playing order
     ref = me if me is not None else 0
     plays = spec.seat_plays(view) if view is not None and to_act is not None else {}
-    deadline_ms = epoch_ms(room.deadline) if room.status == Room.Status.PLAYING else 0
+    deadline_ms = epoch_ms(room.deadline) if room.status == Room.Status.PLAYING and not replay else 0
     auto_turn = to_act is not None and 0 <= to_act < len(seats) and (
         seats[to_act].is_bot or seats[to_act].autoplay
     )
@@ -442,7 +477,7 @@ def table_view(
             # the seat's play of the round on the table (games/_felt.html)
             played=plays.get(seat.index),
             # a spectator may sit on an empty seat, or a bot's while the table waits
-            can_take=me is None and (
+            can_take=me is None and not replay and (
                 (room.status != Room.Status.CLOSED and seat.is_empty)
                 or (room.status == Room.Status.WAITING and seat.is_bot)
             ),
@@ -466,7 +501,7 @@ def table_view(
     seat_names = tuple(r.name for r in seat_rows)
     result = None
     last_result = None
-    if hand is not None and hand.complete:
+    if complete:
         result = hand_result(hand, spec, list(seat_names))
     elif snapshot.previous is not None:
         last_result = hand_result(snapshot.previous, spec, list(seat_names))
@@ -476,7 +511,7 @@ def table_view(
         last_result = {**last_result, "hidden": hidden[last_result["hand_id"]]}
     # a table waiting again after a match began: who it waits for
     paused_for = ()
-    if room.status == Room.Status.WAITING and hand is not None:
+    if room.status == Room.Status.WAITING and hand is not None and not replay:
         paused_for = tuple(s.display_name() for s in seats if s.user_id and not s.ready)
     return TableView(
         room=room,
@@ -485,8 +520,10 @@ def table_view(
         rules=rules,
         me=me,
         my_seat=seats[me] if me is not None else None,
-        is_owner=user is not None and user.is_authenticated and room.owner_id == user.pk,
-        rejoin=services.rejoin_seat(room, seats, hand, user) if me is None else None,
+        is_owner=not replay and user is not None and user.is_authenticated and room.owner_id == user.pk,
+        rejoin=services.rejoin_seat(room, seats, hand, user) if me is None and not replay else None,
+        replay=replay,
+        complete=complete,
         seats=tuple(seat_rows),
         names=tuple(n or _("空座") for n in seat_names),
         seat_names=seat_names,
@@ -517,7 +554,7 @@ def table_view(
         committed_at=committed_at or epoch_ms(room.changed),
         deadline_ms=deadline_ms,
         server_now_ms=epoch_ms(timezone.now()),
-        between_hands=hand is not None and hand.complete and room.status == Room.Status.PLAYING,
+        between_hands=complete and not replay and room.status == Room.Status.PLAYING,
         auto_turn=auto_turn,
         help_url=rulings.rule_url(room.game),
     )

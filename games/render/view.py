@@ -8,8 +8,8 @@ hook (:class:`~games.registry.GameSpec`), never by editing a shared mapping.
 The live fragment's Jinja2 templates read attributes of two names::
 
     table   the TableView (table.seats, table.me, table.buttons …)
-    game    the game's regions (升级's ShengjiRegions: game.trump …; 保皇's
-            BaohuangRegions; None for a game without any)
+    game    the game's regions (a frozen dataclass of the game's own, read
+            as game.<field>; None for a game without any)
 
 and the environment's undefined is strict (:mod:`games.render.jinja`), so a
 renamed field fails the render instead of printing nothing.
@@ -56,14 +56,18 @@ class TableView:
     Room and viewer: ``room`` (the model), ``code`` (its game), ``spec``,
     ``rules``; ``me`` the viewer's seat index or None (spectator, visitor),
     ``my_seat`` its :class:`~games.models.Seat` or None, ``is_owner``,
-    ``rejoin`` (the seat a player who left may take back, else None).
+    ``rejoin`` (the seat a player who left may take back, else None);
+    ``replay`` (a completed hand replayed at a step,
+    :func:`~games.render.tables.replay_snapshot`: every viewer a spectator,
+    no clock, no seat to take).
 
     Seats: ``seats`` (:class:`SeatView` per seat), ``names`` (each seat's
     name, "空座" for an empty one), ``seat_names`` (names, "" when empty),
     ``has_empty``, ``paused_for`` (who a paused table waits for).
 
     The hand: ``hand`` (the model, or None before the first deal),
-    ``action_count``, ``view`` (the engine's view for ``me``, a mapping, or
+    ``complete`` (the hand shown is over: at the last step of a replay),
+    ``action_count`` (the step, in a replay), ``view`` (the engine's view for ``me``, a mapping, or
     None), ``aids`` (``rules.seat_aids(state, me)`` or None), ``to_act``
     (the seat to act, None when nobody or the hand is over), ``my_turn``,
     ``phase_name``, ``buttons`` (:class:`~games.render.tables.ActionButton`
@@ -89,6 +93,8 @@ class TableView:
     my_seat: Any
     is_owner: bool
     rejoin: int | None
+    replay: bool
+    complete: bool
     seats: tuple[SeatView, ...]
     names: tuple
     seat_names: tuple
