@@ -50,6 +50,7 @@ def main() -> int:
     parser.add_argument("--themes", nargs="+", default=["light", "dark"])
     parser.add_argument("--langs", nargs="+", default=["zh-hans", "en"])
     parser.add_argument("--step", type=int, default=None)
+    parser.add_argument("--wait", type=float, default=45, help="seconds to wait for a play on the live felt")
     parser.add_argument("--out", type=Path, default=REPO / "tmp" / "shots")
     args = parser.parse_args()
     from playwright.sync_api import sync_playwright
@@ -93,7 +94,7 @@ def main() -> int:
                             if live is not None:
                                 ctx, page = page_for(browser, base, live["users"][0]["cookie"], size, theme, lang)
                                 page.goto(f"{base}/rooms/{live['room_id']}/")
-                                deadline = time.monotonic() + 180
+                                deadline = time.monotonic() + args.wait
                                 while time.monotonic() < deadline and not page.locator("#felt .played").count():
                                     page.wait_for_timeout(500)
                                 page.screenshot(path=str(args.out / f"{game}-table-{tag}.png"), full_page=False)
