@@ -289,7 +289,7 @@ def seat_pool(event_id: int) -> list[ArenaTable]:
     now = timezone.now()
     made = []
     with transaction.atomic():
-        arena = Arena.objects.select_for_update().select_related("event__club", "event__created_by").filter(
+        arena = Arena.objects.select_for_update(of=("self",)).select_related("event__club", "event__created_by").filter(
             pk=event_id).first()
         if arena is None or not is_open(arena, now) or arena.event.status != Event.Status.RUNNING:
             return []
@@ -338,7 +338,7 @@ def score_table(table_id: int) -> int:
     now = timezone.now()
     finished = False
     with transaction.atomic():
-        table = ArenaTable.objects.select_for_update().select_related("arena__event").filter(pk=table_id).first()
+        table = ArenaTable.objects.select_for_update(of=("self",)).select_related("arena__event").filter(pk=table_id).first()
         if table is None:
             return 0
         arena = table.arena

@@ -16,7 +16,9 @@ class EventForm(forms.Form):
 
     name = forms.CharField(label=_("名称"), max_length=80)
     game = forms.ChoiceField(label=_("游戏"), choices=GAME_CHOICES)
-    format = forms.ChoiceField(label=_("赛制"), choices=Event.Format.choices, initial=Event.Format.SWISS)
+    format = forms.ChoiceField(  # an arena has its own form (clubs/arena/pages.py)
+        label=_("赛制"), choices=[c for c in Event.Format.choices if c[0] != Event.Format.ARENA],
+        initial=Event.Format.SWISS)
     movement = forms.ChoiceField(label=_("复式赛轮转"), choices=Event.Movement.choices, initial=Event.Movement.SWISS)
     rounds = forms.IntegerField(label=_("轮数"), min_value=1, max_value=50, initial=3)
     hands_per_round = forms.IntegerField(label=_("每轮局数"), min_value=1, max_value=50, required=False, initial=2)

@@ -64,3 +64,11 @@ def test_a_stranger_cannot_join(client, club_setup, multipliers, make_user):
     client.force_login(make_user("nobody"))
     r = client.post(f"/clubs/arenas/{event.pk}/join")
     assert r.status_code == 403 and not ArenaPlayer.objects.exists()
+
+
+def test_the_event_form_does_not_make_an_arena_without_its_settings(client, club_setup, multipliers):
+    club, organiser, *_ = club_setup
+    client.force_login(organiser)
+    r = client.post(f"/clubs/{club.pk}/events/new", {"name": "x", "game": "baohuang", "format": "arena",
+                                                     "rounds": "1", "hands_per_round": "1"})
+    assert r.status_code == 200 and not Event.objects.exists()  # the form refuses the choice
