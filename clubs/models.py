@@ -348,3 +348,4 @@ class EventLog(models.Model):
 
 
 from .schedule_models import CheckIn, EventSchedule, EventSession  # noqa: E402,F401  (registered with the clubs app)
+from .recurring_models import ArenaSchedule, ArenaSlot, RecurringInstance, RecurringSchedule  # noqa: E402,F401
