@@ -125,7 +125,7 @@ def move_instance(user, instance: RecurringInstance, starts_at: datetime) -> Eve
     scheduling.schedule_event(user, event, starts_at=starts_at, auto_rounds=sched.auto_rounds,
                               gap_minutes=sched.gap_seconds / 60, no_checkin=sched.no_checkin,
                               announce_now=False)
-    return event
+    return Event.objects.select_related("schedule").get(pk=event.pk)
 
 
 def cancel_instance(user, instance: RecurringInstance) -> RecurringInstance:
