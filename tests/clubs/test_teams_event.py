@@ -128,3 +128,23 @@ def test_substitute_swapped_in_between_rounds(team_event):
     teams.swap_players(mike, team, 3, 4)  # the captain puts ursula in for tom
     assert [p.user for p in team.players.order_by("index")] == [mike, pam, sue, ursula, tom]
     assert event.log.filter(action="substitute").exists()
+
+
+def test_the_event_page_shows_matches_travellers_and_the_team_card(team_event, client):
+    event, team, players, olga = team_event
+    for u in players[1:]:
+        events.confirm(u, team)
+    events.add_bot_entries(olga, event, 1)
+    r = events.start_round(olga, events.pair_round(olga, event))
+    # while the round runs a visitor sees no match figure (the boards are embargoed)
+    page = client.get(f"/clubs/events/{event.pk}/").content.decode()
+    assert 'class="team-matches"' in page and "team-travelling" not in page
+    _finish(r, {1: [[-1.0, 1.0], [0.5, -0.5]], 2: [[-2.0, 2.0], [0.5, -0.5]]})
+    vp_a, vp_b = wbf_vp(6, 2)
+    page = client.get(f"/clubs/events/{event.pk}/").content.decode()
+    assert f"{vp_a:.2f} : {vp_b:.2f}" in page and "6 : 0" in page
+    assert page.count('class="travelling team-travelling"') == 2
+    card = client.get(f"/clubs/entries/{team.pk}/card").content.decode()
+    assert "胜利分" in card and 'id="scorecard"' in card
+    csv = client.get(f"/clubs/events/{event.pk}/rounds.csv").content.decode("utf-8-sig")
+    assert "胜利分" in csv.splitlines()[0]
