@@ -421,8 +421,6 @@ def pair_round(user, event: Event, avoid_current: bool = False) -> Round:
                 avoid=avoid,
             )
             pairing = {"tables": [list(x) for x in p.pairs], "bye": p.bye, "bots": 0, "repeats": p.repeats}
-        if event.is_teams:  # each match of teams at two tables, the teams' seats swapped
-            pairing = expand_pairing(pairing)
         else:
             seating = swiss_tables(
                 [
@@ -438,6 +436,8 @@ def pair_round(user, event: Event, avoid_current: bool = False) -> Round:
                 "tables": [list(t) for t in seating.tables], "bye": None, "bots": seating.bots,
                 "bot_table": seating.bot_table, "repeats": seating.repeats,
             }
+        if event.is_teams:  # each match of teams at two tables, the teams' seats swapped
+            pairing = expand_pairing(pairing)
         if preview is None:
             preview = Round.objects.create(event=event, number=played + 1, pairing=pairing)
         else:
