@@ -148,3 +148,18 @@ def test_the_event_page_shows_matches_travellers_and_the_team_card(team_event, c
     assert "胜利分" in card and 'id="scorecard"' in card
     csv = client.get(f"/clubs/events/{event.pk}/rounds.csv").content.decode("utf-8-sig")
     assert "胜利分" in csv.splitlines()[0]
+
+
+def test_a_team_registers_on_the_event_page(club_setup, make_user, client):
+    club, olga, mike, *_ = club_setup
+    for n in ("pam", "sue", "tom"):
+        services.join_club(make_user(n), club.join_code)
+    event = events.create_event(olga, club, name="团体赛", game="shengji", format="teams", hands_per_round=2)
+    client.force_login(mike)
+    page = client.get(f"/clubs/events/{event.pk}/").content.decode()
+    assert 'name="mate3"' in page and 'name="partner"' not in page
+    client.post(f"/clubs/events/{event.pk}/register", {"team": "东城队", "mate1": "pam", "mate2": "sue",
+                                                       "mate3": "tom", "sub1": "", "sub2": ""})
+    team = event.entries.get()
+    assert team.name == "东城队" and [p.user.username for p in team.players.order_by("index")] == [
+        "mike", "pam", "sue", "tom"]
