@@ -19,12 +19,16 @@ class ClubsConfig(AppConfig):
         from .guards import GUARD
         from .live.receivers import on_hand_completed
         from .running.rounds import PLANNER, rounds_swept
+        from .schedule.recurring import sweep_recurring
         from .schedule.scheduling import sweep_schedules
 
         dealing.register(PLANNER)
         # scheduled starts and automatic rounds, after every round sweep
         rounds_swept.connect(lambda sender, **kwargs: sweep_schedules(), weak=False,
                              dispatch_uid="clubs.schedule.sweep_schedules")
+        # recurring events' instances ahead and the site's arenas (at most once a minute)
+        rounds_swept.connect(lambda sender, **kwargs: sweep_recurring(), weak=False,
+                             dispatch_uid="clubs.schedule.sweep_recurring")
         embargo.register(GUARD)  # duplicate boards, watching event tables
         seating.register(GUARD)  # event tables seat only their entrants
         # the organiser's live page: pushed as each table completes a hand

@@ -11,6 +11,8 @@ A game that can be played in club events names a module of hooks in its
 ``round_result(summaries)``  per entry index: a dict (``margin``/``points`` for a
                        match, ``points``/``firsts`` for a table; ``hands`` counted)
 ``board_scores(summary)``    per entry index: the duplicate board score, or None
+``team_board_scores(summary)`` optional: per entry index, the team-duplicate board
+                       score (finer than ``board_scores``; docs/tournaments.md "Team duplicate")
 ``board_roles(summary)``     optional: per entry index, the side or role it played
                        on the board (a msgid, translated when shown), or None
 ``points_in_play(view)``     optional: per entry index, the points won so far in the

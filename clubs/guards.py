@@ -43,6 +43,7 @@ from games.models import Hand, Seat
 
 from . import formats
 from .models import EntryPlayer, Event, EventTable, Round
+from .teams.lineup import player_offset
 
 
 def _table_of_room(room_id: int) -> EventTable | None:
@@ -89,7 +90,7 @@ def embargoed_boards(round_: Round) -> range:
     query, plus one for the tables unless prefetched).  Source:
     docs/tournaments.md "Nothing leaks"."""
     count = len(round_.boards or [])
-    if round_.status != Round.Status.RUNNING or round_.event.format != Event.Format.DUPLICATE:
+    if round_.status != Round.Status.RUNNING or round_.event.format not in Event.BOARD_FORMATS:
         return range(count, count)
     rooms = [t.room_id for t in round_.tables.all() if t.finished is None]
     if not rooms:
@@ -115,7 +116,7 @@ class EventGuard:
             return None
         r = table.round
         event = r.event
-        if event.format != Event.Format.DUPLICATE or r.status == Round.Status.FINISHED:
+        if event.format not in Event.BOARD_FORMATS or r.status == Round.Status.FINISHED:
             return None
         board = _board_index(hand)
         if board not in embargoed_boards(r):
@@ -131,7 +132,7 @@ class EventGuard:
         rooms = set(
             EventTable.objects.filter(
                 room_id__in={h.match.room_id for h in hands}, round__status=Round.Status.RUNNING,
-                round__event__format=Event.Format.DUPLICATE,
+                round__event__format__in=Event.BOARD_FORMATS,
             ).values_list("room_id", flat=True)
         )
         return {h.pk for h in hands if h.match.room_id in rooms and self.hand_embargo(h, user)}
@@ -143,7 +144,7 @@ class EventGuard:
         The table snapshot reads it with the room's seats, so the other rooms
         cost no query (:func:`games.embargo.room_flag`)."""
         return Exists(EventTable.objects.filter(
-            room_id=room_id, round__status=Round.Status.RUNNING, round__event__format=Event.Format.DUPLICATE,
+            room_id=room_id, round__status=Round.Status.RUNNING, round__event__format__in=Event.BOARD_FORMATS,
         ))
 
     def room_hidden_hands(self, room, hand_ids) -> set[int]:
@@ -206,7 +207,7 @@ class EventGuard:
             else:
                 answer[key] = None
                 signed_in.add(key)
-        if not signed_in or event.format != Event.Format.DUPLICATE or r.status != Round.Status.RUNNING:
+        if not signed_in or event.format not in Event.BOARD_FORMATS or r.status != Round.Status.RUNNING:
             return answer
         mine: dict[int, set] = {}
         seated = set()
@@ -249,6 +250,7 @@ class EventGuard:
         if not 0 <= index < len(plan):
             return refusal
         entry_index, player_index = plan[index]
+        player_index += player_offset(table)  # team duplicate: the team's pair for this table
         entry_id = table.entries[entry_index] if entry_index < len(table.entries) else None
         if not entry_id:
             return refusal

@@ -112,6 +112,11 @@ class Event(models.Model):
         ROUND_ROBIN = "round_robin", _("循环赛")
         DUPLICATE = "duplicate", _("复式赛")
         ARENA = "arena", _("竞技场")
+        TEAMS = "teams", _("团体复式赛")
+
+    #: Formats whose rounds deal the same boards at every table (embargoed
+    #: until every table played them): pairs duplicate and team duplicate.
+    BOARD_FORMATS = ("duplicate", "teams")
 
     class Movement(models.TextChoices):
         SWISS = "swiss", _("瑞士制")
@@ -164,8 +169,18 @@ class Event(models.Model):
 
     @property
     def pairing_movement(self) -> str:
-        """How rounds are paired: the format, or for duplicate its movement."""
-        return self.movement if self.format == self.Format.DUPLICATE else self.format
+        """How rounds are paired: the format, or for (team) duplicate its movement."""
+        return self.movement if self.format in self.BOARD_FORMATS else self.format
+
+    @property
+    def has_boards(self) -> bool:
+        """True for the formats that deal the same boards at every table."""
+        return self.format in self.BOARD_FORMATS
+
+    @property
+    def is_teams(self) -> bool:
+        """True for team duplicate (teams of four, two-table matches)."""
+        return self.format == self.Format.TEAMS
 
 
 class Entry(models.Model):
@@ -335,3 +350,4 @@ class EventLog(models.Model):
 
 from .schedule_models import CheckIn, EventSchedule, EventSession  # noqa: E402,F401  (registered with the clubs app)
 from .arena_models import Arena, ArenaPlayer, ArenaScore, ArenaTable  # noqa: E402,F401  (arenas, clubs/arena/)
+from .recurring_models import ArenaSchedule, ArenaSlot, RecurringInstance, RecurringSchedule  # noqa: E402,F401

@@ -24,7 +24,7 @@ from django.contrib.auth import get_user_model
 from django.db.models import Count, Max
 
 from games.models import Hand, HandAction
-from games.runtime import scheduling
+from games.runtime import runner as turn_runner
 
 from .. import services
 from ..models import Arena, ArenaScore, ArenaTable, Event
@@ -37,7 +37,7 @@ def run_arena(out, o: dict) -> None:
     game = o["game"]
     minutes = o["minutes"] or 3.0
     sweep_here = o["sweep"] == "here" or (o["sweep"] == "auto" and settings.GAMES_INPROCESS_TASKS)
-    scheduling.ensure_sweeper()
+    turn_runner.ensure_started()
     tag = secrets.token_hex(3)
     user_model = get_user_model()
     organiser = user_model.objects.create_user(f"td-{tag}", email=f"td-{tag}@example.org",

@@ -15,6 +15,7 @@ from ..models import Correction, Entry, Event, EventLog, EventTable, Round
 from ..results.corrections import CorrectionForm, describe
 from ..results.labels import TIEBREAK_LABELS, entry_names, score_label, sees_running_scores  # noqa: F401 (the pages use them)
 from ..results.standings import standings, travelling
+from ..teams import results as team_results
 
 def travelling_view(round_: Round, names: dict, hooks) -> list[dict]:
     """The travelling tables of a finished duplicate round as the page shows
@@ -41,6 +42,26 @@ def travelling_view(round_: Round, names: dict, hooks) -> list[dict]:
                 })
         out.append({"board": b["board"], "heading": heading, "lines": lines})
     return out
+
+
+def team_views(round_: Round, names: dict, organiser: bool) -> dict:
+    """A team-duplicate round's matches and travellers as the page shows them:
+    ``matches`` (per match the two teams, its tables, IMPs and VPs, once both
+    tables finished; a running round's embargoed boards count for organisers
+    only) and ``team_travelling`` (per board, per match team A's score at each
+    table, the swing and its IMPs; once the round has ended)."""
+    matches = []
+    for m in team_results.round_matches(round_, organiser):
+        vps = m.vps()
+        matches.append({
+            "number": m.number, "a": names.get(m.a, "🤖"), "b": names.get(m.b, "🤖"),
+            "tables": [t.number for t in (m.first, m.second) if t is not None],
+            "imps": (m.score.imps_a, m.score.imps_b) if m.score else None, "vps": vps,
+        })
+    trav = [{"board": b["board"], "rows": [{**row, "a": names.get(row["a"], "🤖"), "b": names.get(row["b"], "🤖")}
+                                           for row in b["rows"]]}
+            for b in team_results.travelling(round_)]
+    return {"matches": matches, "team_travelling": trav}
 
 
 def stalled(table: EventTable, room, now=None) -> bool:
@@ -116,7 +137,7 @@ def event_context(event: Event, user=None) -> dict:
     rounds = []
     organiser = sees_running_scores(event, user)
     for r in event.round_set.order_by("number"):
-        scores = organiser or event.format != Event.Format.DUPLICATE or r.status != Round.Status.RUNNING
+        scores = organiser or not event.has_boards or r.status != Round.Status.RUNNING
         tables = [table_view(t, names, user, scores)
                   for t in r.tables.select_related("room", "round__event").order_by("number")]
         preview = [
@@ -136,6 +157,7 @@ def event_context(event: Event, user=None) -> dict:
             "bot_table": (r.pairing.get("bot_table") or 0) + 1,
             "repeats": r.pairing.get("repeats", 0),
             "travelling": travelling_view(r, names, hooks),
+            **(team_views(r, names, organiser) if event.is_teams else {}),
         })
         if manage:
             for t in tables:
@@ -158,7 +180,7 @@ def event_context(event: Event, user=None) -> dict:
             {"row": c, "changes": describe(c, names, event.game)}
             for c in Correction.objects.filter(table__round__event=event).select_related("table__round", "by")
             # a running duplicate round's corrected board scores: organisers only
-            if organiser or event.format != Event.Format.DUPLICATE or c.table.round.status != Round.Status.RUNNING
+            if organiser or not event.has_boards or c.table.round.status != Round.Status.RUNNING
         ],
         "score_label": score_label(event),
         "score_percent": event.format == Event.Format.DUPLICATE,

@@ -13,7 +13,7 @@ from django.views.decorators.http import require_POST
 from ..models import Club, Entry, Event, EventTable, Round
 from ..results import export
 from ..results.corrections import CorrectionForm
-from ..running import events
+from ..running import events, teams
 from ..running.rounds import ensure_round_sweeper
 from ..services import ClubError, Forbidden, require
 from .clubs import confirmation, refused
@@ -102,6 +102,11 @@ def _op(request, event: Event, op, done: str):
 @require_POST
 def event_register(request, event_id: int):
     event = get_object_or_404(Event, pk=event_id)
+    if event.is_teams:  # a team: three teammates in seat order and up to two substitutes
+        post = request.POST
+        return _op(request, event, lambda: teams.register_team(
+            request.user, event, post.get("team", ""), [post.get(f"mate{k}", "") for k in (1, 2, 3)],
+            [post.get(f"sub{k}", "") for k in (1, 2)]), _("已报名"))
     return _op(request, event, lambda: events.register(request.user, event, request.POST.get("partner")),
                _("已报名"))
 

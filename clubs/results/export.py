@@ -31,6 +31,8 @@ from ..models import Entry, Event
 from ..models import Round
 from .labels import TIEBREAK_LABELS, entry_names, score_label, sees_running_scores
 from .corrections import figure_label, result_keys
+from ..teams import results as team_results
+from ..tournament.teams import BYE_VP
 from .standings import duplicate_scores, match_rows_of, standings
 
 #: The byte-order mark written first (UTF-8).
@@ -106,6 +108,14 @@ def rounds_csv(event: Event, user=None) -> str:
         for number, entry, mp, top in duplicate_scores(event, organiser):
             scored[(number, entry)] += mp
             tops[(number, entry)] += top
+    elif event.is_teams:  # the match's VPs, on the lines of both its tables
+        for r in event.round_set.exclude(status="preview").order_by("number"):
+            r.event = event
+            if r.pairing.get("bye"):
+                scored[(r.number, r.pairing["bye"])] = BYE_VP
+            for m in team_results.round_matches(r, organiser):
+                if m.vps() is not None:
+                    scored[(r.number, m.a)], scored[(r.number, m.b)] = m.vps()
     elif match:
         for row in match_rows_of(event):
             scored[(row.round, row.entry)] += row.match_points
@@ -113,7 +123,7 @@ def rounds_csv(event: Event, user=None) -> str:
     if duplicate:
         header += [_("比赛分"), _("满分")]
     elif match:
-        header += [_("胜负分")]
+        header += [_("胜利分") if event.is_teams else _("胜负分")]
     header += [_("缺席"), _("已更正"), _("已退赛")]
     data = []
     for r in event.round_set.exclude(status="preview").order_by("number"):
@@ -127,7 +137,7 @@ def rounds_csv(event: Event, user=None) -> str:
             data.append(line + [_("轮空"), "", 1 if bye in gone else ""])
         for t in r.tables.order_by("number"):
             result = t.result or {}
-            if duplicate and not organiser and r.status == Round.Status.RUNNING:
+            if event.has_boards and not organiser and r.status == Round.Status.RUNNING:
                 result = {k: v for k, v in result.items() if k in ("forfeit", "hands")}
             results = result.get("entries") or [{} for _i in t.entries]
             absent = set(result.get("forfeit") or [])

@@ -14,6 +14,7 @@ from ..models import Event
 TIEBREAK_LABELS = {
     "margin": _("级差"), "points": _("游戏积分"), "buchholz": _("对手分"), "direct": _("直接对局"),
     "firsts": _("头科"), "tablemates": _("同桌总分"), "matchpoints": _("比赛分"), "maximum": _("满分"),
+    "imp_quotient": _("IMP 商"), "imp_margin": _("IMP 差"),
 }
 
 
@@ -23,6 +24,8 @@ def score_label(event: Event) -> str:
     of a match event, the total game points of a table event."""
     if event.format == Event.Format.DUPLICATE:
         return str(_("比赛分百分比"))
+    if event.is_teams:
+        return str(_("胜利分"))
     if formats.is_match(event.game):
         return str(_("胜负分"))
     return str(_("游戏积分"))

@@ -17,6 +17,7 @@ from django.utils.translation import gettext as _
 
 from .. import formats
 from ..models import Entry, EntryPlayer, Event, EventTable, Round
+from ..teams import results as team_results
 from .labels import entry_names
 from .standings import board_cells, match_rows_of, table_rows_of
 
@@ -53,7 +54,16 @@ def card(entry: Entry) -> dict:
     rows: list[dict] = []
     total = 0.0
     maximum = None
-    if event.format == Event.Format.DUPLICATE:
+    if event.is_teams:  # per board the swing and its IMPs, per match the VPs
+        unit = _("胜利分")
+        rows = team_results.card(entry, names)
+        for r in rows:
+            if r["result"] == "bye":
+                r["result"] = _("轮空")
+            elif r["board"] is None:
+                r["result"] = _("IMP %(imps)s") % {"imps": r["result"].split(" ", 1)[1]}
+        total = rows[-1]["total"] if rows else 0.0
+    elif event.format == Event.Format.DUPLICATE:
         unit = _("比赛分")
         maximum = 0
         by_round = defaultdict(list)
@@ -104,7 +114,8 @@ def card(entry: Entry) -> dict:
                          "result": _("%(points)s 分，%(firsts)s 次头游") % {"points": f"{r.points:g}", "firsts": r.firsts},
                          "score": r.points, "total": total})
     return {"entry": entry, "name": names.get(entry.pk, entry.name), "event": event, "unit": unit,
-            "rows": rows, "total": total, "maximum": maximum}
+            "rows": rows, "total": total, "maximum": maximum,
+            "boards": maximum is not None or event.is_teams}
 
 
 def card_text(entry: Entry) -> str:
@@ -117,7 +128,8 @@ def card_text(entry: Entry) -> str:
             where += " " + _("第%(board)s副") % {"board": r["board"]}
         if r["table"]:
             where += " T%s" % r["table"]
-        lines.append(f"{where}: {', '.join(r['opponents'])} | {r['result']} | {r['score']:g} | {r['total']:g}")
+        total = "" if r["total"] is None else f" | {r['total']:g}"
+        lines.append(f"{where}: {', '.join(r['opponents'])} | {r['result']} | {r['score']:g}{total}")
     total = f"{c['total']:g}" + (f" / {c['maximum']}" if c["maximum"] else "")
     lines.append(_("合计：%(total)s %(unit)s") % {"total": total, "unit": c["unit"]})
     return "\n".join(lines)

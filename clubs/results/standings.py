@@ -12,6 +12,7 @@ from fractions import Fraction
 from .. import formats
 from ..guards import embargoed_boards
 from ..models import Entry, Event, EventTable, Round
+from ..teams import results as team_results
 from ..tournament.duplicate import board_matchpoints, neuberg_matchpoints
 from ..tournament.standings import (
     MatchResult,
@@ -227,6 +228,8 @@ def standings(event: Event, organiser: bool = False) -> list[Standing]:
     A duplicate event's running round counts only its boards no longer
     embargoed, unless the viewer is an ``organiser`` (:func:`duplicate_rows_of`)."""
     ids = _entry_ids(event)
+    if event.is_teams:
+        return team_results.standings(event, organiser)
     if event.format == Event.Format.DUPLICATE:
         return percentage_standings(duplicate_rows_of(event, organiser), ids)
     if formats.is_match(event.game):

@@ -36,6 +36,7 @@ from ..services import ClubError, Conflict, Forbidden, require
 from ..tournament.round_robin import round_robin_round, rounds_needed
 from ..tournament.swiss import PairingEntry, swiss_pairs
 from ..tournament.tables import TableEntry, swiss_tables
+from ..teams.lineup import entry_size, expand_pairing, player_offset
 from .rounds import finish_round
 
 log = logging.getLogger(__name__)
@@ -78,12 +79,14 @@ def create_event(user, club: Club, *, name: str, game: str, format: str = Event.
         raise ClubError(_("这个游戏还不能办比赛")) from None
     if format not in Event.Format.values or movement not in Event.Movement.values:
         raise ClubError(_("未知的赛制"))
-    moving = movement if format == Event.Format.DUPLICATE else format
+    moving = movement if format in Event.BOARD_FORMATS else format
     if moving == Event.Format.ROUND_ROBIN and hooks.SHAPE != "match":
         raise ClubError(_("这个游戏每桌多于两方，不能打循环赛；请用瑞士制"))
+    if format == Event.Format.TEAMS and hooks.SHAPE != "match":
+        raise ClubError(_("团体复式赛需要两方对抗的游戏（搭档制）"))
     if not hands_per_round and not minutes_per_round:
         raise ClubError(_("请设定每轮局数或时限"))
-    if format == Event.Format.DUPLICATE and not hands_per_round:
+    if format in Event.BOARD_FORMATS and not hands_per_round:
         raise ClubError(_("复式赛需要设定每轮局数（牌组数）"))
     if not 1 <= int(rounds) <= 50:
         raise ClubError(_("轮数须在 1 到 50 之间"))
@@ -170,7 +173,7 @@ def confirm(user, entry: Entry) -> Entry:
 def add_bot_entries(user, event: Event, count: int) -> list[Entry]:
     """An organiser adds ``count`` entries played by bots (demos, tests, filling a field)."""
     _manage(user, event)
-    size = formats.hooks(event.game).ENTRY_SIZE
+    size = entry_size(event)
     start = event.entries.filter(is_bot=True).count()
     out = []
     with transaction.atomic():
@@ -326,7 +329,7 @@ def edit_event(user, event: Event, **changes) -> Event:
         minutes = changes.get("minutes_per_round", event.minutes_per_round)
         if not hands and not minutes:
             raise ClubError(_("请设定每轮局数或时限"))
-        if event.format == Event.Format.DUPLICATE and not hands:
+        if event.format in Event.BOARD_FORMATS and not hands:
             raise ClubError(_("复式赛需要设定每轮局数（牌组数）"))
         if not 1 <= int(changes.get("rounds", event.rounds)) <= 50:
             raise ClubError(_("轮数须在 1 到 50 之间"))
@@ -405,7 +408,8 @@ def pair_round(user, event: Event, avoid_current: bool = False) -> Round:
         past = history(event)
         avoid = []
         if avoid_current and preview is not None:
-            avoid = [frozenset(t) for t in preview.pairing.get("tables", []) if None not in t]
+            current = preview.pairing.get("matches") or preview.pairing.get("tables", [])
+            avoid = [frozenset(t) for t in current if None not in t]
         if event.pairing_movement == Event.Format.ROUND_ROBIN:
             pairing = _round_robin_pairing(event, ids, played, past)
         elif hooks.SHAPE == "match":
@@ -432,6 +436,8 @@ def pair_round(user, event: Event, avoid_current: bool = False) -> Round:
                 "tables": [list(t) for t in seating.tables], "bye": None, "bots": seating.bots,
                 "bot_table": seating.bot_table, "repeats": seating.repeats,
             }
+        if event.is_teams:  # each match of teams at two tables, the teams' seats swapped
+            pairing = expand_pairing(pairing)
         if preview is None:
             preview = Round.objects.create(event=event, number=played + 1, pairing=pairing)
         else:
@@ -518,6 +524,8 @@ def swap(user, round_: Round, a: int, b: int) -> Round:
 
         put(wa, b)
         put(wb, a)
+        if p.get("matches") is not None:  # team duplicate: the two tables of a match follow its first
+            p = expand_pairing({**p, "tables": p["tables"][0::2]})
         p["swapped"] = True
         round_.pairing = p
         round_.save(update_fields=["pairing"])
@@ -556,7 +564,7 @@ def start_round(user, round_: Round) -> Round:
         if event.minutes_per_round:
             round_.deadline = now + timedelta(minutes=event.minutes_per_round)
         round_.seat_deadline = now + timedelta(minutes=event.grace_minutes)
-        if event.format == Event.Format.DUPLICATE:
+        if event.has_boards:
             round_.boards = _boards(event)
         round_.save()
         if event.status == Event.Status.REGISTERING:
@@ -570,8 +578,11 @@ def start_round(user, round_: Round) -> Round:
                 bot_delay_ms=event.bot_delay_ms, take_seat=False,
             )
             table = EventTable.objects.create(round=round_, number=number, entries=ids, room=room)
+            table.round = round_
             tables.append(table)
+            offset = player_offset(table)  # team duplicate: the team's pair for this table
             for seat, (entry_index, player_index) in enumerate(plan):
+                player_index += offset
                 entry = entries.get(ids[entry_index]) if entry_index < len(ids) and ids[entry_index] else None
                 if entry is None or entry.is_bot:
                     continue

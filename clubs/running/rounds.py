@@ -115,8 +115,11 @@ def finish_table(table_id: int, early: bool = False) -> bool:
         result["hands"] = len(complete)
         if early:
             result["ended_early"] = True
-        if event.format == Event.Format.DUPLICATE:
-            boards = [hooks.board_scores(s) for s in summaries]
+        if event.has_boards:
+            score_of = hooks.board_scores
+            if event.is_teams:  # the finer team score when the game has one
+                score_of = getattr(hooks, "team_board_scores", None) or hooks.board_scores
+            boards = [score_of(s) for s in summaries]
             boards += [None] * max(0, (event.hands_per_round or 0) - len(boards))
             result["boards"] = boards
             roles_of = getattr(hooks, "board_roles", None)

@@ -21,6 +21,7 @@ from dataclasses import dataclass, field
 from . import get_rules
 from .base import bot_decision
 from .search import DEFAULT_BUDGET_MS, SearchConfig
+from .shengji import state as shengji_state
 from .shengji.match import LEVELS
 import multiprocessing
 
@@ -226,9 +227,7 @@ def _engine_build() -> str:
     """``"compiled engine"`` when the engine's modules run from extension
     modules built by ``setup_engine.py`` (``make engine-fast``), else
     ``"pure Python"``."""
-    from .shengji import state
-
-    return "compiled engine" if not state.__file__.endswith(".py") else "pure Python"
+    return "compiled engine" if not shengji_state.__file__.endswith(".py") else "pure Python"
 
 
 def _search_config(budget_ms: float | None, max_worlds: int | None = None):

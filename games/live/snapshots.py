@@ -33,7 +33,7 @@ from concurrent.futures import wait as wait_all
 
 from django.db import close_old_connections, connections
 
-from games import embargo, seating
+from games import embargo, seating, services
 from games.models import Room, Seat
 from games.services import roomcache
 from games.services.prepared import Prepared
@@ -233,8 +233,6 @@ def audience(snap: TableSnapshot, user) -> tuple:
     open (staff, players-only rooms, embargoed boards), and for a spectator
     the seat they may take back from a bot.  Spectators who differ in none of
     these (most of them) share one render."""
-    from games import services
-
     seats = list(snap.seats or ())
     me = seat_of(seats, user)
     signed_in = user is not None and user.is_authenticated

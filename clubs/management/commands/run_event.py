@@ -26,6 +26,7 @@ from django.core.management.base import BaseCommand, CommandError
 from django.db.models import Q
 from django.utils import timezone
 
+from clubs.arena.command import run_arena
 from clubs import formats, services
 from clubs.models import Event, Round
 from clubs.results.standings import standings
@@ -33,6 +34,7 @@ from clubs.running import events
 from clubs.running.rounds import sweep_rounds
 from clubs.schedule import scheduling as club_schedule
 from clubs.schedule_models import EventSchedule
+from clubs.teams import results as team_results
 from clubs.tournament.round_robin import rounds_needed
 from games.runtime import runner as turn_runner
 from notifications.models import Kind, Notification
@@ -78,10 +80,8 @@ class Command(BaseCommand):
         except formats.NoTournament:
             raise CommandError(f"no tournament hooks for game {game!r}") from None
         if fmt == Event.Format.ARENA:
-            from clubs.arena.command import run_arena
-
             return run_arena(self.stdout, o)
-        moving = o["movement"] if fmt == "duplicate" else fmt
+        moving = o["movement"] if fmt in Event.BOARD_FORMATS else fmt
         rounds = o["rounds"] or (rounds_needed(o["entries"]) if moving == "round_robin" else 3)
         sweep_here = o["sweep"] == "here" or (o["sweep"] == "auto" and settings.GAMES_INPROCESS_TASKS)
         turn_runner.ensure_started()
@@ -100,10 +100,11 @@ class Command(BaseCommand):
             bot_delay_ms=o["bot_delay_ms"],
         )
         events.add_bot_entries(organiser, event, o["entries"])
+        size = len(event.entries.first().players.all()) if o["entries"] else hooks.ENTRY_SIZE
         names = {e.pk: e.name for e in event.entries.all()}
         out = self.stdout
         out.write(f"Event {event.name}: {game}, {fmt}, {o['entries']} entries "
-                  f"({hooks.ENTRY_SIZE} player(s) each), {rounds} rounds, "
+                  f"({size} player(s) each), {rounds} rounds, "
                   f"{o['hands'] or '-'} hand(s) per round, topology "
                   f"{'embedded' if settings.GAMES_INPROCESS_TASKS else 'production'}")
         deadline = time.monotonic() + o["timeout"]
@@ -148,6 +149,25 @@ class Command(BaseCommand):
                 shown = ", ".join(f"{k} {v}" for k, v in res.items() if k != "hands")
                 parts.append(f"{names.get(i, '[bot]') if i else '[bot]'} ({shown})")
             out.write(f"  T{t.number} [{(t.result or {}).get('hands', 0)} hand(s)]: " + "; ".join(parts))
+        if r.event.is_teams:
+            self._matches(r, names)
+
+    def _matches(self, r, names) -> None:
+        """Team duplicate: per match the two tables, each board's swing (team
+        A's levels at both tables) and IMPs, the IMP totals and both VPs."""
+        out = self.stdout
+        for m in team_results.round_matches(r, organiser=True):
+            tables = f"T{m.first.number}+T{m.second.number}" if m.first and m.second else "?"
+            head = f"  Match {m.number} ({tables}): {names.get(m.a, m.a)} v {names.get(m.b, m.b)}"
+            if m.score is None:
+                out.write(head + ": not scored")
+                continue
+            boards = " ".join("-" if im is None else f"{sw:+.2f}→{im:+d}"
+                              for sw, im in zip(m.score.swings, m.score.board_imps))
+            va, vb = m.vps()
+            out.write(f"{head}: IMPs {m.score.imps_a}-{m.score.imps_b}, VPs {va:.2f}-{vb:.2f}"
+                      + (f" (absent: {', '.join(names.get(x, str(x)) for x in sorted(m.absent))})" if m.absent else ""))
+            out.write(f"    boards (swing in levels → IMPs for the first team): {boards}")
 
     def _scheduled(self, o, organiser, event, names, hooks, sweep_here, deadline, t0) -> None:
         """A scheduled event: the start ``--start-in`` seconds ahead; with

@@ -13,6 +13,7 @@ from collections.abc import Sequence
 from ..base import gettext_noop
 
 from .match import team_of
+from .review import smooth_levels
 
 #: Two entries per table, each a fixed pair (a match event).
 SHAPE = "match"
@@ -123,3 +124,22 @@ def arena_result(summary: dict) -> list[tuple[str, int]] | None:
         else:
             out.append((ARENA_LOSS, 0))
     return out
+
+
+def team_board_scores(summary: dict) -> list[float] | None:
+    """A team-duplicate board's score per entry index (0, 1), in levels: the
+    entry's levels minus the other entry's, read from the attackers' points
+    (kitty included, S16) on the S17 table as a line
+    (:func:`.review.smooth_levels`: the bands' means, a ten-point difference
+    always worth something) instead of in whole 80-point steps, so that the
+    two tables of a team match compare like bridge scores rather than
+    mostly tie.  Rounded to hundredths; None if the hand did not complete.
+
+    >>> team_board_scores({"complete": True, "dealer": 0, "attackers_points": 80})
+    [1.0, -1.0]
+    """
+    if not summary or not summary.get("complete") or summary.get("attackers_points") is None:
+        return None
+    attackers = 1 - team_of(int(summary["dealer"]))
+    value = round(smooth_levels(float(summary["attackers_points"])), 2)
+    return [value if team == attackers else -value for team in (0, 1)]
