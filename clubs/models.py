@@ -187,7 +187,8 @@ class Entry(models.Model):
     """An entry: a fixed pair (its partner must confirm) or an individual.
 
     ``is_bot``: every seat of the entry is played by a bot (test and demo
-    events).  A withdrawn entry is not paired after ``withdrawn_after`` rounds.
+    events), of ``bot_policy`` (one of the games' bot policies: "heuristic",
+    "random", "search"; blank: the events' default, "heuristic").  A withdrawn entry is not paired after ``withdrawn_after`` rounds.
     """
 
     class Status(models.TextChoices):
@@ -199,6 +200,7 @@ class Entry(models.Model):
     name = models.CharField(_("名称"), max_length=80)
     status = models.CharField(_("状态"), max_length=10, choices=Status.choices, default=Status.PENDING)
     is_bot = models.BooleanField(_("机器人"), default=False)
+    bot_policy = models.CharField(_("机器人类型"), max_length=16, blank=True, default="")
     withdrawn_after = models.PositiveSmallIntegerField(_("退赛于第几轮后"), null=True, blank=True)
     created = models.DateTimeField(_("报名时间"), auto_now_add=True)
 

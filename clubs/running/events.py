@@ -57,6 +57,9 @@ def _text(value, max_length: int) -> str:
 
 #: Largest absolute value of a corrected result's number (game points, margins).
 RESULT_BOUND = 10**9
+#: The policy of an event's bots (bot entries without one of their own, and
+#: the bots that fill an absent player's seat).
+BOT_ENTRY_POLICY = "heuristic"
 
 
 # --------------------------------------------------------------------------- events
@@ -170,9 +173,14 @@ def confirm(user, entry: Entry) -> Entry:
     return entry
 
 
-def add_bot_entries(user, event: Event, count: int) -> list[Entry]:
-    """An organiser adds ``count`` entries played by bots (demos, tests, filling a field)."""
+def add_bot_entries(user, event: Event, count: int, policies: tuple[str, ...] = ()) -> list[Entry]:
+    """An organiser adds ``count`` entries played by bots (demos, tests, filling
+    a field).  ``policies``: the bots' policies, given to the entries in turn
+    (``("heuristic", "random")``: every other entry plays at random; empty:
+    :data:`BOT_ENTRY_POLICY`).  Raises :class:`Conflict` for an unknown policy."""
     _manage(user, event)
+    if any(p not in game_services.POLICIES for p in policies):
+        raise Conflict(_("未知的机器人类型"))
     size = entry_size(event)
     start = event.entries.filter(is_bot=True).count()
     out = []
@@ -180,7 +188,8 @@ def add_bot_entries(user, event: Event, count: int) -> list[Entry]:
         _refuse_late_round_robin_entry(event)
         for i in range(count):
             entry = Entry.objects.create(
-                event=event, name=_("机器人%(n)s") % {"n": start + i + 1}, status=Entry.Status.ACTIVE, is_bot=True
+                event=event, name=_("机器人%(n)s") % {"n": start + i + 1}, status=Entry.Status.ACTIVE, is_bot=True,
+                bot_policy=policies[i % len(policies)] if policies else "",
             )
             EntryPlayer.objects.bulk_create(
                 [EntryPlayer(entry=entry, index=k, user=None, confirmed=True) for k in range(size)]
@@ -581,10 +590,13 @@ def start_round(user, round_: Round) -> Round:
             table.round = round_
             tables.append(table)
             offset = player_offset(table)  # team duplicate: the team's pair for this table
+            bot_seats = {}
             for seat, (entry_index, player_index) in enumerate(plan):
                 player_index += offset
                 entry = entries.get(ids[entry_index]) if entry_index < len(ids) and ids[entry_index] else None
                 if entry is None or entry.is_bot:
+                    if entry is not None and entry.bot_policy:
+                        bot_seats[seat] = entry.bot_policy
                     continue
                 players = sorted(entry.players.all(), key=lambda p: p.index)
                 player = players[player_index] if player_index < len(players) else None
@@ -594,7 +606,7 @@ def start_round(user, round_: Round) -> Round:
                     except game_services.Forbidden:  # suspended since entering: a bot plays the seat
                         pass
             try:
-                game_services.fill_bots(room, user, "heuristic")
+                game_services.fill_bots(room, user, BOT_ENTRY_POLICY, seat_policies=bot_seats)
             except game_services.Conflict:  # every seat is a human's
                 pass
     notify.event_changed(event.pk)

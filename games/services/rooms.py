@@ -260,13 +260,17 @@ def set_ready(room: Room | int, user, ready: bool = True, expected_version: int 
 
 @versioned
 def fill_bots(room: Room | int, user, policy: str = FILL_POLICY,
-              expected_version: int | None = None) -> Outcome:
+              expected_version: int | None = None, seat_policies: dict[int, str] | None = None) -> Outcome:
     """The owner fills every empty seat with a bot of ``policy`` ("random",
     "heuristic" or "search", the Monte Carlo 高手, at
     ``settings.GAMES_SEARCH_BUDGET_MS`` per decision; default
-    :data:`~.deadlines.FILL_POLICY`, the strong level); deals if everyone is
-    then ready."""
-    if policy not in POLICIES:
+    :data:`~.deadlines.FILL_POLICY`, the strong level), or of
+    ``seat_policies[index]`` for the seats it names (an event's bot entries of
+    different strengths); deals if everyone is then ready.  Raises
+    :class:`InvalidRequest` for an unknown policy, :class:`Forbidden` for
+    anyone but the owner, :class:`Conflict` when no seat is empty."""
+    seat_policies = seat_policies or {}
+    if policy not in POLICIES or any(p not in POLICIES for p in seat_policies.values()):
         raise InvalidRequest(_("未知的机器人类型"))
     rid = room_id(room)
     with locked_room(rid, expected_version, lobby=True) as room:
@@ -277,6 +281,8 @@ def fill_bots(room: Room | int, user, policy: str = FILL_POLICY,
         empty = room.seats.filter(user__isnull=True, bot_policy__isnull=True)
         if not empty.exists():
             raise Conflict(_("没有空座位"))
+        for index, own in seat_policies.items():
+            empty.filter(index=index).update(bot_policy=own, ready=True, autoplay=False)
         empty.update(bot_policy=policy, ready=True, autoplay=False)
         maybe_start(room)
         return Outcome(True, room.version)

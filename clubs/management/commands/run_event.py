@@ -64,6 +64,10 @@ class Command(BaseCommand):
                             help="automatic rounds: the sweep starts every round (needs --start-in)")
         parser.add_argument("--gap", type=float, default=1.0, metavar="S",
                             help="with --auto: seconds between a round's end and the next start")
+        parser.add_argument("--bot-policies", default=None, metavar="P,P",
+                            help="the bot entries' policies in turn (heuristic, random, search); default "
+                                 "heuristic, and heuristic,random for the formats that deal boards (duplicate, "
+                                 "teams), since identical bots play a board identically at every table")
         parser.add_argument("--teams", type=int, default=0, metavar="N",
                             help="arena: a team battle of N clubs (the entries dealt round them)")
         parser.add_argument("--team-size", type=int, default=3, metavar="N",
@@ -99,9 +103,16 @@ class Command(BaseCommand):
             rounds=rounds, hands_per_round=o["hands"] or None, minutes_per_round=None,
             bot_delay_ms=o["bot_delay_ms"],
         )
-        events.add_bot_entries(organiser, event, o["entries"])
+        policies = o["bot_policies"]
+        if policies is None:
+            policies = "heuristic,random" if fmt in Event.BOARD_FORMATS else ""
+        policies = tuple(p for p in policies.split(",") if p)
+        try:
+            events.add_bot_entries(organiser, event, o["entries"], policies)
+        except events.Conflict as exc:
+            raise CommandError(f"--bot-policies: {exc}") from None
         size = len(event.entries.first().players.all()) if o["entries"] else hooks.ENTRY_SIZE
-        names = {e.pk: e.name for e in event.entries.all()}
+        names = {e.pk: f"{e.name}{'·' + e.bot_policy if e.bot_policy else ''}" for e in event.entries.all()}
         out = self.stdout
         out.write(f"Event {event.name}: {game}, {fmt}, {o['entries']} entries "
                   f"({size} player(s) each), {rounds} rounds, "
