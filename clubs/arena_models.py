@@ -1,4 +1,4 @@
-"""The arena's tables (issue #34): a timed event players join and leave at will.
+"""The arena's tables: a timed event players join and leave at will.
 
 An :class:`Arena` belongs to an :class:`~clubs.models.Event` of format
 ``arena`` (one row per event, its clock and options).  Players wait in its

@@ -1,4 +1,4 @@
-"""Screenshots of both games' live table, result and replay (#37), for a
+"""Screenshots of both games' live table, result and replay, for a
 person to look at: each page at 375 × 812, 812 × 375 and 1280 × 800, in the
 light and the dark theme, in 中文 and English, as PNG files under
 ``tmp/shots/`` (``<game>-<page>-<w>x<h>-<theme>-<lang>.png``; not committed).

@@ -1,4 +1,4 @@
-"""Arenas (issue #34): timed events players join and leave at will, re-seated
+"""Arenas: timed events players join and leave at will, re-seated
 as soon as their table ends, scored per hand with streaks.
 
 In layers, as the rest of ``clubs`` (a contract in pyproject.toml):

@@ -1,4 +1,4 @@
-"""Every change to an arena, one transaction each (issue #34).
+"""Every change to an arena, one transaction each.
 
 * :func:`create_arena` (an organiser: length, hands per table, berserk, bot
   fill, team battle), :func:`open_arena` (the clock starts);

@@ -90,7 +90,7 @@ def materialise(sched: RecurringSchedule, now: datetime | None = None) -> list[R
     now = now or timezone.now()
     made = []
     with transaction.atomic():
-        sched = RecurringSchedule.objects.select_for_update().select_related("club", "created_by").get(pk=sched.pk)
+        sched = RecurringSchedule.objects.select_for_update(of=("self",)).select_related("club", "created_by").get(pk=sched.pk)
         if not sched.active:
             return []
         user = _organiser(sched)

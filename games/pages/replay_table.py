@@ -1,4 +1,4 @@
-"""The replay's table (#37): the state after a replay step drawn on the live
+"""The replay's table: the state after a replay step drawn on the live
 table's felt, with the live table's seat block and its felt partial
 (``games/_table_blocks.html``'s ``seat``, ``games/_felt.html``: the same
 markup and CSS as a live table), seen by a spectator who sees everything

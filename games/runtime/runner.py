@@ -110,12 +110,16 @@ def claim(limit: int, now: datetime | None = None) -> tuple[datetime, list[tuple
     due = (f"{col['status']} = %s AND {col['deadline']} <= %s"
            f" AND ({col['claimed_until']} IS NULL OR {col['claimed_until']} < %s)")
     due_params = [Room.Status.PLAYING.value, at, at]
-    pick = f"SELECT {pk} FROM {table} WHERE {due} ORDER BY {col['deadline']} LIMIT %s"
+    pick = f"SELECT {pk} FROM {table} WHERE {due} ORDER BY {col['deadline']}, {pk} LIMIT %s"
     with conn.cursor() as cursor:
         if conn.vendor == "postgresql":
-            sql = (f"UPDATE {table} SET {col['claimed_until']} = %s WHERE {pk} IN ({pick} FOR UPDATE SKIP LOCKED)"
+            # the pick in a CTE: a locking CTE runs once (as an IN subquery the
+            # planner may run it again per row, and with SKIP LOCKED and equal
+            # deadlines each run can pick other rooms: more than ``limit``)
+            sql = (f"WITH picked AS ({pick} FOR UPDATE SKIP LOCKED)"
+                   f" UPDATE {table} SET {col['claimed_until']} = %s WHERE {pk} IN (SELECT {pk} FROM picked)"
                    f" AND {due} RETURNING {pk}, {col['version']}")
-            params = [conn.ops.adapt_datetimefield_value(until), *due_params, limit, *due_params]
+            params = [*due_params, limit, conn.ops.adapt_datetimefield_value(until), *due_params]
         else:
             cursor.execute(f"SELECT 1 FROM {table} WHERE {due} LIMIT 1", due_params)
             if cursor.fetchone() is None:

@@ -1,4 +1,4 @@
-"""The replay on the felt (#37) in headless Chromium, both games, on a
+"""The replay on the felt in headless Chromium, both games, on a
 375 × 812 phone and a 1280 × 800 screen: a finished hand's replay opens at
 step 0 with "next" the primary button; stepping on with "next" (after a jump
 to the first play) until the first trick/round is complete shows each

@@ -232,6 +232,13 @@ ENDPOINTS: dict[str, Endpoint] = {
     "event": PAGE, "event_print": PAGE, "event_csv": PAGE,
     "event_register": Endpoint({"partner": ANY}), "event_bots": Endpoint({"count": ANY}),
     "event_pair": Endpoint({"again": ANY}),
+    # arenas: the world's event is no arena, so every arena URL of it is a 404
+    "arena": PAGE, "arena_join": Endpoint(), "arena_leave": Endpoint(), "arena_open": Endpoint(),
+    "arena_berserk": Endpoint({"on": ANY}), "arena_bots": Endpoint({"count": ANY}),
+    "arena_create": Endpoint({"name": bad_text(80), "game": bad_choice(GAMES), "minutes": bad_int(),
+                              "hands_per_table": bad_int(), "berserk": ANY, "bot_fill_seconds": bad_int(),
+                              "team_battle": ANY, "teams": ANY, "team_size": bad_int(), "turn_seconds": bad_int(),
+                              "bot_delay_ms": bad_int(), "start": ANY}, gate="name"),
     "round_swap": Endpoint({"a": bad_int(), "b": bad_int()}, gate="a"),
     "round_start": Endpoint(), "round_pause": Endpoint({"paused": ANY}), "round_end": Endpoint(),
     "entry_confirm": Endpoint(), "entry_withdraw": Endpoint(),

@@ -67,9 +67,12 @@ def test_url_follows_the_script_prefix():
 def test_a_dicts_key_reads_as_jinja2_reads_it():
     """``x.name`` on a dict reads the key first (no AttributeError raised and
     caught per read): the same values as Jinja2's own order for keys, dict
-    methods still reachable when no key shadows them, undefined otherwise."""
+    methods still reachable when no key shadows them; a missing key is
+    strict undefined: reading it fails the render."""
     row = {"index": 3, "name": "<b>", "nested": {"count": 2}}
     assert render("{{ row.index }} {{ row.name }} {{ row.nested.count }}", row=row) == "3 &lt;b&gt; 2"
-    assert render("{{ row.missing is none }} [{{ row.missing.deeper }}]", row=row) == "True []"
+    for missing in ("{{ row.missing }}", "{{ row.missing.deeper }}", "{{ row.missing is none }}"):
+        with pytest.raises(UndefinedError):
+            render(missing, row=row)
     assert render("{{ row.keys()|list|length }}", row=row) == "3"
     assert isinstance(jinja.environment(), jinja.TableEnvironment)

@@ -1,4 +1,4 @@
-"""The replay on the felt (#37): ``/hands/<id>/replay/?step=k`` draws the
+"""The replay on the felt: ``/hands/<id>/replay/?step=k`` draws the
 state after k actions with the live table's felt and seat block, seen by a
 spectator who sees everything: each seat's cards (identical neighbours as
 one face ×n), the round on the felt by seat (the DOM contract:

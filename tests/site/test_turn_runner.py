@@ -67,7 +67,7 @@ def test_two_runners_never_both_apply_a_turn(bot_room):
     assert retaken == [(bot_room.pk, version)]
     before = _actions(bot_room)
     answers = [runner.run_claimed(bot_room.pk, version, lease_b), runner.run_claimed(bot_room.pk, version, lease_a)]
-    assert answers == ["bot", "stale"]
+    assert answers[0] in runner.APPLIED and answers[1] == "stale"  # a bot's move or a timeout, once
     assert _actions(bot_room) == before + 1
 
 
@@ -77,7 +77,7 @@ def test_a_move_clears_the_lease_in_its_own_statement(bot_room):
     make_due(bot_room)
     lease, batch = runner.claim(10)
     assert batch and Room.objects.get(pk=bot_room.pk).claimed_until == lease
-    assert services.play_turn(bot_room.pk, bot_room.version) == "bot"
+    assert services.play_turn(bot_room.pk, bot_room.version) in runner.APPLIED  # a bot's move or a timeout
     room = Room.objects.get(pk=bot_room.pk)
     assert room.claimed_until is None and room.version == bot_room.version + 1
 

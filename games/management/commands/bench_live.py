@@ -27,7 +27,7 @@ processes; ``--url`` names the daphne(s)).  It:
    own (:mod:`games.management.move_queries`);
 5. closes the rooms (so nothing keeps playing) unless ``--keep``.
 
-Everything is bounded: N ≤ 300 (#32 asks for 250), the run by ``--seconds``, every connect and
+Everything is bounded: N ≤ 300 (the capacity runs go to 250), the run by ``--seconds``, every connect and
 receive by timeouts.  The figures are printed, never asserted.
 """
 
