@@ -44,9 +44,12 @@ def percentile(values: list[int], q: float) -> int:
     return s[min(len(s) - 1, max(0, round(q * len(s) + 0.5) - 1))]
 
 
-async def record(stack: LiveStack, room_id: int, cookie: str, pushes: int) -> tuple[list[bytes], list[int], str]:
+async def record(stack: LiveStack, room_id: int, cookie: str, pushes: int,
+                 username: str = "") -> tuple[list[bytes], list[int], str]:
     """``(fragments, wire bytes per fragment, extensions agreed)`` for
-    ``pushes`` messages on the human's socket.  The client offers
+    ``pushes`` messages on the human's socket.  A hand's result waits for the
+    player ("next hand": the result stays until the player continues): after 5 s without a push the
+    human says ready again, as the player would, once per silence.  The client offers
     permessage-deflate as browsers do; the wire bytes are counted where the
     socket's bytes arrive (frame headers included), per message."""
     from websockets.asyncio.client import connect
@@ -67,12 +70,20 @@ async def record(stack: LiveStack, room_id: int, cookie: str, pushes: int) -> tu
 
         ws.data_received = counting
         seen = 0
+        asked = False
         while len(out) < pushes:
             try:
-                msg = await asyncio.wait_for(ws.recv(), 30)
-            except asyncio.TimeoutError:  # the table stopped (a match over): what came is the sample
-                print(f"  (no push for 30 s after {len(out)})", flush=True)
+                msg = await asyncio.wait_for(ws.recv(), 5 if username and not asked else 30)
+            except asyncio.TimeoutError:
+                if username and not asked:  # the result waits for "next hand"
+                    asked = True
+                    # the next hand, on 托管 again (a hand's end clears it)
+                    await asyncio.to_thread(stack.ops, "ready", room_id=room_id, username=username)
+                    await asyncio.to_thread(stack.ops, "autoplay", room_id=room_id, username=username)
+                    continue
+                print(f"  (no push for 30 s after {len(out)})", flush=True)  # the table stopped
                 break
+            asked = False
             out.append(msg.encode() if isinstance(msg, str) else msg)
             wire.append(received[0] - seen)
             seen = received[0]
@@ -109,7 +120,7 @@ def main() -> int:
                 room = stack.ops("bot_room", game=game, humans=1, autoplay=True, ready=True,
                                  bot_delay_ms=args.bot_delay_ms, turn_seconds=60, prefix="bytes")
                 msgs, wire, agreed = asyncio.run(record(stack, room["room_id"], room["users"][0]["cookie"],
-                                                        args.pushes))
+                                                        args.pushes, room["users"][0]["username"]))
                 raw = [len(m) for m in msgs]
                 if args.dump:
                     args.dump.mkdir(parents=True, exist_ok=True)

@@ -117,6 +117,17 @@ def ready(room_id, username) -> dict:
     return {"version": outcome.version, "applied": outcome.applied}
 
 
+def autoplay(room_id, username, on=True) -> dict:
+    """``username`` turns 托管 (C5) on or off at their seat of ``room_id``."""
+    from django.contrib.auth import get_user_model
+
+    from games import services
+
+    user = get_user_model().objects.get(username=username)
+    outcome = services.set_autoplay(room_id, user, bool(on))
+    return {"version": outcome.version, "applied": outcome.applied}
+
+
 def cookie(username) -> dict:
     from django.contrib.auth import get_user_model
 
@@ -312,7 +323,7 @@ def turn_latency(room_id) -> dict:
             "chained_ms": sorted(round(x * 1000, 1) for x in chained)}
 
 
-OPS = {"turn_latency": turn_latency, "room_options": room_options, "review_status": review_status, "finished_hands": finished_hands, "event_round": event_round, "bot_room": bot_room, "bot_rooms": bot_rooms, "new_user": new_user, "players": players, "tables": tables, "ready": ready,
+OPS = {"turn_latency": turn_latency, "room_options": room_options, "review_status": review_status, "finished_hands": finished_hands, "event_round": event_round, "bot_room": bot_room, "bot_rooms": bot_rooms, "new_user": new_user, "players": players, "tables": tables, "ready": ready, "autoplay": autoplay,
        "cookie": cookie, "hand_log": hand_log,
        "legal": legal, "close": close}
 
