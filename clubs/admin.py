@@ -58,7 +58,8 @@ class RecurringScheduleAdmin(admin.ModelAdmin):
 class ArenaScheduleAdmin(admin.ModelAdmin):
     """The site's arena schedule, kept by admins (hourly, daily, weekly lines)."""
 
-    list_display = ["name", "game", "frequency", "hour", "minute", "weekday", "minutes", "time_zone", "active"]
+    list_display = ["name", "game", "frequency", "hour", "minute", "weekday", "minutes", "time_zone",
+                    "bot_fill_seconds", "active"]
     list_filter = ["game", "frequency", "active"]
 
 

@@ -34,9 +34,11 @@ class ClubsConfig(AppConfig):
         # the organiser's live page: pushed as each table completes a hand
         hand_completed.connect(on_hand_completed, dispatch_uid="clubs.live.receivers.on_hand_completed")
         # arenas (clubs/arena/): deal their tables' sets, score each hand once, sweep
-        from .arena import pool as arena_pool
+        from .arena import pool as arena_pool, site as site_arenas
+        from .schedule.recurring import register_arena_factory
 
         dealing.register(arena_pool.PLANNER)
+        register_arena_factory(site_arenas.create_site_arena)  # the admin's arena schedule
         hand_completed.connect(arena_pool.on_hand_completed, dispatch_uid="clubs.arena.pool.on_hand_completed")
         rounds_swept.connect(lambda sender, **kwargs: arena_pool.sweep_arenas(), weak=False,
                              dispatch_uid="clubs.arena.pool.sweep_arenas")

@@ -23,7 +23,10 @@ class Arena(models.Model):
     ``berserk`` allowed or not, bots fill a table after ``bot_fill_seconds``
     of waiting (None: never, the default), and as a **team battle** the
     clubs of ``teams`` compete, each club's best ``team_size`` players
-    counting."""
+    counting.  ``open_to_all``: any signed-in player may join, not only the
+    club's members (the site's scheduled arenas, :mod:`clubs.arena.site`).
+    A scheduled arena is created with ``starts_at`` and ``ends_at`` set and
+    its event still registering; the sweep starts it at ``starts_at``."""
 
     event = models.OneToOneField("clubs.Event", primary_key=True, on_delete=models.CASCADE, related_name="arena")
     seconds = models.PositiveIntegerField(_("时长（秒）"), default=3600)
@@ -32,6 +35,7 @@ class Arena(models.Model):
     bot_fill_seconds = models.PositiveIntegerField(_("机器人补位等待（秒）"), null=True, blank=True)
     team_battle = models.BooleanField(_("俱乐部团体赛"), default=False)
     team_size = models.PositiveSmallIntegerField(_("每队计分人数"), default=5)
+    open_to_all = models.BooleanField(_("所有玩家可加入"), default=False)
     teams = models.ManyToManyField("clubs.Club", blank=True, related_name="arena_battles", verbose_name=_("参赛俱乐部"))
     starts_at = models.DateTimeField(_("开始时间"), null=True, blank=True)
     ends_at = models.DateTimeField(_("结束时间"), null=True, blank=True)

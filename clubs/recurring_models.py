@@ -84,6 +84,9 @@ class ArenaSchedule(models.Model):
     weekday = models.PositiveSmallIntegerField(_("星期（0 为星期一）"), default=5)
     minutes = models.PositiveSmallIntegerField(_("时长（分钟）"), default=57)
     time_zone = models.CharField(_("时区"), max_length=40, default="Asia/Shanghai")
+    bot_fill_seconds = models.PositiveIntegerField(
+        _("机器人补位等待（秒）"), null=True, blank=True, default=120,
+        help_text=_("留空：不用机器人补位"))
     active = models.BooleanField(_("启用"), default=True)
 
     class Meta:

@@ -42,7 +42,9 @@
     ``sender`` the game code and the keyword arguments ``room``, ``hand``
     and ``user`` (the viewer).  A receiver answers a list of ``{"key",
     "label", "url"}`` (e.g. "report a player"); the page shows them as
-    links in its menu.
+    links in its menu.  A room page's link with ``"follow": True`` is where
+    a seated player is taken when the room closes while they watch it (a
+    countdown they may stop; e.g. an arena's next table).
 
 ``result_notes``
     Asked by :func:`games.render.tables.table_snapshot` for the completed hand a

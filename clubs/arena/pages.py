@@ -11,6 +11,8 @@ the player to a new table as soon as a push names one.
 
 from __future__ import annotations
 
+from zoneinfo import ZoneInfo
+
 from django import forms
 from django.shortcuts import get_object_or_404, redirect, render
 from django.template.loader import render_to_string
@@ -38,10 +40,14 @@ def arena_context(event: Event, user) -> dict:
         me = ArenaPlayer.objects.filter(arena=arena, user=user).first()
     table = pool.current_table(event.pk, user)
     now = timezone.now()
+    left = pool.seconds_left(arena, now)
     return {
         "event": event, "arena": arena, "board": board, "me": me, "my_table": table,
         "teams": pool.team_standings(event.pk, board) if arena.team_battle else [],
-        "seconds_left": pool.seconds_left(arena, now), "is_open": pool.is_open(arena, now),
+        "seconds_left": left, "clock": f"{left // 60}:{left % 60:02d}", "is_open": pool.is_open(arena, now),
+        # a scheduled arena not started yet: its start in the club's zone
+        "starts": (arena.starts_at.astimezone(ZoneInfo(event.club.time_zone))
+                   if arena.starts_at and arena.starts_at > now else None),
         "over": event.status in (Event.Status.FINISHED, Event.Status.CANCELLED),
         "tables": ArenaTable.objects.filter(arena=arena, finished__isnull=True).select_related("room")[:50],
         "waiting": sum(1 for r in board if r["player"].state == ArenaPlayer.State.WAITING and not r["player"].table_id),
@@ -156,10 +162,12 @@ def arena_create(request, club_id: int):
 
 def page_links(sender, room, hand, user, **kwargs) -> list[dict]:
     """Receiver of ``games.signals.page_links``: an arena table's page links
-    back to its arena (whose page takes the player on to the next table)."""
+    back to its arena, and follows it there when the table closes (``from``:
+    the arena page then takes the player on to their next table at once)."""
     if hand is not None or room is None:
         return []
     event_id = ArenaTable.objects.filter(room_id=room.pk).values_list("arena_id", flat=True).first()
     if event_id is None:
         return []
-    return [{"key": "arena", "label": _("回到竞技场"), "url": reverse("arena", args=[event_id])}]
+    return [{"key": "arena", "label": _("回到竞技场"), "follow": True,
+             "url": f"{reverse('arena', args=[event_id])}?from={room.pk}"}]

@@ -142,12 +142,13 @@ def _team_of(arena: Arena, user) -> Club | None:
 
 def join(user, event: Event) -> ArenaPlayer:
     """``user`` joins (or comes back to) the arena's pool.  Members of the
-    club may join; in a team battle, members of any of its clubs (their club
-    is their team).  Raises :class:`Forbidden` / :class:`Conflict` (the
-    arena is over, or the player is already in)."""
+    club may join, anyone signed in to an ``open_to_all`` arena (the site's);
+    in a team battle, members of any of its clubs (their club is their
+    team).  Raises :class:`Forbidden` / :class:`Conflict` (the arena is over,
+    or the player is already in)."""
     arena = Arena.objects.get(pk=event.pk)
     team = _team_of(arena, user)
-    if team is None:
+    if team is None and not arena.open_to_all:
         require(user, "clubs.enter_event", event, _("只有本俱乐部的会员可以报名"))
         if arena.team_battle:
             raise Forbidden(_("只有参赛俱乐部的会员可以加入"))
@@ -428,8 +429,27 @@ def advance_arena(event_id: int) -> str:
     return "running"
 
 
+def start_due_arenas(now=None) -> int:
+    """Start every scheduled arena whose start has come (created with its
+    ``starts_at``, its event still registering, e.g. the site's,
+    :mod:`clubs.arena.site`): the event runs and the pool is seated from then
+    on.  Idempotent (a conditional update); returns how many were started."""
+    now = now or timezone.now()
+    due = list(Event.objects.filter(
+        format=Event.Format.ARENA, status=Event.Status.REGISTERING,
+        arena__starts_at__isnull=False, arena__starts_at__lte=now).values_list("pk", flat=True))
+    started = 0
+    for pk in due:
+        if Event.objects.filter(pk=pk, status=Event.Status.REGISTERING).update(status=Event.Status.RUNNING):
+            started += 1
+            notify.event_changed(pk)
+    return started
+
+
 def sweep_arenas() -> int:
-    """Advance every running arena (after every round sweep); returns how many."""
+    """Start the scheduled arenas whose start has come, then advance every
+    running arena (after every round sweep); returns how many ran."""
+    start_due_arenas()
     ids = list(Arena.objects.filter(event__status=Event.Status.RUNNING).values_list("pk", flat=True))
     for aid in ids:
         try:

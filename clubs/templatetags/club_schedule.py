@@ -1,5 +1,6 @@
 """Template tags of scheduled events: ``{% upcoming_events %}`` (the
-club page and the lobby) and ``{% event_schedule_panel %}`` (the event page:
+club page and the lobby), ``{% site_arenas %}`` (the lobby: the site's
+arenas running or starting within a day) and ``{% event_schedule_panel %}`` (the event page:
 the start in the club's zone, check-in, the organiser's schedule form, print
 and calendar links)."""
 
@@ -8,6 +9,7 @@ from __future__ import annotations
 from django import template
 from django.utils import timezone
 
+from ..arena import pool as arena_pool, site
 from ..pages.schedule import ScheduleForm, SessionForm
 from ..results.scorecards import entry_of
 from ..schedule import scheduling
@@ -39,6 +41,19 @@ def upcoming_events(context, club=None, limit: int = 5):
         "club": club,
         "feed": (None if club is not None or not (user and user.is_authenticated) else member_feed_url(user)),
     }
+
+
+@register.inclusion_tag("clubs/_site_arenas.html")
+def site_arenas():
+    """The site's arenas (open to all) running now or starting within a day,
+    each with its start in the house club's zone; nothing when there are none."""
+    now = timezone.now()
+    rows = []
+    for arena in site.site_arenas(now):
+        rows.append({"event": arena.event, "running": arena_pool.is_open(arena, now),
+                     "starts": scheduling.local_time(arena.event, arena.starts_at),
+                     "zone": arena.event.club.time_zone})
+    return {"arenas": rows}
 
 
 @register.inclusion_tag("clubs/_schedule_panel.html", takes_context=True)

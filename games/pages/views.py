@@ -177,6 +177,9 @@ def room(request, room_id: int):
     if room.private:  # the players may pass the invite link on
         ctx["invite_url"] = private_rooms.invite_url(room, request)
     ctx["page_links"] = signals.collect_page_links(room.game, room, None, request.user)
+    # where a seated player goes on when the room closes (an arena's next table)
+    ctx["follow"] = next((link for link in ctx["page_links"] if link.get("follow")), None) \
+        if table.me is not None and room.status != Room.Status.CLOSED else None
     return render(request, "games/room.html", ctx)
 
 

@@ -348,3 +348,42 @@
     for (var i = 0; i < lines.length; i++) lines[i].remove();
   });
 })();
+
+/* Going on when the room closes: a room page may name where its seated
+ * player goes next (#follow-notice, e.g. an arena's next table).  When a
+ * push shows the table closed while the page is open, the notice counts
+ * data-seconds down and then goes there; "stay" stops it. */
+(function () {
+  "use strict";
+  var last = null, timer = null;
+  function status() {
+    var t = document.getElementById("table");
+    return t ? t.getAttribute("data-status") : null;
+  }
+  function start(note) {
+    var left = parseInt(note.getAttribute("data-seconds"), 10) || 10;
+    var count = document.getElementById("follow-count");
+    note.hidden = false;
+    timer = setInterval(function () {
+      left -= 1;
+      if (count) count.textContent = String(Math.max(0, left));
+      if (left <= 0) {
+        clearInterval(timer);
+        window.location.assign(note.getAttribute("data-url"));
+      }
+    }, 1000);
+  }
+  document.addEventListener("DOMContentLoaded", function () { last = status(); });
+  document.addEventListener("htmx:wsAfterMessage", function () {
+    var now = status(), note = document.getElementById("follow-notice");
+    if (note && now === "closed" && last !== null && last !== "closed" && timer === null) start(note);
+    if (now) last = now;
+  });
+  document.addEventListener("click", function (ev) {
+    var stay = ev.target.closest && ev.target.closest("[data-action=follow-stay]");
+    if (!stay) return;
+    if (timer !== null) clearInterval(timer);
+    var note = document.getElementById("follow-notice");
+    if (note) note.hidden = true;
+  });
+})();

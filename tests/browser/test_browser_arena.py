@@ -2,9 +2,10 @@
 保皇 arena with the form, adds four bot players and joins: the five are
 seated at once and the push takes the player's page to the table.  A visitor watches the arena
 page: the leaderboard is pushed (the player's hand count rises from 0 to 1
-with no reload).  The player hands the table to 托管; when its hand ends the
+with no reload).  The player hands the table to 托管 and stays on its page; when its hand
+ends the table closes, the page counts down and goes back to the arena, the
 five go back to the pool and, after the arena's wait for a table that repeats
-table-mates, are seated again: the player's arena page takes them to the new
+table-mates, are seated again: the arena page takes the player to the new
 table by itself."""
 
 from __future__ import annotations
@@ -62,16 +63,19 @@ def test_arena_page_live_leaderboard_and_reseat(site_server, browser):
     assert watcher.locator('#arena-board tr[data-player]').count() == 5
     watcher.wait_for_selector("#arena-tables a")
     page.locator('[data-action="autoplay-on"]').click(timeout=60_000)
-    assert page.locator(f'a[href="{arena_url.removeprefix(base)}"]').count() >= 1  # the table links back
-    page.goto(arena_url)
-    page.wait_for_selector("#arena-live")
+    back = page.locator('a[data-link="arena"]')  # the table links back to its arena
+    assert back.get_attribute("href") == arena_url.removeprefix(base) + f"?from={first_room}"
     # pushed to the visitor: the player's row counts the hand (no reload)
     watcher.wait_for_function(
         "() => [...document.querySelectorAll('#arena-board tr[data-player]')].some(r => r.dataset.hands === '1')",
         timeout=240_000,
     )
     assert watcher.evaluate("window.__notReloaded === true")
-    # re-seated: the player's arena page goes to the new table by itself
+    # the table closed under the player's eyes: a countdown, then on by itself
+    page.wait_for_selector("#follow-notice:not([hidden])", timeout=120_000)
+    assert page.locator("#table").get_attribute("data-status") == "closed"
+    page.screenshot(path=str(SHOTS / "arena-table-closed.png"))
+    # re-seated: the arena page (or its push) takes the player to the new table
     page.wait_for_url(re.compile(r"/rooms/(?!%s/)\d+/$" % first_room), timeout=120_000)
     assert f"/rooms/{first_room}/" not in page.url
     assert watcher.evaluate("window.__notReloaded === true")

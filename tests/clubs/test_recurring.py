@@ -126,14 +126,16 @@ def test_site_arenas_go_through_the_plugged_factory_once():
     ArenaSchedule.objects.create(name="每日", game="shengji", frequency="daily", hour=20, minutes=120,
                                  time_zone="UTC")
     now = datetime(2026, 12, 1, 0, 0, tzinfo=UTC)
-    assert recurring.create_site_arenas(now) == []  # no arena format plugged in: nothing
+    plugged = recurring._arena_factory  # the arena format's (clubs.arena.site), plugged in by ready()
     made = []
-    recurring.register_arena_factory(lambda line, slot: made.append((line.frequency, slot.start.hour)) or "a")
     try:
+        recurring.register_arena_factory(None)
+        assert recurring.create_site_arenas(now) == []  # no arena format plugged in: nothing
+        recurring.register_arena_factory(lambda line, slot: made.append((line.frequency, slot.start.hour)) or "a")
         rows = recurring.create_site_arenas(now)
         assert recurring.create_site_arenas(now) == []
     finally:
-        recurring.register_arena_factory(None)
+        recurring.register_arena_factory(plugged)
     # 24 hours ahead: the daily 20:00-22:00 replaces the hourlies at 20 and 21
     assert ("daily", 20) in made and ("hourly", 20) not in made and ("hourly", 21) not in made
     assert len(made) == len(rows) == 23 and ArenaSlot.objects.count() == 23
