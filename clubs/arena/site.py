@@ -34,9 +34,11 @@ from django.utils import timezone
 from ..models import Arena, Club, Event, Membership
 from . import pool
 
-#: The house club's name and the house user's username (settings may rename them).
+#: The house club's name and the house user's username (settings may rename
+#: them).  The username holds a space, which no sign-up accepts (Django's
+#: username validator), so no player can register as the house.
 HOUSE_CLUB = getattr(settings, "SITE_ARENA_CLUB", "牌室竞技场")
-HOUSE_USER = getattr(settings, "SITE_ARENA_USER", "arena-house")
+HOUSE_USER = getattr(settings, "SITE_ARENA_USER", "site arena")
 
 
 def house_user():
@@ -50,12 +52,16 @@ def house_user():
 
 
 def house_club() -> Club:
-    """The club the site's arenas belong to (made on first use; the house
-    user its one organiser)."""
-    club = Club.objects.filter(name=HOUSE_CLUB).first()
+    """The club the site's arenas belong to: the one the house user created
+    (made on first use, the house user its one organiser; if a player's club
+    took the name first, the house's gets a suffix)."""
+    owner = house_user()
+    club = Club.objects.filter(created_by=owner).order_by("pk").first()
     if club is None:
-        owner = house_user()
-        club = Club.objects.create(name=HOUSE_CLUB, created_by=owner)
+        name = HOUSE_CLUB
+        if Club.objects.filter(name=name).exists():
+            name = f"{HOUSE_CLUB} ({HOUSE_USER})"
+        club = Club.objects.create(name=name, created_by=owner)
         Membership.objects.create(club=club, user=owner, role=Membership.Role.ORGANISER)
     return club
 

@@ -8,9 +8,11 @@ from __future__ import annotations
 from datetime import timedelta
 
 import pytest
+from django.contrib.auth import get_user_model
 from django.urls import reverse
 from django.utils import timezone
 
+from clubs import services
 from clubs.arena import pool, site
 from clubs.models import Arena, ArenaPlayer, ArenaSchedule, ArenaSlot, Event
 from clubs.schedule import recurring
@@ -35,6 +37,7 @@ def test_the_schedule_makes_open_arenas_once_each(hourly):
     assert {s.ref for s in ArenaSlot.objects.all()} == {f"event:{e.pk}" for e in events}
     first = Arena.objects.select_related("event__club").order_by("starts_at").first()
     assert first.open_to_all and first.event.club.name == site.HOUSE_CLUB
+    assert first.event.club.created_by.username == site.HOUSE_USER
     assert first.event.status == Event.Status.REGISTERING  # not started before its slot
     assert first.starts_at > now and first.starts_at.minute == 0 and first.starts_at.second == 0
     assert first.ends_at - first.starts_at == timedelta(minutes=57)
@@ -81,3 +84,15 @@ def test_the_lobby_lists_the_site_arenas(hourly, client):
     assert html.count("data-arena=") == 6  # the list's limit
     Event.objects.filter(format=Event.Format.ARENA).update(status=Event.Status.FINISHED)
     assert 'id="site-arenas"' not in client.get("/").content.decode()
+
+
+def test_nobody_squats_the_house(hourly, make_user, client):
+    # no sign-up takes the house's name before the house exists (it holds a space)
+    client.post(reverse("signup"), {"username": site.HOUSE_USER, "password1": "x9!long-enough-pw",
+                                    "password2": "x9!long-enough-pw"})
+    assert not get_user_model().objects.filter(username=site.HOUSE_USER).exists()
+    squatter = make_user("squatter")
+    services.create_club(squatter, site.HOUSE_CLUB)  # a player's club took the name first
+    recurring.create_site_arenas(timezone.now())
+    club = Arena.objects.select_related("event__club").first().event.club
+    assert club.created_by.username == site.HOUSE_USER and not club.memberships.filter(user=squatter).exists()
