@@ -75,6 +75,18 @@ class RoomAdmin(admin.ModelAdmin):
     raw_id_fields = ("owner",)
     inlines = [SeatInline]
 
+    def save_model(self, request, obj, form, change):
+        """An edit writes only the fields the admin changed: a full save would
+        write back what the turn runner and the services keep moving
+        (``version``, ``pending``, ``deadline``, ``claimed_until``) as they
+        were read for this request."""
+        if change:
+            fields = [f for f in form.changed_data if f in {x.name for x in obj._meta.concrete_fields}]
+            if fields:
+                obj.save(update_fields=fields)
+        else:
+            obj.save()
+
     def save_related(self, request, form, formsets, change):
         """After the room and its seats are saved: a change like any other
         (:func:`games.services.room_edited`: version bumped, tables pushed)."""

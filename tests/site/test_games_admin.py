@@ -1,9 +1,14 @@
 """Admin pages of the games app load; multipliers editable with one default."""
 
+from datetime import timedelta
+from types import SimpleNamespace
+
 import pytest
+from django.contrib.admin.sites import site
+from django.utils import timezone
 
 from games import services
-from games.models import Hand, HandAction, Match, RoomMultiplier
+from games.models import Hand, HandAction, Match, Room, RoomMultiplier
 
 pytestmark = pytest.mark.django_db
 
@@ -58,3 +63,18 @@ def test_new_default_multiplier_replaces_old(admin_client):
     assert response.status_code == 302
     assert list(RoomMultiplier.objects.filter(is_default=True).values_list("value", flat=True)) == [20]
     assert RoomMultiplier.default_value() == 20
+
+
+def test_an_admin_edit_writes_only_what_it_changed(bot_room, rf, admin_user):
+    """A room's admin edit must not write back what the services and the turn
+    runner moved since the admin's request read the row (its lease, pending
+    decision, deadline, version)."""
+    obj = Room.objects.get(pk=bot_room.pk)  # as the admin's POST read it
+    lease = timezone.now() + timedelta(seconds=15)
+    Room.objects.filter(pk=bot_room.pk).update(claimed_until=lease, version=obj.version + 3)  # moved meanwhile
+    obj.name = "改名"
+    request = rf.post("/admin/games/room/")
+    request.user = admin_user
+    site._registry[Room].save_model(request, obj, SimpleNamespace(changed_data=["name"]), change=True)
+    row = Room.objects.get(pk=bot_room.pk)
+    assert row.name == "改名" and row.claimed_until == lease and row.version == obj.version + 3
