@@ -12,8 +12,11 @@ however often ``hand_completed`` is delivered.  Rules: docs/tournaments.md,
 
 from __future__ import annotations
 
+import re
+
 from django.conf import settings
 from django.db import models
+from django.utils.text import format_lazy
 from django.utils.translation import gettext_lazy as _
 
 
@@ -88,6 +91,17 @@ class ArenaPlayer(models.Model):
         indexes = [models.Index(fields=["arena", "state"], name="arena_player_state")]
 
     def __str__(self) -> str:
+        return self.name
+
+    @property
+    def shown_name(self):
+        """The name as the reader sees it: a person's as stored; a bot
+        entrant's ("机器人3", stored in the language of whoever added it) as
+        the reader calls bot 3 (a lazy string, "Bot3" on an English page)."""
+        if self.user_id is None:
+            digits = re.search(r"(\d+)$", self.name or "")
+            if digits:
+                return format_lazy("{}{}", _("机器人"), int(digits.group(1)))
         return self.name
 
 

@@ -50,11 +50,14 @@ def test_the_pushed_fragment_in_each_language(club_setup, multipliers):
     event = pool.create_arena(organiser, club, name="对抗赛", game="shengji", minutes=10, team_battle=True,
                               teams=[other], team_size=2)
     pool.join(member, event)
-    for lang, words in (("zh-hans", ["排行榜", "团体排名"]), ("zh-hant", ["排行榜", "團體排名"]),
-                        ("en", ["Leaderboard", "Team standings"])):
+    with translation.override("zh-hans"):  # added on a Chinese page: stored as 机器人1
+        pool.add_bots(organiser, event, 1, teams=[other])
+    for lang, words in (("zh-hans", ["排行榜", "团体排名", "机器人1"]), ("zh-hant", ["排行榜", "團體排名", "機器人1"]),
+                        ("en", [">Leaderboard<", "Team standings", "Bot1"])):
         with translation.override(lang):
             html = render_live(event.pk, member)
         assert 'id="arena-live"' in html and all(w in html for w in words), (lang, html[:400])
+    assert "机器人" not in html and "Leaderboards" not in html  # the English page
     assert "mike" in html and 'id="arena-leave"' in html
 
 
