@@ -23,7 +23,7 @@ from typing import TYPE_CHECKING, Any
 
 from django.utils.safestring import mark_safe
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_noop
+from django.utils.translation import gettext_noop, ngettext
 
 from games.engine.cards import SUIT_SYMBOLS, Card
 from games.engine.shengji.match import team_of
@@ -106,7 +106,8 @@ def level_reason(attackers_points: int, teams: list[dict]) -> list[str]:
     ``result_row`` scores it: 0 → defenders +4; under 160 → defenders +1;
     160-235 → roles swap, no level; 240-315 → swap, +1; 320-395 → +2; 400 and
     more → +3) and, when a team's level passed 3, 5 or A, that these are never
-    levels (S2: ``2 4 6 7 8 9 10 J Q K``), so "2 → 4" is one level.  ``teams``
+    levels (S2: ``2 4 6 7 8 9 10 J Q K``): "2 → 4" is one level, "2 → 8" four,
+    said with the team's own levels.  ``teams``
     as in the result (``before``, ``after`` labels, ``gained``).  Plain text;
     the template links the ids."""
     x = attackers_points
@@ -120,8 +121,13 @@ def level_reason(attackers_points: int, teams: list[dict]) -> list[str]:
                 _("闲家 %(x)s 分，在 320 到 395 分之间：闲家上台，升 2 级（S17）"),
                 _("闲家 %(x)s 分，400 分以上：闲家上台，升 3 级（S17）"))[gained] % {"x": x}
     out = [band]
-    if any(t["gained"] and t["before"] in ("2", "4") for t in teams):
-        out.append(_("级序是 2 4 6 7 8 9 10 J Q K：3、5 和 A 不打，所以 2 → 4 是升 1 级（S2）"))
+    for t in teams:  # a move across 3 or 5 (never levels): say this team's own
+        if t["gained"] and t["before"] in ("2", "4"):
+            out.append(ngettext(
+                "级序是 2 4 6 7 8 9 10 J Q K（3、5 和 A 不打）：%(before)s → %(after)s 是升 %(n)s 级（S2）",
+                "级序是 2 4 6 7 8 9 10 J Q K（3、5 和 A 不打）：%(before)s → %(after)s 是升 %(n)s 级（S2）",
+                t["gained"]) % {"before": t["before"], "after": t["after"], "n": t["gained"]})
+            break
     return out
 
 
