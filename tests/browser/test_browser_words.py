@@ -169,28 +169,34 @@ def _menu_destinations(page) -> dict[str, str]:
         for (const a of document.querySelectorAll('header.site-header a')) {
             const r = a.getBoundingClientRect();
             const style = getComputedStyle(a);
+            const box = (a.closest('nav') || a.parentElement).getBoundingClientRect();  // not clipped by its row
             if (r.width > 0 && r.height > 0 && style.visibility !== 'hidden' &&
-                r.right <= window.innerWidth + 0.5 && r.left >= -0.5)
+                r.right <= window.innerWidth + 0.5 && r.left >= -0.5 &&
+                r.right <= box.right + 0.5 && r.left >= box.left - 0.5)
                 out[new URL(a.href).pathname] = a.innerText.trim();
         }
         return out;
     }""")
 
 
+SIDEWAYS = {"width": 812, "height": 375}
+
+
+@pytest.mark.parametrize("size", [PHONE, SIDEWAYS], ids=["375x812", "812x375"])
 @pytest.mark.parametrize("signed_in", [True, False])
-def test_header_menu_reaches_every_destination_on_a_phone(site_server, browser, signed_in):
-    """At 375×812 every destination (lobby, each game, clubs, leaderboards,
-    rules, and log in/sign up or the profile) is a visible link of the
-    header once the menu is open; the menu's label is shown whole (its text
-    fits its box); English and zh-Hans."""
+def test_header_menu_reaches_every_destination_on_a_phone(site_server, browser, signed_in, size):
+    """At 375×812 and 812×375 every destination (lobby, each game, clubs,
+    leaderboards, rules, and log in/sign up or the profile) is a visible link
+    of the header, not clipped by its row, once the menu is open; the menu's
+    label is shown whole (its text fits its box); English and zh-Hans."""
     base = site_server.web_url
     want = {"/", "/g/shengji/", "/g/baohuang/", "/clubs/", "/ratings/", "/help/"}
     for language in ("en", "zh-hans"):
         if signed_in:
             user = site_server.ops("new_user", prefix="menu")
-            ctx, page = open_page(browser, base, user["cookie"], PHONE, language=language)
+            ctx, page = open_page(browser, base, user["cookie"], size, language=language)
         else:
-            ctx = browser.new_context(viewport=PHONE, device_scale_factor=2, is_mobile=True, has_touch=True)
+            ctx = browser.new_context(viewport=size, device_scale_factor=2, is_mobile=True, has_touch=True)
             ctx.add_cookies([{"name": "django_language", "value": language, "url": base}])
             page = ctx.new_page()
         try:
@@ -198,11 +204,12 @@ def test_header_menu_reaches_every_destination_on_a_phone(site_server, browser, 
             summary = page.locator("#site-menu > summary")
             fits = summary.evaluate("e => e.scrollWidth <= e.clientWidth + 1")
             label = summary.inner_text()
-            shot(page, f"header-{'in' if signed_in else 'out'}-{language}-375x812")
+            tag = f"{size['width']}x{size['height']}"
+            shot(page, f"header-{'in' if signed_in else 'out'}-{language}-{tag}")
             links = _menu_destinations(page)
-            shot(page, f"header-menu-{'in' if signed_in else 'out'}-{language}-375x812")
+            shot(page, f"header-menu-{'in' if signed_in else 'out'}-{language}-{tag}")
             assert fits, label
-            assert page.evaluate("() => document.documentElement.scrollWidth") <= PHONE["width"]
+            assert page.evaluate("() => document.documentElement.scrollWidth") <= size["width"]
             missing = {p for p in want if p not in links}
             assert missing == set(), (language, links)
             if signed_in:
