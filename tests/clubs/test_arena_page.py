@@ -5,12 +5,15 @@ an arena table's page links back to the arena."""
 
 from __future__ import annotations
 
+import re
+
 import pytest
 from django.utils import translation
 
 from clubs.arena import pool
 from clubs.arena.pages import render_live
 from clubs.models import ArenaPlayer, Event
+from games.models import Hand
 
 pytestmark = pytest.mark.django_db
 
@@ -59,6 +62,22 @@ def test_the_pushed_fragment_in_each_language(club_setup, multipliers):
         assert 'id="arena-live"' in html and all(w in html for w in words), (lang, html[:400])
     assert "机器人" not in html and "Leaderboards" not in html  # the English page
     assert "mike" in html and 'id="arena-leave"' in html
+
+
+def test_the_streak_marks_read_in_each_language(club_setup, multipliers, driver):
+    club, organiser, member, *_ = club_setup
+    event = pool.create_arena(organiser, club, name="标记", game="baohuang", minutes=10, bot_delay_ms=0)
+    pool.join(member, event)
+    pool.add_bots(organiser, event, 4, seed=3)
+    table = pool.seat_pool(event.pk)[0]
+    driver(table.room, lambda r: Hand.objects.filter(match__room=r, complete=True).exists())
+    pool.score_table(table.pk)
+    marks = {"zh-hans": "胜负", "zh-hant": "勝負", "en": "WL"}
+    for lang, letters in marks.items():
+        with translation.override(lang):
+            html = render_live(event.pk, member)
+        shown = re.findall(r'data-mark="[WDL]">([^<]+)<', html)
+        assert len(shown) == 5 and set(shown) <= set(letters + ("平" if lang != "en" else "D")), (lang, shown)
 
 
 def test_a_stranger_cannot_join(client, club_setup, multipliers, make_user):
