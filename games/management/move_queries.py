@@ -45,9 +45,10 @@ TURN_SECONDS = 600
 BOT_DELAY_MS = 10_000
 
 
-def statements(captured) -> list[str]:
+def statements(captured, bare=frozenset(SAVEPOINTS)) -> list[str]:
     """``"VERB table"`` per statement of ``captured`` (``CaptureQueriesContext``'s
-    ``captured_queries``), transaction control as the bare verb.
+    ``captured_queries``); a statement whose verb is in ``bare`` (transaction
+    control, by default) as the bare verb.
 
     >>> statements([{"sql": 'SELECT "a"."id" FROM "games_room" WHERE (x IN (SELECT 1 FROM "b"))'}])
     ['SELECT games_room']
@@ -58,7 +59,7 @@ def statements(captured) -> list[str]:
     for query in captured:
         sql = query["sql"].strip()
         verb = sql.split(None, 1)[0].upper()
-        if verb in SAVEPOINTS:
+        if verb in bare:
             out.append(verb)
             continue
         outer = sql

@@ -27,13 +27,12 @@ Shapes pinned:
 
 from __future__ import annotations
 
-import re
-
 import pytest
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
 from games.live import snapshots as live
+from games.management import move_queries
 from games import services
 from games.engine import get_rules
 from games.models import Hand, Room
@@ -47,22 +46,9 @@ SAVEPOINTS = {"SAVEPOINT", "RELEASE"}
 
 
 def statements(ctx) -> list[str]:
-    """``"VERB table"`` per statement sent (savepoints as just the verb)."""
-    out = []
-    for query in ctx.captured_queries:
-        sql = query["sql"].strip()
-        verb = sql.split(None, 1)[0].upper()
-        if verb in SAVEPOINTS:
-            out.append(verb)
-            continue
-        outer = sql
-        for _ in range(50):  # drop parenthesised parts (subqueries) down to the outer statement
-            outer, n = re.subn(r"\([^()]*\)", "", outer)
-            if not n:
-                break
-        match = re.search(r'(?:FROM|INTO|UPDATE)\s+"?(\w+)"?', outer, re.IGNORECASE)
-        out.append(f"{verb} {match.group(1) if match else '?'}")
-    return out
+    """``"VERB table"`` per statement sent (savepoints as just the verb; BEGIN,
+    COMMIT and ROLLBACK counted as statements): the bench's reader."""
+    return move_queries.statements(ctx.captured_queries, bare=SAVEPOINTS)
 
 
 def c5_record(room, game: str) -> tuple[int, dict]:
