@@ -108,6 +108,19 @@ def void_bury(hand, ctx: TrumpContext) -> tuple[Card, ...]:
     return tuple(chosen)
 
 
+def _deck(ctx: TrumpContext) -> tuple[tuple[Card, int, str, int], ...]:
+    """``(card, copies in the deck, suit of play, order)`` for every kind of
+    card, in :data:`.deal.FULL_COUNTS` order; built once per trump context
+    (kept in ``ctx._t.memo``)."""
+    memo = ctx._t.memo
+    got = memo.get("bots.deck")
+    if got is None:
+        info = ctx._t.info
+        got = memo["bots.deck"] = tuple((c, n, info[c][0], info[c][1])
+                                        for c, n in FULL_COUNTS.items())
+    return got
+
+
 def trump_score(hand, level: str, suit: str) -> float:
     """How good ``suit`` is as trumps for ``hand``: trumps held, pairs counted extra."""
     ctx = TrumpContext(level, suit)
@@ -132,7 +145,7 @@ class Heuristic:
         self.rng = rng
         self.seat = view.seat
         self._unseen_cache = None
-        self._unseen_n: dict[str, int] = {}
+        self._unseen_n: dict[str, int] = {}  # filled by _unseen
         self._higher: dict[tuple[str, int, int], int] = {}
         self._cut: dict[str, bool] = {}
 
@@ -197,7 +210,8 @@ class Heuristic:
     # ------------------------------------------------------------- play
     def _unseen(self) -> dict[str, list[tuple[int, int]]]:
         """Cards this seat has not seen (the deck minus its hand, every played
-        card, the kitty if it knows it), by suit of play: ``[(order, count)]``."""
+        card, the kitty if it knows it), by suit of play: ``[(order, count)]``.
+        Also fills the per-suit totals of :meth:`_unseen_in`."""
         if self._unseen_cache is not None:
             return self._unseen_cache
         v = self.v
@@ -206,15 +220,21 @@ class Heuristic:
             known.update(cards)
         if v.kitty is not None:
             known.update(v.kitty)
-        played = v.played
-        info = v.ctx._t.info
+        kget = known.get
+        pget = v.played.get
         out: dict[str, list[tuple[int, int]]] = {}
-        for c, n in FULL_COUNTS.items():
-            k = n - known.get(c, 0) - played.get(c, 0)
+        totals = dict.fromkeys("SHDCT", 0)
+        for c, n, s, o in _deck(v.ctx):
+            k = n - kget(c, 0) - pget(c, 0)
             if k > 0:
-                s, o, _ = info[c]
-                out.setdefault(s, []).append((o, k))
+                got = out.get(s)
+                if got is None:
+                    out[s] = [(o, k)]
+                else:
+                    got.append((o, k))
+                totals[s] += k
         self._unseen_cache = out
+        self._unseen_n = totals
         return out
 
     def _higher_unseen(self, suit: str, size: int, top: int) -> int:
@@ -248,10 +268,9 @@ class Heuristic:
 
     def _unseen_in(self, suit: str) -> int:
         """How many cards of ``suit`` (of play) this seat has not seen."""
-        got = self._unseen_n.get(suit)
-        if got is None:
-            got = self._unseen_n[suit] = sum(n for _o, n in self._unseen().get(suit, ()))
-        return got
+        if self._unseen_cache is None:
+            self._unseen()
+        return self._unseen_n[suit]
 
     def play(self) -> Action:
         v = self.v

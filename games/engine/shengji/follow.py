@@ -221,9 +221,17 @@ class Requirement:
 
 def requirement(hand: Sequence[Card], lead_cards: Sequence[Card], ctx: TrumpContext,
                 follow: str = "format", hand_counts: dict | None = None) -> Requirement:
-    """The S9 requirement of ``hand`` against ``lead_cards`` (computed once)."""
+    """The S9 requirement of ``hand`` against ``lead_cards`` (computed once).
+
+    ``hand_counts``, if given, is ``Counter(hand)``.  The last requirement of a
+    tuple hand and lead is kept: a bot's move generation and the engine's check
+    of the follow it chose (S9) ask for the same one, on the same objects."""
+    global _LAST_REQ
     if follow not in FOLLOW_MODES:
         raise ValueError(f"follow must be 'format' or 'suit', got {follow!r}")
+    last = _LAST_REQ
+    if hand is last[0] and lead_cards is last[1] and ctx is last[2] and follow == last[3]:
+        return last[4]
     plan = lead_plan(lead_cards, ctx)
     info = ctx._t.info
     counts = hand_counts if hand_counts is not None else Counter(hand)
@@ -234,8 +242,18 @@ def requirement(hand: Sequence[Card], lead_cards: Sequence[Card], ctx: TrumpCont
         score, steps, _left = greedy(suit_counts, plan, ctx)
     else:
         score, steps = None, []
-    return Requirement(plan, plan.count, s, held, tuple(suit_counts.items()), score,
-                       tuple(steps), follow)
+    req = Requirement(plan, plan.count, s, held, tuple(suit_counts.items()), score,
+                      tuple(steps), follow)
+    if type(hand) is tuple and type(lead_cards) is tuple:
+        # immutable, and held here: the same objects always mean the same holding
+        _LAST_REQ = (hand, lead_cards, ctx, follow, req)
+    return req
+
+
+#: ``(hand, lead_cards, ctx, follow, requirement)`` of the last tuple hand
+#: and lead (:func:`requirement`); replaced as a whole, so a reader on another
+#: thread sees one consistent entry.
+_LAST_REQ: tuple = (None, None, None, None, None)
 
 
 def satisfies(req: Requirement, cards: Sequence[Card], ctx: TrumpContext) -> str | None:

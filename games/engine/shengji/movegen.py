@@ -178,7 +178,13 @@ def _follow_variants(hand, lead_cards, ctx, follow, counts, req):
     suit_counts = dict(req.suit_cards)
     if req.held > n:
         if follow == "format":
-            _score, steps, left = greedy(suit_counts, plan, ctx)
+            # the requirement already ran the matcher on this holding (same
+            # dict, same order): its steps, and what they leave
+            steps = req.steps
+            left = {c: k for c, k in suit_counts.items() if k > 0}
+            for st in steps:
+                for c in st.cards:
+                    left[c] -= 1
             struct = [c for st in steps for c in st.cards]
             rest = n - len(struct)
             yield struct + _take_lowest(left, rest, low)
