@@ -25,8 +25,8 @@ the same sampled worlds with the same play-out seed (common random numbers, as
 
 Classes (:func:`classify`) use the game's thresholds
 (:attr:`ReviewUnit.thresholds`, loss in the game's unit) on the lower end of
-the loss's confidence range (``loss`` minus the unit's
-:attr:`ReviewUnit.confidence`, by default :data:`CONFIDENCE`, standard errors): a decision is flagged only when its loss is both large and
+the loss's confidence range (``loss`` minus :data:`CONFIDENCE` standard
+errors): a decision is flagged only when its loss is both large and
 confident; with few worlds an apparent loss may be the luck of the sample.
 
 Accuracy of a seat over a hand (:func:`accuracy`): ``100 × exp(−max(0, mean
@@ -80,8 +80,7 @@ VERDICTS = ("fine", "inaccuracy", "mistake", "blunder")
 #: standard errors and above the threshold) flagged one game's search seats 2.3 %
 #: of the time against the random seat's 3.0 % (ratio 1.3, and only 38 % of
 #: its flags were flagged again at 80 worlds); this one at 3 flags them
-#: 0.5 % against 2.7 % (ratio 4.9; 50 % flagged again at 80 worlds).  The
-#: default of :attr:`ReviewUnit.confidence`: a game may calibrate its own.
+#: 0.5 % against 2.7 % (ratio 4.9; 50 % flagged again at 80 worlds).
 CONFIDENCE = 3.0
 #: Standard errors each side of a seat's mean loss for its accuracy's range
 #: (≈ 95 %, two-sided).
@@ -106,15 +105,11 @@ class ReviewUnit:
 
     ``name``: what one unit is (``"game points"``, ``"levels"``);
     ``thresholds``: losses at which a decision becomes an inaccuracy, a
-    mistake, a blunder (increasing, same unit); ``confidence``: the standard
-    errors taken off a loss before it is compared with them (default
-    :data:`CONFIDENCE`; each game's calibration in docs/review.md);
-    ``scale``: the loss at which the accuracy of one decision falls to 1/e
-    (the mistake threshold)."""
+    mistake, a blunder (increasing, same unit); ``scale``: the loss at which
+    the accuracy of one decision falls to 1/e (the mistake threshold)."""
 
     name: str
     thresholds: tuple[float, float, float]
-    confidence: float = CONFIDENCE
 
     @property
     def scale(self) -> float:
@@ -221,18 +216,16 @@ class HandReview:
 
 def classify(loss: float, se: float, unit: ReviewUnit) -> str:
     """The verdict of a decision losing ``loss`` (± ``se``) in ``unit``: the
-    highest class whose threshold the lower end ``loss - unit.confidence *
-    se`` reaches, ``"fine"`` when it reaches none (a loss that is small, or not
+    highest class whose threshold the lower end ``loss - CONFIDENCE * se``
+    reaches, ``"fine"`` when it reaches none (a loss that is small, or not
     distinguishable from none on the worlds sampled).  A negative ``se``
     (unknown: fewer than two worlds) counts as 0.
 
     >>> unit = ReviewUnit("points", (0.5, 1.0, 2.0))
     >>> classify(1.2, 0.1, unit), classify(1.2, 0.0, unit), classify(1.2, 0.3, unit)
     ('inaccuracy', 'mistake', 'fine')
-    >>> classify(1.2, 0.3, ReviewUnit("points", (0.5, 1.0, 2.0), confidence=2.0))
-    'inaccuracy'
     """
-    low = loss - unit.confidence * max(0.0, se)
+    low = loss - CONFIDENCE * max(0.0, se)
     verdict = "fine"
     for name, limit in zip(VERDICTS[1:], unit.thresholds):
         if low >= limit:

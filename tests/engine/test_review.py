@@ -128,18 +128,6 @@ def test_the_accuracy_range_of_certain_losses_is_the_accuracy_itself():
     assert accuracy_interval([], [], unit) is None
 
 
-def test_each_game_flags_by_its_own_calibrated_rule():
-    """升級 flags a loss of 0.3 ± 0.05 levels (0.3 − 2 × 0.05 ≥ 0.125: its
-    calibration, docs/review.md); 保皇's rule (3 standard errors, half a game
-    point) leaves the same figures fine, and a loss whose lower end misses the
-    threshold is fine in both."""
-    sj, bh = get_rules("shengji").review_unit, get_rules("baohuang").review_unit
-    assert classify(0.3, 0.05, sj) == "inaccuracy"
-    assert classify(0.3, 0.1, sj) == "fine"  # 0.3 − 0.2 < 0.125
-    assert classify(0.3, 0.05, bh) == "fine"
-    assert classify(0.9, 0.1, bh) == "inaccuracy" and classify(0.9, 0.1, sj) == "mistake"
-
-
 def test_docstring_examples():
     import doctest
 

@@ -14,14 +14,8 @@ of the seat (S17, S18).  The search bot itself keeps the steps.
 
 Thresholds (:data:`UNIT`, levels of loss per decision), chosen from the
 game's steps of result: levels change by whole steps (S17), so an expected
-loss of an eighth of a level (one world in eight losing a level) is an
-*inaccuracy*, half a level a *mistake*, a whole level a *blunder*; a loss is
-compared with them less two of its standard errors (not the default three).
-The inaccuracy threshold and the two standard errors were calibrated with
-``scripts/review_figures.py shengji --seed 1001 --sweep`` on hands with one
-random seat among search seats (docs/review.md, session 16): at a quarter
-level and three standard errors 1 of 83 random decisions and none of the
-search seats' were flagged; at an eighth and two, 6.0 % against 1.0 %.
+loss of a quarter level (one world in four losing a level) is an
+*inaccuracy*, half a level a *mistake*, a whole level a *blunder*.
 """
 
 from __future__ import annotations
@@ -37,7 +31,7 @@ from .state import HandState
 from .view import seat_view
 
 #: Unit and thresholds of the 升級 review (see the module docstring).
-UNIT = ReviewUnit("levels", (0.125, 0.5, 1.0), confidence=2.0)
+UNIT = ReviewUnit("levels", (0.25, 0.5, 1.0))
 
 #: Knots ``(attackers' points, levels of the attackers minus the
 #: defenders')`` of the S17 table read as a line: 0 points (大光) and the
