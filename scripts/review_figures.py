@@ -2,7 +2,7 @@
 the search bot, and is it stable?
 
     python scripts/review_figures.py GAME [--hands 6] [--seed 2001] [--worlds W]
-                                     [--factor 10] [--data FILE] [--reuse]
+                                     [--factor 10] [--data FILE] [--reuse] [--sweep]
 
 Plays ``--hands`` hands of GAME, each with one seat (chosen by the hand's seed)
 playing at random and the others searching (4 worlds a decision: a pure
@@ -12,6 +12,9 @@ function of the seed), reviews each hand at ``--worlds`` worlds per decision
 
 * per hand, each seat's mean loss per decision and whether the random seat's
   is the worst (the bar: 5 hands of 6);
+* the same counting only the decisions where the move lost something in some
+  world (loss and standard error not both 0), and the share of those that
+  lost nothing in any world, random seat and search seats;
 * the flag rate (flagged / unforced decisions) of the random seat and of the
   search seats at the default budget, and their ratio (the bar: 3);
 * stability: the share of all unforced decisions with the same
@@ -73,11 +76,17 @@ def collect(game: str, hands: int, seed: int, worlds: int, factor: int) -> list[
     return rows
 
 
-def figures(game: str, rows: list[dict], worlds: int, factor: int) -> dict:
+def figures(game: str, rows: list[dict], worlds: int, factor: int, flag=None) -> dict:
+    """The figures of ``rows``; ``flag(loss, se)``: whether a decision is
+    flagged (default: the review's own rule, :func:`games.engine.review.classify`)."""
     unit = get_rules(game).review_unit
+    if flag is None:
+        def flag(loss, se):
+            return rv.classify(loss, se, unit) != "fine"
     seats = get_rules(game).seats
     lo, hi = str(worlds), str(worlds * factor)
-    worst = 0
+    worst = worst_moved = 0
+    still = {"random": [0, 0], "search": [0, 0]}
     flags = {"random": [0, 0], "search": [0, 0]}
     agree = total = both = either = flagged_lo = 0
     lines = []
@@ -90,6 +99,17 @@ def figures(game: str, rows: list[dict], worlds: int, factor: int) -> dict:
             means.append(sum(mine) / len(mine) if mine else 0.0)
         is_worst = max(range(seats), key=means.__getitem__) == rseat
         worst += is_worst
+        # the same, counting only the decisions where the move lost in some
+        # world (a loss and its standard error both 0: it lost nothing in any)
+        moved = []
+        for s in range(seats):
+            mine = [d for d in ds if d["seat"] == s]
+            live = [d["raw_loss"] for d in mine if d["se"] or d["raw_loss"]]
+            k = "random" if s == rseat else "search"
+            still[k][0] += len(mine) - len(live)
+            still[k][1] += len(mine)
+            moved.append(sum(live) / len(live) if live else 0.0)
+        worst_moved += max(range(seats), key=moved.__getitem__) == rseat
         lines.append(f"  seed {row['seed']}: random seat {rseat}; mean loss per decision "
                      + " ".join(f"{m:+.3f}" for m in means)
                      + ("  (random worst)" if is_worst else "  (random NOT worst)"))
@@ -97,8 +117,8 @@ def figures(game: str, rows: list[dict], worlds: int, factor: int) -> dict:
         for d, e in zip(row["reviews"][lo], big):
             if d["forced"]:
                 continue
-            f = rv.classify(d["loss"], d["se"], unit) != "fine"
-            g = rv.classify(e["loss"], e["se"], unit) != "fine"
+            f = flag(d["loss"], d["se"])
+            g = flag(e["loss"], e["se"])
             k = "random" if d["seat"] == rseat else "search"
             flags[k][0] += f
             flags[k][1] += 1
@@ -112,11 +132,40 @@ def figures(game: str, rows: list[dict], worlds: int, factor: int) -> dict:
         ratio = rate["random"] / rate["search"]
     else:  # no search seat flagged: infinite if the random seat was, else undefined
         ratio = float("inf") if rate["random"] else float("nan")
-    return {"lines": lines, "worst": worst, "hands": len(rows), "flags": flags, "rate": rate,
+    return {"lines": lines, "worst": worst, "worst_moved": worst_moved,
+            "still": {k: v[0] / v[1] if v[1] else 0.0 for k, v in still.items()},
+            "hands": len(rows), "flags": flags, "rate": rate,
             "ratio": ratio, "agree": agree / total if total else 0.0,
             "flag_overlap": both / either if either else 1.0, "decisions": total,
             "confirmed": both / flagged_lo if flagged_lo else float("nan"),
             "flagged_lo": flagged_lo}
+
+
+#: The flag rules ``--sweep`` compares: standard errors taken off the loss,
+#: and the inaccuracy threshold as a multiple of the game's own.
+SWEEP_Z = (0.0, 1.0, 2.0, 3.0)
+SWEEP_SCALE = (0.25, 0.5, 1.0, 2.0)
+
+
+def sweep(game: str, rows: list[dict], worlds: int, factor: int) -> list[str]:
+    """One line per flag rule ``loss − z·se ≥ k × inaccuracy threshold``
+    (:data:`SWEEP_Z` × :data:`SWEEP_SCALE`): flag rates of the random seat and
+    the search seats, their ratio, and the stability."""
+    base = get_rules(game).review_unit.thresholds[0]
+    out = [f"{'z':>4} {'threshold':>9}  {'random':>12} {'search':>12} {'ratio':>6} {'stable':>7}"]
+    for z in SWEEP_Z:
+        for k in SWEEP_SCALE:
+            t = k * base
+
+            def flag(loss, se, z=z, t=t):
+                return loss - z * max(0.0, se) >= t
+
+            f = figures(game, rows, worlds, factor, flag)
+            fr, fs = f["flags"]["random"], f["flags"]["search"]
+            out.append(f"{z:4.1f} {t:9.3f}  {fr[0]:4d}/{fr[1]:<4d}{100 * f['rate']['random']:4.1f}% "
+                       f"{fs[0]:4d}/{fs[1]:<4d}{100 * f['rate']['search']:4.1f}% {f['ratio']:6.1f} "
+                       f"{100 * f['agree']:6.1f}%")
+    return out
 
 
 def main(argv=None) -> int:
@@ -128,6 +177,8 @@ def main(argv=None) -> int:
     p.add_argument("--factor", type=int, default=10)
     p.add_argument("--data", default=None)
     p.add_argument("--reuse", action="store_true")
+    p.add_argument("--sweep", action="store_true",
+                   help="also print the figures of other flag rules (calibration)")
     a = p.parse_args(argv)
     worlds = a.worlds or rv.DEFAULT_WORLDS
     if a.reuse:
@@ -141,6 +192,9 @@ def main(argv=None) -> int:
           f"{worlds} worlds a decision, stability against {worlds * a.factor}")
     print("\n".join(f["lines"]))
     print(f"random seat's mean loss the worst: {f['worst']} of {f['hands']} hands (bar: 5 of 6)")
+    print(f"the same counting only decisions that lost in some world: {f['worst_moved']} of "
+          f"{f['hands']}; decisions that lost nothing in any world: random seat "
+          f"{100 * f['still']['random']:.0f} %, search seats {100 * f['still']['search']:.0f} %")
     fr, fs = f["flags"]["random"], f["flags"]["search"]
     print(f"flag rate: random seat {fr[0]}/{fr[1]} = {100 * f['rate']['random']:.1f} %, "
           f"search seats {fs[0]}/{fs[1]} = {100 * f['rate']['search']:.1f} %, "
@@ -150,6 +204,9 @@ def main(argv=None) -> int:
           f"decisions flagged at either, {100 * f['flag_overlap']:.1f} % flagged at both; of the "
           f"{f['flagged_lo']} flagged at {worlds}, {100 * f['confirmed']:.1f} % flagged at "
           f"{worlds * a.factor} too")
+    if a.sweep:
+        print(f"other flag rules, loss - z*se >= threshold ({get_rules(a.game).review_unit.name}):")
+        print("\n".join(sweep(a.game, rows, worlds, a.factor)))
     return 0
 
 
