@@ -70,12 +70,14 @@ HASH_BYTES = 4
 _PIECE = 2000
 
 
-#: A run of white space holding a line break: the templates' indentation.
-_BREAK_RUN = re.compile(r"\s*\n\s*")
+#: A line break and the white space after it: the templates' indentation
+#: (``\s*\n\s*``, which also took the spaces before a break, gave the same
+#: fragments 5 times slower: it tries at every space).
+_BREAK_RUN = re.compile(r"\n\s+")
 
 
 def squeeze(html: str) -> str:
-    """``html`` with each run of white space that holds a line break made one
+    """``html`` with each line break and the white space after it made one
     line break: the templates' indentation, which a browser renders as the
     one space it collapses to anyway (the table holds no ``<pre>`` nor
     ``white-space: pre`` text), is not sent on every push.  Idempotent, so a
