@@ -19,7 +19,14 @@ on the page: ``page`` is that whole fragment (the stubs replaced by what the
 socket sent before, :class:`tests.table_pages.PageCopy`), ``partial`` how
 many messages carried stubs.
 
-    python scripts/bytes_per_push.py [--pushes 150] [--games baohuang shengji]
+    python scripts/bytes_per_push.py [--pushes 150] [--games baohuang shengji] [--seed 1]
+
+``--seed N`` makes the deals the same from run to run (and from commit to
+commit): every process of the stack imports a ``sitecustomize`` (first on its
+``PYTHONPATH``) that replaces the engine's ``new_seed`` with the n-th seed
+of ``N`` (n counted in a file of the stack's work directory, so the hands
+dealt by the ops subprocesses and by daphne follow one sequence).  Without
+it the deals are random (C3), as on the site.
 """
 
 from __future__ import annotations
@@ -90,6 +97,33 @@ async def record(stack: LiveStack, room_id: int, cookie: str, pushes: int,
     return out, wire, agreed
 
 
+SEEDED = """\
+import random
+from pathlib import Path
+
+import games.engine.cards as _cards
+
+_COUNTER = Path({counter!r})
+
+
+def _seeded() -> int:
+    n = int(_COUNTER.read_text() or 0) if _COUNTER.exists() else 0
+    _COUNTER.write_text(str(n + 1))
+    return random.Random(f"{seed}-{{n}}").getrandbits(63)
+
+
+_cards.new_seed = _seeded
+"""
+
+
+def seeded_path(work: Path, seed: int) -> str:
+    """A directory holding the ``sitecustomize`` of ``--seed`` (see the module docstring)."""
+    where = work / "seeded"
+    where.mkdir()
+    (where / "sitecustomize.py").write_text(SEEDED.format(counter=str(work / "deals"), seed=seed))
+    return str(where)
+
+
 def deflated_sizes(messages: list[bytes], takeover: bool, window_bits: int = 15) -> list[int]:
     """What each message weighs under permessage-deflate (payload bytes) with
     a compressor window of 2**window_bits bytes."""
@@ -109,10 +143,13 @@ def main() -> int:
     parser.add_argument("--games", nargs="+", default=["baohuang", "shengji"])
     parser.add_argument("--dump", type=Path, default=None,
                         help="write each game's messages there (<game>-<n>.html)")
+    parser.add_argument("--seed", type=int, default=None,
+                        help="deal the same hands every run (default: random deals)")
     args = parser.parse_args()
     (REPO / "tmp").mkdir(exist_ok=True)
     with tempfile.TemporaryDirectory(dir=REPO / "tmp") as work:
-        with running(LiveStack.embedded(Path(work))) as stack:
+        first = None if args.seed is None else seeded_path(Path(work), args.seed)
+        with running(LiveStack.embedded(Path(work), pythonpath_first=first)) as stack:
             print(f"{'game':9} {'pushes':>6} | {'wire p50':>8} {'p95':>7} | {'raw p50':>8} {'p95':>7} {'max':>7} | "
                   f"{'deflate p50':>11} {'p95':>7} | {'window 2^12':>11} {'p95':>7} | "
                   f"{'no-takeover p50':>15} {'p95':>7} | {'page p50':>8} {'p95':>7} | partial | server agreed")

@@ -48,14 +48,21 @@ per unchanged region, each from where the last one ended): no HTML is parsed.
 from __future__ import annotations
 
 import hashlib
+import re
 
 from jinja2.runtime import Undefined
 from markupsafe import Markup
 
 from games.render import memo as memo_store
 
-#: The hash's length in bytes (12 hex digits in ``data-h``).
-HASH_BYTES = 6
+#: The hash's length in bytes (8 hex digits in ``data-h``).  A changed
+#: region's new hash is the least compressible text of a push (it goes out
+#: twice: in the region's ``data-h``, then in the next push's stub), so it is
+#: short: a stale element is kept only if a region's new content hashes like
+#: the content the page has for it (2**-32 per changed region), where 12
+#: digits cost about 3 bytes more per changed region on the wire (the
+#: median push of a seeded ``scripts/bytes_per_push.py`` sample: 16 bytes).
+HASH_BYTES = 4
 #: hashlib lets other threads run while it hashes 2048 bytes or more at once;
 #: a region is hashed in pieces below that, so the render thread keeps the GIL
 #: (a hash of a few kB takes microseconds; handing the GIL to the event loop
@@ -63,11 +70,30 @@ HASH_BYTES = 6
 _PIECE = 2000
 
 
+#: A line break and the white space after it: the templates' indentation
+#: (``\s*\n\s*``, which also took the spaces before a break, gave the same
+#: fragments 5 times slower: it tries at every space).
+_BREAK_RUN = re.compile(r"\n\s+")
+
+
+def squeeze(html: str) -> str:
+    """``html`` with each line break and the white space after it made one
+    line break: the templates' indentation, which a browser renders as the
+    one space it collapses to anyway (the table holds no ``<pre>`` nor
+    ``white-space: pre`` text), is not sent on every push.  Idempotent, so a
+    region squeezed alone is found as it is in the squeezed fragment.
+
+    >>> squeeze('<div>\\n    <p>a b</p>\\n  \\n</div>')
+    '<div>\\n<p>a b</p>\\n</div>'
+    """
+    return _BREAK_RUN.sub("\n", html)
+
+
 def digest(html: str) -> str:
-    """The region hash of ``html``: 12 hex digits of its UTF-8 blake2b (48 bits),
+    """The region hash of ``html``: 8 hex digits of its UTF-8 blake2b (32 bits),
     computed without releasing the GIL.
 
-    >>> digest("<p id=\"x\">a</p>") == hashlib.blake2b('<p id="x">a</p>'.encode(), digest_size=6).hexdigest()
+    >>> digest('<p id="x">a</p>') == hashlib.blake2b('<p id="x">a</p>'.encode(), digest_size=4).hexdigest()
     True
     """
     data = html.encode()
@@ -84,7 +110,7 @@ def _hashed(rid: str, caller) -> tuple[str, str, str]:
     """``(hash, tag, html with data-h)`` of the element ``caller()`` renders.
     Raises ``ValueError`` unless that is one element whose opening tag says
     ``id="<rid>"``."""
-    html = str(caller()).strip()
+    html = squeeze(str(caller()).strip())
     end = html.find(">")
     space = html.find(" ")
     if not html.startswith("<") or space < 0 or end < space or f'id="{rid}"' not in html[:end]:

@@ -25,7 +25,7 @@ from games.engine.base import CARD_VERBS, CHOICE_VERBS, FLAG_VERBS
 from games.models import Hand, Room, Seat, player_names
 from games.services.settlement import related_model
 from games.services.prepared import Prepared
-from games.render.regions import Regions, TableHtml
+from games.render.regions import Regions, TableHtml, squeeze
 from games.render.view import SeatView, TableRender, TableView
 
 #: Button labels of the verbs every game may use; a game adds its own
@@ -596,7 +596,7 @@ def render_table_parts(
     # a Jinja2 template (games/render/jinja.py), taken from its engine at once (no
     # Django-template lookup first); its output is escaped already
     html = engines["jinja2"].get_template("games/_table.html").render(ctx, request)
-    return TableHtml(html, collector.parts)
+    return TableHtml(squeeze(html), collector.parts)
 
 
 def lobby_rooms(game: str):

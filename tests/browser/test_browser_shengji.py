@@ -97,7 +97,7 @@ def test_play_a_whole_shengji_hand_by_clicking(site_server, phone_page):
             if not done["last-trick"] and page.locator('[data-action="last-trick"]').count():
                 page.click('[data-action="last-trick"]')
                 assert page.locator("#last-trick").is_visible()
-                assert page.locator("#last-trick [data-c]").count() >= 4
+                assert page.locator("#last-trick [data-card]").count() >= 4
                 done["last-trick"] += 1
             page.wait_for_timeout(100)
             continue
@@ -198,7 +198,7 @@ def test_play_a_whole_shengji_hand_by_clicking(site_server, phone_page):
     panel = page.locator("#result-panel")
     assert panel.get_attribute("data-winners") in ("attackers", "defenders")
     assert page.locator("#result-panel tr[data-result-seat]").count() == 4
-    assert page.locator("#result-panel .sj-kitty [data-c]").count() == 8
+    assert page.locator("#result-panel .sj-kitty [data-card]").count() == 8
     points = [int(x) for x in page.locator("#result-panel [data-game-points]").evaluate_all(
         "els => els.map(e => e.dataset.gamePoints)")]
     assert sum(points) == 0

@@ -221,7 +221,7 @@ def test_last_trick_toggle_and_result_panel(sj_bot_room, alice, driver):
     assert f'data-attackers-points="{summary["attackers_points"]}"' in panel
     assert f'data-kitty-points="{summary["kitty_points"]}"' in panel
     assert f'data-kitty-multiplier="{summary["kitty_multiplier"]}"' in panel
-    assert sorted(re.findall(r'data-c="([^"]+)"', re.search(r'class="sj-kitty".*?</p>', panel, re.S).group(0))) \
+    assert sorted(re.findall(r'data-card="([^"]+)"', re.search(r'class="sj-kitty".*?</p>', panel, re.S).group(0))) \
         == sorted(summary["kitty"])
     for seat in range(4):
         assert re.search(rf'data-result-seat="{seat}".*?data-penalty="{summary["penalties"][str(seat)]}".*?'

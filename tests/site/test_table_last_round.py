@@ -38,7 +38,7 @@ def block(html: str) -> str | None:
 def rows(html: str) -> list[tuple[int, list[str], bool]]:
     """(seat, card codes, is the set that stood) per line of the block."""
     return [
-        (int(seat), re.findall(r'data-c="([^"]+)"', body), 'class="top"' in attrs)
+        (int(seat), re.findall(r'data-card="([^"]+)"', body), 'class="top"' in attrs)
         for seat, attrs, body in re.findall(r'<li data-last-seat="(\d+)"([^>]*)>(.*?)</li>', block(html), re.S)
     ]
 
