@@ -41,8 +41,9 @@ window and costs about 1 kB where the partial push costs a few hundred bytes
 (docs/performance.md, "Bytes per push").
 
 The split costs one hash per region and render (a blake2b of a few hundred
-bytes) and, per socket and push, one pass over the fragment (a ``str.find``
-per unchanged region, each from where the last one ended): no HTML is parsed.
+bytes) and, per socket and push, one pass over the fragment (a ``str.find`` of its
+opening tag per unchanged region, each from where the last one ended): no
+HTML is parsed.
 """
 
 from __future__ import annotations
@@ -54,6 +55,7 @@ from jinja2.runtime import Undefined
 from markupsafe import Markup
 
 from games.render import memo as memo_store
+from games.services import roomcache
 
 #: The hash's length in bytes (8 hex digits in ``data-h``).  A changed
 #: region's new hash is the least compressible text of a push (it goes out
@@ -106,11 +108,33 @@ def digest(html: str) -> str:
     return h.hexdigest()
 
 
+#: ``(region id, element html as rendered) -> (hash, tag, squeezed html with data-h)`` of the
+#: regions rendered lately (a pure function of its key): a region that renders
+#: as it did before (most of a push's, for most seats) is looked up, not
+#: hashed and spliced again.  Emptied when it holds :data:`KEEP_HASHED`.
+_hashes: dict[tuple[str, str], tuple[str, str, str]] = {}
+KEEP_HASHED = 4000
+
+
 def _hashed(rid: str, caller) -> tuple[str, str, str]:
     """``(hash, tag, html with data-h)`` of the element ``caller()`` renders.
     Raises ``ValueError`` unless that is one element whose opening tag says
-    ``id="<rid>"``."""
-    html = squeeze(str(caller()).strip())
+    ``id="<rid>"``.  Kept per ``(rid, html as rendered)`` (:data:`_hashes`):
+    a region rendered as before is neither squeezed nor hashed again."""
+    html = str(caller()).strip()
+    key = (rid, html)
+    found = _hashes.get(key)
+    if found is None:
+        found = _hash_region(rid, squeeze(html))
+        if not memo_store.CHECK:
+            if len(_hashes) >= KEEP_HASHED:
+                _hashes.clear()
+            _hashes[key] = found
+    return found
+
+
+def _hash_region(rid: str, html: str) -> tuple[str, str, str]:
+    """:func:`_hashed` of the (squeezed) element ``html``, computed."""
     end = html.find(">")
     space = html.find(" ")
     if not html.startswith("<") or space < 0 or end < space or f'id="{rid}"' not in html[:end]:
@@ -139,6 +163,15 @@ def region(rid: str, caller=None) -> Markup:
 
 
 region.block = lambda rid, block, **inputs: Markup(kept_region(rid, block, inputs)[2])
+
+
+def forget() -> None:
+    """Drop the kept region hashes (tests: through the one reset,
+    :func:`games.services.roomcache.reset`)."""
+    _hashes.clear()
+
+
+roomcache.on_reset(forget)
 
 
 class Regions:
@@ -192,6 +225,18 @@ def record(fragment: TableHtml) -> dict[str, str]:
     return {rid: part[0] for rid, part in fragment.parts.items()}
 
 
+def _locate(html: str, element: str, pos: int) -> int:
+    """Where ``element`` (a region as rendered) starts in ``html`` at or after
+    ``pos``, -1 if nowhere.  It is looked for by its opening tag, which names
+    the region and its hash, and then compared whole: a search for the whole
+    element (a needle of kilobytes) costs several times as much."""
+    head = element[:element.find(">") + 1]
+    start = html.find(head, pos)
+    if start >= 0 and html.startswith(element, start):
+        return start
+    return html.find(element, pos)
+
+
 def partial(fragment: TableHtml, sent: dict[str, str] | None) -> tuple[str, dict[str, str], int]:
     """``(message, record, kept)`` for a socket that has ``sent`` (the record of
     what it was sent last, None for nothing) and is to show ``fragment``:
@@ -212,7 +257,7 @@ def partial(fragment: TableHtml, sent: dict[str, str] | None) -> tuple[str, dict
     for rid, (digest, tag, element) in parts.items():  # in document order: one pass
         if rid not in kept:
             continue
-        start = html.find(element, pos)
+        start = _locate(html, element, pos)
         if start < 0:  # (never: a region is in the output once, in order)
             return html, new, 0
         out.append(html[pos:start])

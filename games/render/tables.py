@@ -10,7 +10,7 @@ are looking at.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from django.db.models import F
 from django.template import engines
@@ -20,7 +20,7 @@ from django.utils.safestring import mark_safe
 from django.utils.translation import gettext_lazy as _
 
 from games import embargo, registry, seating, services, signals
-from games.render import rulings
+from games.render import memo, rulings
 from games.engine.base import CARD_VERBS, CHOICE_VERBS, FLAG_VERBS
 from games.models import Hand, Room, Seat, player_names
 from games.services.settlement import related_model
@@ -314,6 +314,11 @@ class TableSnapshot:
     #: hand has in all (``action_count`` is the step shown); None for the
     #: live table.
     replay_total: int | None = None
+    #: What :func:`table_view` derives from this snapshot alone, the same for
+    #: every viewer, kept for the snapshot's other viewers (the seats' names,
+    #: levels and notes, by language: :func:`seat_words`).  Never an engine
+    #: view: those are per seat.
+    shared: dict = field(default_factory=dict, init=False, compare=False, repr=False)
 
     @property
     def version(self) -> int:
@@ -416,6 +421,22 @@ def hidden_links(snapshot: TableSnapshot, user) -> dict:
     return hidden
 
 
+def seat_words(snapshot: TableSnapshot) -> tuple[tuple[str, str, str], ...]:
+    """``(name, bot level, note)`` of each seat of ``snapshot`` in the active
+    language: what a seat shows of its player that no viewer changes (the
+    apps' notes, :func:`games.seating.seat_note`, read the seat rows'
+    annotations).  Worked out once per snapshot and language and kept in
+    :attr:`TableSnapshot.shared`: a room version's sockets share it (no query)."""
+    key = ("seat words", memo.language())
+    found = snapshot.shared.get(key)
+    if found is None:
+        found = snapshot.shared[key] = tuple(
+            (seat.display_name(), seat.get_bot_policy_display() if seat.bot_policy else "", seating.seat_note(seat))
+            for seat in snapshot.seats
+        )
+    return found
+
+
 def table_view(
     room: Room, user, committed_at: int | None = None, snapshot: TableSnapshot | None = None
 ) -> TableView:
@@ -465,9 +486,8 @@ def table_view(
     auto_turn = to_act is not None and 0 <= to_act < len(seats) and (
         seats[to_act].is_bot or seats[to_act].autoplay
     )
-    for seat in seats:
+    for seat, (name, level, note) in zip(seats, seat_words(snapshot)):
         is_turn = to_act == seat.index
-        name = seat.display_name()
         seat_rows.append(SeatView(
             pos=(seat.index - ref) % len(seats),
             index=seat.index,
@@ -486,9 +506,9 @@ def table_view(
             shown={
                 "index": seat.index, "name": name, "empty": seat.is_empty,
                 "bot": seat.is_bot, "policy": seat.bot_policy or "",
-                "level": seat.get_bot_policy_display() if seat.bot_policy else "",
+                "level": level,
                 "tags": spec.seat_tags(view, seat.index), "autoplay": seat.autoplay,
-                "note": seating.seat_note(seat),
+                "note": note,
                 "ready": seat.ready, "hand": hand.pk if hand is not None else None,
                 "status": room.status, "count": counts.get(str(seat.index)),
                 "place": spec.seat_place(view, seat.index),

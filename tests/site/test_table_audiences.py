@@ -87,3 +87,33 @@ def test_a_spectator_who_may_rejoin_is_an_audience_of_their_own(bot_room, alice,
     htmls, renders = fanout._render_all(snap, [("zh-hans", alice), ("zh-hans", other)], snap.version, 1)
     assert renders == 2
     assert 'data-action="rejoin"' in htmls[0] and 'data-action="rejoin"' not in htmls[1]
+
+
+def test_seat_words_are_worked_out_once_per_snapshot_and_language(five_humans, make_user, monkeypatch):
+    """The seats' names and the apps' notes beside them are the same for every
+    viewer: a version's renders ask the seating rules once per seat and
+    language, a new version asks again."""
+    from django.utils import translation
+
+    from games import seating
+    from games.render import tables
+
+    room, users = five_humans
+    asked = []
+    real = seating.seat_note
+    monkeypatch.setattr(seating, "seat_note", lambda seat: asked.append(seat.index) or real(seat))
+    snap = live.load_snapshot(room.pk)
+    viewers = [("zh-hans", u) for u in [*users, make_user("watcher")]]
+    htmls, _renders = fanout._render_all(snap, viewers, snap.version, 1)
+    assert sorted(asked) == [0, 1, 2, 3, 4]
+    fanout._render_all(snap, [("en", users[0]), ("en", users[1])], snap.version, 1)
+    assert sorted(asked) == [0, 0, 1, 1, 2, 2, 3, 3, 4, 4]
+    with translation.override("en"):
+        assert [w[0] for w in tables.seat_words(snap)] == [s.display_name() for s in snap.seats]
+    services.set_autoplay(room, users[2], True)
+    newer = live.load_snapshot(room.pk)
+    assert newer.version > snap.version and not newer.shared
+    fanout._render_all(newer, viewers[:2], newer.version, 1)
+    assert len(asked) == 15
+    for (_lang, user), html in zip(viewers, htmls):
+        assert _timeless(html) == _own(snap, user)

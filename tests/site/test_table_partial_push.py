@@ -148,6 +148,40 @@ def test_partial_sends_stubs_for_unchanged_regions_and_whole_when_none_is():
         _fragment(("a", '<div id="other">1</div>'))
 
 
+def test_partial_finds_a_region_by_its_opening_tag_and_checks_it_whole():
+    """The stub replaces the region itself, even when the skeleton before it
+    holds the same opening tag with other content (it is found by its opening
+    tag, then compared whole)."""
+    collector = regions.Regions()
+    element = str(collector("a", caller=lambda: Markup('<div id="a">kept</div>')))
+    decoy = element.replace("kept", "other")
+    fragment = regions.TableHtml(f'<div id="table">{decoy}|{element}|</div>', collector.parts)
+    html, _record, kept = regions.partial(fragment, {"a": collector.parts["a"][0]})
+    digest = collector.parts["a"][0]
+    assert kept == 1
+    assert html == f'<div id="table">{decoy}|<div id="a" data-keep="{digest}"></div>|</div>'
+
+
+def test_region_hashes_are_kept_per_id_and_html_and_reset(monkeypatch):
+    """A region rendered as before is looked up, not hashed again; the same
+    html under another id, or other html, is hashed; the one reset empties it."""
+    computed = []
+    real = regions._hash_region
+    monkeypatch.setattr(regions, "_hash_region", lambda rid, html: computed.append(rid) or real(rid, html))
+    services.reset_caches()
+    first = regions.Regions()("a", caller=lambda: Markup('<div id="a">1</div>'))
+    again = regions.Regions()("a", caller=lambda: Markup('<div id="a">1</div> '))
+    assert first == again and computed == ["a"]
+    changed = regions.Regions()("a", caller=lambda: Markup('<div id="a">2</div>'))
+    assert changed != first and computed == ["a", "a"]
+    assert regions.digest('<div id="a">2</div>') in changed
+    with pytest.raises(ValueError):  # a region's checks hold on a kept html too
+        regions.Regions()("b", caller=lambda: Markup('<div id="a">1</div>'))
+    services.reset_caches()
+    regions.Regions()("a", caller=lambda: Markup('<div id="a">1</div>'))
+    assert computed == ["a", "a", "b", "a"]
+
+
 # ---- the 保皇 guard (B10) is not inferable from what a push keeps or sends
 
 def _deal_swapping_the_guard(rules, swap: dict):
