@@ -196,7 +196,9 @@
     var n = hand.querySelectorAll("[data-card]").length;
     var w = parseFloat(getComputedStyle(hand).getPropertyValue("--card-w")) * parseFloat(getComputedStyle(document.documentElement).fontSize) || 40;
     var width = hand.clientWidth - parseFloat(getComputedStyle(hand).paddingLeft || "0");
-    if (!n || !width) return;
+    // data-rows also says "laid out": ring.css paints the hand and what lies
+    // below it only then, so it must be set whatever the hand holds
+    if (!n || !width) { hand.setAttribute("data-rows", n ? "1" : "0"); return; }
     var rows = 1, strip;
     for (;;) {
       var perRow = Math.ceil(n / rows);
