@@ -136,11 +136,6 @@ def trump_score(hand, level: str, suit: str) -> float:
     return score
 
 
-#: :meth:`Heuristic._win_table` keeps at most this many unseen holdings per
-#: trump context (``ctx._t.memo["bots.win"]``) before starting afresh.
-_WIN_MEMO_LIMIT = 1 << 12
-
-
 class Heuristic:
     """The heuristic policy for one decision."""
 
@@ -329,37 +324,6 @@ class Heuristic:
                 p *= 0.7  # the suit is running out: someone may trump
         return p
 
-    def _win_table(self, suit: str) -> dict:
-        """The lead win chances already worked out for ``suit`` (``{cards:
-        chance}``), shared between decisions and seats.  A chance reads only
-        the lead's cards, this seat's unseen cards of that suit of play and,
-        for a side suit, whether a trump cut threatens (an opponent void in it
-        with trumps unseen), so those are the key: a later lead against the
-        same unseen holding (a suit nobody played meanwhile) reuses it.  Kept
-        in ``ctx._t.memo``, cleared like the decompose memo."""
-        unseen = self._unseen_cache or self._unseen()
-        held = unseen.get(suit)
-        cut = None
-        if suit != "T":
-            cut = self._cut.get(suit)
-            if cut is None:
-                me = self.seat
-                voids = self.v.voids
-                cut = self._cut[suit] = (
-                    (suit in voids[(me + 1) % 4] or suit in voids[(me + 3) % 4])
-                    and self._unseen_in("T") > 0)
-        memo = self.v.ctx._t.memo
-        tables = memo.get("bots.win")
-        if tables is None:
-            tables = memo["bots.win"] = {}
-        key = (suit, cut, tuple(held) if held else ())
-        got = tables.get(key)
-        if got is None:
-            if len(tables) >= _WIN_MEMO_LIMIT:
-                tables.clear()
-            got = tables[key] = {}
-        return got
-
     def lead(self) -> Action:
         v = self.v
         info = v.ctx._t.info
@@ -373,19 +337,13 @@ class Heuristic:
         best, best_score = cands[0], None
         partner_voids = v.voids[partner]
         win_chance = self._lead_win_chance
-        tables: dict[str, dict] = {}
         for cards in cands:
             suit = info[cards[0]][0]
             n = len(cards)
             pts = 0
             for c in cards:
                 pts += CARD_POINTS[c]
-            known = tables.get(suit)
-            if known is None:
-                known = tables[suit] = self._win_table(suit)
-            p = known.get(cards)
-            if p is None:
-                p = known[cards] = win_chance(cards)
+            p = win_chance(cards)
             if suit != "T" and suit in partner_voids and p < 0.5:
                 p = max(p, 0.5)  # the partner can trump it
             win_value = 8 + 3 * n + pts
