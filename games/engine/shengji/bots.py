@@ -337,13 +337,42 @@ class Heuristic:
         best, best_score = cands[0], None
         partner_voids = v.voids[partner]
         win_chance = self._lead_win_chance
+        unseen_n = self._unseen_n  # filled by _unseen_in above
+        higher_memo = self._higher
+        higher_unseen = self._higher_unseen
+        cuts = self._cut
+        opponents = ((me + 1) % 4, (me + 3) % 4)
         for cards in cands:
-            suit = info[cards[0]][0]
+            c0 = cards[0]
+            suit, top, _ = info[c0]
             n = len(cards)
             pts = 0
             for c in cards:
                 pts += CARD_POINTS[c]
-            p = win_chance(cards)
+            if n == 1 or cards.count(c0) == n:
+                # one unit (most candidates): _lead_win_chance's own formulas
+                # without its calls (a unit is one component of size n)
+                higher = higher_memo.get((suit, n, top))
+                if higher is None:
+                    higher = higher_unseen(suit, n, top)
+                unseen_suit = unseen_n[suit]
+                if higher == 0:
+                    p = 1.0
+                elif n > 1:
+                    p = 0.55 / (1 + higher / 4)
+                else:
+                    p = max(0.05, 1 - higher / max(unseen_suit, 1)) ** 2
+                if suit != "T":
+                    cut = cuts.get(suit)
+                    if cut is None:
+                        cut = cuts[suit] = (any(suit in v.voids[o] for o in opponents)
+                                            and unseen_n["T"] > 0)
+                    if cut:
+                        p *= 0.25
+                    elif unseen_suit < 6 * n:
+                        p *= 0.7
+            else:
+                p = win_chance(cards)
             if suit != "T" and suit in partner_voids and p < 0.5:
                 p = max(p, 0.5)  # the partner can trump it
             win_value = 8 + 3 * n + pts
