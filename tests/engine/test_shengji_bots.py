@@ -6,7 +6,9 @@ from dataclasses import replace
 
 import pytest
 
-from games.engine.shengji import RULES
+from games.engine.shengji import RULES, bots
+from games.engine.shengji import view as view_mod
+from games.engine.shengji.rules import _Legal
 from games.engine.shengji.bots import trump_score, void_bury
 from games.engine.shengji.trumps import TrumpContext, card_points
 
@@ -115,3 +117,32 @@ def test_heuristic_team_gains_more_levels_than_random_team():
         if RULES.match_winner(m) is not None:
             m = RULES.new_match()
     assert statistics.fmean(gained[0]) > statistics.fmean(gained[1]) + 0.3
+
+
+def test_a_unit_leads_win_chance_is_the_general_ones():
+    """The lead loop's shortcut for one-unit candidates (``_unit_win_chance``)
+    gives exactly what ``_lead_win_chance`` gives, cut threats and all."""
+    compared = cut = 0
+
+    def check(s, seat, _a):
+        nonlocal compared, cut
+        if s.phase != "play" or s.plays:
+            return
+        v = view_mod.seat_view(s, seat)
+        h = bots.Heuristic(v, _Legal(RULES, s, seat), random.Random(0))
+        info = s.ctx._t.info
+        for cards in h._play_args():
+            if len(set(cards)) != 1:
+                continue
+            suit, top, _ = info[cards[0]]
+            fresh = bots.Heuristic(v, _Legal(RULES, s, seat), random.Random(0))
+            assert h._unit_win_chance(suit, len(cards), top) == fresh._lead_win_chance(cards)
+            compared += 1
+        cut += any(h._cut.values())
+
+    rng = random.Random(5)
+    m = RULES.new_match()
+    for seed in (11, 12, 13):
+        s = _play_hand(m, seed, ["heuristic"] * 4, rng, check)
+        m = RULES.next_match(m, s)
+    assert compared > 100 and cut > 0

@@ -324,6 +324,37 @@ class Heuristic:
                 p *= 0.7  # the suit is running out: someone may trump
         return p
 
+    def _unit_win_chance(self, suit: str, size: int, top: int) -> float:
+        """:meth:`_lead_win_chance` of a lead of one unit (``size`` copies of
+        one card of ``suit`` with order ``top``; most lead candidates), by the
+        same formulas without its decomposition and calls."""
+        higher = self._higher.get((suit, size, top))
+        if higher is None:
+            higher = self._higher_unseen(suit, size, top)
+        if self._unseen_cache is None:
+            self._unseen()
+        unseen_n = self._unseen_n
+        unseen_suit = unseen_n[suit]
+        if higher == 0:
+            p = 1.0
+        elif size > 1:
+            p = 0.55 / (1 + higher / 4)
+        else:
+            p = max(0.05, 1 - higher / max(unseen_suit, 1)) ** 2
+        if suit != "T":
+            cut = self._cut.get(suit)
+            if cut is None:
+                me = self.seat
+                voids = self.v.voids
+                cut = self._cut[suit] = (
+                    (suit in voids[(me + 1) % 4] or suit in voids[(me + 3) % 4])
+                    and unseen_n["T"] > 0)
+            if cut:
+                p *= 0.25
+            elif unseen_suit < 6 * size:
+                p *= 0.7
+        return p
+
     def lead(self) -> Action:
         v = self.v
         info = v.ctx._t.info
@@ -337,13 +368,18 @@ class Heuristic:
         best, best_score = cands[0], None
         partner_voids = v.voids[partner]
         win_chance = self._lead_win_chance
+        unit_chance = self._unit_win_chance
         for cards in cands:
-            suit = info[cards[0]][0]
+            c0 = cards[0]
+            suit, top, _ = info[c0]
             n = len(cards)
             pts = 0
             for c in cards:
                 pts += CARD_POINTS[c]
-            p = win_chance(cards)
+            if n == 1 or cards.count(c0) == n:
+                p = unit_chance(suit, n, top)
+            else:
+                p = win_chance(cards)
             if suit != "T" and suit in partner_voids and p < 0.5:
                 p = max(p, 0.5)  # the partner can trump it
             win_value = 8 + 3 * n + pts
