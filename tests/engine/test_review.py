@@ -293,3 +293,41 @@ def test_review_command_exits_2_with_a_sentence_on_a_bad_record(tmp_path, conten
     out = _manage("review", str(path))
     assert out.returncode == 2
     assert needle in out.stderr and out.stdout == ""
+
+
+def _problems_by_seat(record: dict) -> dict[int, list]:
+    rules = get_rules(record["game"])
+    match = rules.new_match(record.get("options"), record.get("start"))
+    state = rules.start_hand(match, rules.deal_from_record(match, record["hands"][0]))
+    rng = random.Random(1)
+    out: dict[int, list] = {s: [] for s in range(rules.seats)}
+    for a in record["hands"][0]["actions"]:
+        action = Action.from_record(a, rules.seats)
+        out[action.seat].append(rules.review_problem(state, action, rng))
+        state = rules.apply(state, action)
+    return out
+
+
+@pytest.mark.parametrize("game,seed", [("baohuang", 7), ("shengji", 1)])
+def test_a_random_seat_is_told_from_the_search_seats_by_its_own_moves(game, seed):
+    """The seat's own continuation: the random seat (0) plays off the
+    search's list about as often as uniform play would, the search seats never,
+    so only the random seat keeps its way of playing in the play-outs."""
+    problems = _problems_by_seat(_records(game, 1, seed)[0])
+    own = {s: review_module.own_randomness(ps) for s, ps in problems.items()}
+    assert own[0] >= review_module.OWN_CONTINUATION_FROM, own
+    assert all(own[s] < review_module.OWN_CONTINUATION_FROM for s in own if s), own
+
+
+def test_own_randomness_counts_moves_off_the_list_against_uniform_play():
+    def problem(listed, legal, off):
+        return ReviewProblem(candidates=list(range(listed + off)), played=listed if off else 0,
+                             sample=None, evaluate=None, to_action=None,
+                             listed=listed, legal=legal)
+    # uniform play over 4 legal moves, 2 listed: off the list half the time
+    assert review_module.own_randomness([problem(2, 4, 1), problem(2, 4, 0)]) == 1.0
+    assert review_module.own_randomness([problem(2, 4, 0), problem(2, 4, 0)]) == 0.0
+    assert review_module.own_randomness([problem(2, 4, 1), problem(2, 4, 0),
+                                         problem(2, 4, 0), problem(2, 4, 0)]) == 0.5
+    # nothing to tell from: every legal move listed, or unknown
+    assert review_module.own_randomness([problem(3, 3, 0), None]) == 0.0
