@@ -125,8 +125,7 @@ class ReviewProblem:
     information set, or None when none can be drawn; ``evaluate(world,
     candidate, rng)``: the seat's result after the candidate and a play-out;
     ``to_action(candidate)``: the engine :class:`Action`; ``real``: the true
-    state (for the "with all cards" figure); ``listed``, ``legal`` and
-    ``evaluate_own``: the seat's own continuation (:func:`own_randomness`)."""
+    state (for the "with all cards" figure)."""
 
     candidates: Sequence[Any]
     played: int
@@ -134,15 +133,6 @@ class ReviewProblem:
     evaluate: Callable[[Any, Any, random.Random], float]
     to_action: Callable[[Any], Action]
     real: Any = None
-    #: The search's own candidates are ``candidates[:listed]`` (None: all of
-    #: them); the move played is off the list when ``played >= listed``.
-    listed: int | None = None
-    #: Legal actions at the decision (0: unknown).
-    legal: int = 0
-    #: ``evaluate_own(world, candidate, rng, own)``: :attr:`evaluate` with the
-    #: acting seat playing a uniformly random legal action with probability
-    #: ``own`` at each of its later turns of the play-out (None: not offered).
-    evaluate_own: Callable[[Any, Any, random.Random, float], float] | None = None
 
 
 @dataclass
@@ -362,26 +352,6 @@ def _all_cards_loss(problem: ReviewProblem, rng: random.Random, playouts: int = 
     return max(0.0, (max(sums) - sums[problem.played]) / playouts)
 
 
-#: A seat whose :func:`own_randomness` reaches this keeps playing that way in
-#: the play-outs of its decisions (below it they are the heuristic's).
-OWN_CONTINUATION_FROM = 0.5
-
-
-def own_randomness(problems: Sequence[ReviewProblem | None]) -> float:
-    """How much of a seat's play looks random, 0-1, from its ``problems``:
-    the moves it made off the search's list of candidates, divided by the
-    number a seat choosing uniformly among the legal actions would have made
-    (``Σ 1 − listed/legal``).  A seat that always plays one of the search's
-    candidates scores 0; one that plays at random about 1."""
-    off = expected = 0.0
-    for p in problems:
-        if p is None or p.listed is None or p.legal < 2 or len(p.candidates) < 2:
-            continue
-        expected += max(0.0, 1.0 - p.listed / p.legal)
-        off += p.played >= p.listed
-    return min(1.0, off / expected) if expected > 0 else 0.0
-
-
 def review_hand(rules: GameRules, match: Any, deal: Any, actions: Sequence[Action],
                 budget_ms: float | None = None, max_worlds: int | None = None,
                 seed: int = 0, all_cards: bool = True,
@@ -422,17 +392,6 @@ def review_hand(rules: GameRules, match: Any, deal: Any, actions: Sequence[Actio
         problem = rules.review_problem(state, action, random.Random(rng.getrandbits(62)))
         problems.append((i, phase, state, problem, action))
         state = rules.apply(state, action)
-    # the seat's own continuation: a seat that plays at random keeps doing so
-    # in the play-outs after each of its decisions, so that heuristic play
-    # after a bad move does not repair it
-    for s in range(rules.seats):
-        mine = [p for _i, _ph, _st, p, a in problems if a.seat == s and p is not None]
-        own = own_randomness(mine)
-        if own < OWN_CONTINUATION_FROM:
-            continue
-        for p in mine:
-            if p.evaluate_own is not None:
-                p.evaluate = (lambda w, c, r, f=p.evaluate_own, o=own: f(w, c, r, o))
     end = None if budget_ms is None else started + budget_ms / 1000.0
     capped = 0
     reviews: list[DecisionReview] = []

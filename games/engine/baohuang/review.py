@@ -22,7 +22,7 @@ import random
 
 from ..base import Action
 from ..review import ReviewProblem, ReviewUnit
-from . import bots, search
+from . import search
 from .order import RANK_OF, shape_to_cards
 from .state import HandState
 from .view import knowledge
@@ -43,12 +43,9 @@ def action_candidate(action: Action) -> tuple:
     return (action.verb, action.arg)
 
 
-def review_problem(state: HandState, action: Action, rng: random.Random,
-                   rules=None) -> ReviewProblem | None:
+def review_problem(state: HandState, action: Action, rng: random.Random) -> ReviewProblem | None:
     """The decision ``action`` of ``action.seat`` in ``state`` (see module doc);
-    None outside the crown, declaration and play phases.  ``rules`` (the
-    :class:`~.rules.BaohuangRules`) gives the legal actions for the seat's own
-    continuation (``evaluate_own``; None: not offered)."""
+    None outside the crown, declaration and play phases."""
     seat = action.seat
     if state.phase not in ("crown", "declare", "play") or state.to_act != seat:
         return None
@@ -56,7 +53,6 @@ def review_problem(state: HandState, action: Action, rng: random.Random,
     kn = knowledge(state, seat)
     cands, _default = search.candidates(info, kn, rng)
     cands = list(cands)
-    listed = len(cands)
     mine = action_candidate(action)
     if mine in cands:
         played = cands.index(mine)
@@ -77,19 +73,6 @@ def review_problem(state: HandState, action: Action, rng: random.Random,
             return 0.0
         return search.outcome_value(search.fast_rollout(nxt, r), seat)
 
-    def evaluate_own(world, cand, r, own):
-        verb, arg = cand
-        st = search.step(world, seat, verb, arg)
-        while st.phase not in ("done", "voided"):
-            s = st.to_act
-            if s == seat and r.random() < own:
-                acts = rules.legal_actions(st, s)
-                st = rules.apply(st, acts[r.randrange(len(acts))])
-            else:
-                verb, arg = bots.heuristic(knowledge(st, s), r)
-                st = search.step(st, s, verb, arg)
-        return search.value(st, seat)
-
     def to_action(cand):
         if cand == mine:
             return action
@@ -98,6 +81,4 @@ def review_problem(state: HandState, action: Action, rng: random.Random,
             return Action(seat, verb, shape_to_cards(hand, arg))
         return Action(seat, verb, arg)
 
-    return ReviewProblem(cands, played, sample, evaluate, to_action, real=state, listed=listed,
-                         legal=len(rules.legal_actions(state, seat)) if rules else 0,
-                         evaluate_own=evaluate_own if rules else None)
+    return ReviewProblem(cands, played, sample, evaluate, to_action, real=state)

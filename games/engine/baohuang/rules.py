@@ -215,7 +215,7 @@ class BaohuangRules(GameRules):
     def review_problem(self, state: HandState, action: Action, rng: Any) -> Any:
         """See :mod:`.review`."""
 
-        return review_problem(state, action, rng, rules=self)
+        return review_problem(state, action, rng)
 
     def bot_action(self, state: HandState, seat: int, policy: str, rng: Any = None,
                    search: Any = None) -> Action:

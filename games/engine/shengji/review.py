@@ -24,7 +24,7 @@ import random
 
 from ..base import Action
 from ..review import ReviewProblem, ReviewUnit
-from . import bots, search
+from . import search
 from .match import team_of
 from . import state as state_mod
 from .state import HandState
@@ -101,7 +101,6 @@ def review_problem(rules, state: HandState, action: Action,
     match = search.public_match(state)
     cands, _default = search.candidates(rules, state, seat, v, rng)
     cands = list(cands)
-    listed = len(cands)
     keys = [_key(c) for c in cands]
     if _key(action) in keys:
         played = keys.index(_key(action))
@@ -117,14 +116,4 @@ def review_problem(rules, state: HandState, action: Action,
         result, dealer = search.fast_result(rules, state_mod.apply(world, cand), r)
         return smooth_value(result, seat, dealer)
 
-    def evaluate_own(world, cand, r, own):
-        st = state_mod.apply(world, cand)
-        while st.phase != "done":
-            s = st.to_act
-            legal = (lambda st=st, s=s: rules.legal_actions(st, s))
-            policy = "random" if s == seat and r.random() < own else "heuristic"
-            st = state_mod.apply(st, bots.decide(policy, seat_view(st, s), legal, r))
-        return smooth_value(st.result, seat, st.dealer)
-
-    return ReviewProblem(cands, played, sample, evaluate, lambda a: a, real=state, listed=listed,
-                         legal=len(rules.legal_actions(state, seat)), evaluate_own=evaluate_own)
+    return ReviewProblem(cands, played, sample, evaluate, lambda a: a, real=state)
