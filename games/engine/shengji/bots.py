@@ -136,6 +136,18 @@ def trump_score(hand, level: str, suit: str) -> float:
     return score
 
 
+def _unit_chance(higher: int, size: int, unseen_suit: int) -> float:
+    """The chance that a lead of one unit (``size`` copies of one card) holds,
+    before trumping: sure with no ``higher`` unit unseen; a pair or more 0.55
+    shrinking with each higher one; a single by the share of the suit's
+    ``unseen_suit`` cards that are not higher, squared (two opponents)."""
+    if higher == 0:
+        return 1.0
+    if size > 1:
+        return 0.55 / (1 + higher / 4)
+    return max(0.05, 1 - higher / max(unseen_suit, 1)) ** 2
+
+
 class Heuristic:
     """The heuristic policy for one decision."""
 
@@ -281,48 +293,43 @@ class Heuristic:
     # ------------------------------------------------------------- leads
     def _lead_win_chance(self, cards) -> float:
         """Rough chance that a lead holds the trick against the unseen cards."""
-        v = self.v
-        me = self.seat
         if len(cards) == 1:
-            info = v.ctx._t.info
-            suit, top, _ = info[cards[0]]
+            suit, top, _ = self.v.ctx._t.info[cards[0]]
             unseen_suit = self._unseen_in(suit)
-            higher = self._higher_unseen(suit, 1, top)
-            p = 1.0 if higher == 0 else max(0.05, 1 - higher / max(unseen_suit, 1)) ** 2
-            comps = None
+            p = _unit_chance(self._higher_unseen(suit, 1, top), 1, unseen_suit)
         else:
             suit, comps = self._shape(cards)
             unseen_suit = self._unseen_in(suit)
-        if comps is None:
-            pass
-        elif len(comps) > 1:
-            # a throw: it must stand (S11/S12); a failed one plays its lowest card
-            if unseen_suit == 0:
-                return 1.0
-            for comp in comps:
-                if self._higher_unseen(suit, comp.size, comp.top):
-                    return 0.0
-            p = 1.0
-        else:
-            comp = comps[0]
-            higher = self._higher_unseen(suit, comp.size, comp.top)
-            if higher == 0:
+            if len(comps) > 1:
+                # a throw: it must stand (S11/S12); a failed one plays its lowest card
+                if unseen_suit == 0:
+                    return 1.0
+                for comp in comps:
+                    if self._higher_unseen(suit, comp.size, comp.top):
+                        return 0.0
                 p = 1.0
-            elif comp.size > 1:
-                p = 0.55 / (1 + higher / 4)
             else:
-                p = max(0.05, 1 - higher / max(unseen_suit, 1)) ** 2
-        if suit != "T":
-            cut = self._cut.get(suit)
-            if cut is None:
-                opponents = ((me + 1) % 4, (me + 3) % 4)
-                cut = self._cut[suit] = (any(suit in v.voids[o] for o in opponents)
-                                         and self._unseen_in("T") > 0)
-            if cut:
-                p *= 0.25
-            elif unseen_suit < 6 * len(cards):
-                p *= 0.7  # the suit is running out: someone may trump
-        return p
+                comp = comps[0]
+                p = _unit_chance(self._higher_unseen(suit, comp.size, comp.top), comp.size, unseen_suit)
+        return p * self._cut_factor(suit, unseen_suit, len(cards))
+
+    def _cut_factor(self, suit: str, unseen_suit: int, n_cards: int) -> float:
+        """What an opponent's trumping leaves of a side-suit lead's chance: ×0.25
+        when an opponent is void in ``suit`` and trumps are unseen (memoized per
+        suit), ×0.7 when fewer than 6 × ``n_cards`` of the suit are unseen (it
+        is running out: someone may trump), else 1 (trumps: always 1)."""
+        if suit == "T":
+            return 1.0
+        cut = self._cut.get(suit)
+        if cut is None:
+            me = self.seat
+            voids = self.v.voids
+            cut = self._cut[suit] = (
+                (suit in voids[(me + 1) % 4] or suit in voids[(me + 3) % 4])
+                and self._unseen_in("T") > 0)
+        if cut:
+            return 0.25
+        return 0.7 if unseen_suit < 6 * n_cards else 1.0
 
     def _unit_win_chance(self, suit: str, size: int, top: int) -> float:
         """:meth:`_lead_win_chance` of a lead of one unit (``size`` copies of
@@ -333,27 +340,8 @@ class Heuristic:
             higher = self._higher_unseen(suit, size, top)
         if self._unseen_cache is None:
             self._unseen()
-        unseen_n = self._unseen_n
-        unseen_suit = unseen_n[suit]
-        if higher == 0:
-            p = 1.0
-        elif size > 1:
-            p = 0.55 / (1 + higher / 4)
-        else:
-            p = max(0.05, 1 - higher / max(unseen_suit, 1)) ** 2
-        if suit != "T":
-            cut = self._cut.get(suit)
-            if cut is None:
-                me = self.seat
-                voids = self.v.voids
-                cut = self._cut[suit] = (
-                    (suit in voids[(me + 1) % 4] or suit in voids[(me + 3) % 4])
-                    and unseen_n["T"] > 0)
-            if cut:
-                p *= 0.25
-            elif unseen_suit < 6 * size:
-                p *= 0.7
-        return p
+        unseen_suit = self._unseen_n[suit]
+        return _unit_chance(higher, size, unseen_suit) * self._cut_factor(suit, unseen_suit, size)
 
     def lead(self) -> Action:
         v = self.v
