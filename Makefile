@@ -130,7 +130,13 @@ test-production: $(DEV_DEPS)
 # runs as two parts side by side (scripts/test_parts.py): tests/integration (the
 # live stacks) and the rest, each with its own test database, Redis index
 # (REDIS_DB, REDIS_DB + 1) and cache prefix; with PYTEST_ARGS, as one pytest.
-PRODUCTION_PYTEST = $(PY) -m pytest -m "not browser" --ignore=tests/engine --durations=15
+# Not repeated here either: tests marked `pure` (their result cannot depend on the
+# topology: the tournament formats, the matcher, the repository's own checks;
+# tests/conftest.py refuses a pure test that reaches the database), and the input
+# fuzz runs half its examples (the embedded half runs them all): on a slow 2-core
+# machine the two halves' four parts compete for the CPU, and CI must stay short.
+PRODUCTION_PYTEST = env FUZZ_EXAMPLES=3 FUZZ_SOCKET_EXAMPLES=6 $(PY) -m pytest -m "not browser and not pure" \
+  --ignore=tests/engine --durations=15
 production-suite: $(DEV_DEPS)
 	@echo "=== production topology: PostgreSQL $(PG_URL) + Redis $(REDIS_BASE) (db $(REDIS_DB)) + daphne + Celery ==="
 	env -u DATABASE_URL -u REDIS_URL DJANGO_DEBUG=0 $(PY) manage.py collectstatic --noinput -v 0

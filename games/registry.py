@@ -90,6 +90,15 @@ class GameSpec:
       ``rules.seat_aids(state, seat)``, helpers computed from that seat's
       knowledge only), never from the engine state; it changes nothing of
       ``table`` (frozen).  The default: None (the generic board needs none).
+    - ``shared_regions``: the regions whose html is the same for every viewer
+      (every seat and spectator) at a room version and language, rendered
+      once for all of them (``{{ region.shared("x", blocks.x) }}``,
+      :meth:`games.render.regions.Regions.shared`): region id ->
+      ``inputs(public) -> dict|None``, the block's inputs (plain data) from a
+      :class:`~games.render.view.PublicTable` (the engine's view for no seat,
+      the seats' names: nothing hidden from anyone), None for no region.  A
+      region some seat sees otherwise (its own cards, a role only it knows)
+      is never one of these.  The default: none.
     - ``seat_tags(data, seat) -> [Tag]`` (roles from a view or a summary) and
       ``seat_place(data, seat) -> label|None`` (finishing place from a view)
       for the seat list, result and replay; ``seat_plays(view) -> {seat:
@@ -121,6 +130,7 @@ class GameSpec:
     css: tuple[str, ...] = ()
     js: tuple[str, ...] = ()
     table_regions: Callable[[Any], Any] = _no_regions
+    shared_regions: Mapping[str, Callable[[Any], Mapping | None]] = field(default_factory=dict)
     seat_tags: Callable[[Mapping | None, int], list[Tag]] = _no_tags
     seat_place: Callable[[Mapping | None, int], Any] = _no_place
     seat_plays: Callable[[Mapping | None], dict] = _no_plays

@@ -17,7 +17,7 @@ part's ``<testsuite>``), which is what ``scripts/check_junit.py`` reads.
 
 Exit status: 0 when every part exited 0, else the first non-zero status (2
 for a bad command line).  Bounded: each part is stopped after ``--timeout``
-seconds (default 65 minutes), which counts as a failure.
+seconds (default 80 minutes), which counts as a failure.
 """
 
 from __future__ import annotations
@@ -42,7 +42,7 @@ def parse(argv: list[str]) -> tuple[argparse.Namespace, list[str]]:
     parser.add_argument("--junit", required=True, type=Path)
     parser.add_argument("--part", action="append", required=True, metavar="'NAME: ARGS'")
     parser.add_argument("--env", action="append", default=[], metavar="'NAME:VAR=value'")
-    parser.add_argument("--timeout", type=float, default=65 * 60)
+    parser.add_argument("--timeout", type=float, default=80 * 60)
     options = parser.parse_args(argv[:split])
     command = argv[split + 1:]
     if not command:

@@ -73,6 +73,11 @@ def _games_no_timers(settings):
     # it busy, and the review governor would make a test that waits for a review
     # wait for them (its own tests: tests/site/test_review_governor.py).
     settings.GAMES_REVIEW_IDLE_BELOW = "off"
+    # Django's docs' advice for test suites: a fast password hasher.  The default
+    # (PBKDF2, a million rounds) costs 0.3 s of CPU a user or a login here, and the
+    # suite creates and logs in thousands; a test about passwords themselves sets
+    # its own (tests/site/test_accounts_auth.py keeps the site's).
+    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
     try:
         from games import services
     except Exception:  # pragma: no cover - app not importable
@@ -214,3 +219,29 @@ def pytest_runtest_makereport(item, call):
         for name, value in getattr(item, "funcargs", {}).items():
             if isinstance(value, LiveStack):
                 report.sections.append((f"logs of {name}", value.logs()))
+
+
+#: Fixtures through which a test reaches the topology (database, channel layer,
+#: cache, live processes): a test marked ``pure`` may use none of them.
+TOPOLOGY_FIXTURES = frozenset({
+    "db", "transactional_db", "django_db_reset_sequences", "django_db_serialized_rollback",
+    "live_server", "client", "admin_client", "django_user_model", "async_client",
+})
+
+
+def pytest_collection_modifyitems(config, items):
+    """Refuse a ``pure`` test that reaches the topology.
+
+    ``pure`` (pyproject's markers) says the result cannot depend on the topology:
+    the production half of ``make test`` leaves such tests to the embedded half,
+    as it leaves ``tests/engine`` (Makefile, ``PRODUCTION_PYTEST``).  A pure module
+    that starts using the database would silently lose its production run, so
+    collection fails instead (``pytest.UsageError``)."""
+    for item in items:
+        if item.get_closest_marker("pure") is None:
+            continue
+        reached = TOPOLOGY_FIXTURES & set(getattr(item, "fixturenames", ()))
+        if reached or item.get_closest_marker("django_db") or item.get_closest_marker("production"):
+            raise pytest.UsageError(
+                f"{item.nodeid} is marked pure but reaches the topology "
+                f"({', '.join(sorted(reached)) or 'django_db/production mark'})")

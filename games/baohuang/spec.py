@@ -12,7 +12,7 @@ from games.engine.baohuang import RULES
 from games.engine.baohuang import tournament as tournament_hooks
 from games.registry import GameSpec, Tag
 
-from .table import table_regions
+from .table import SHARED_REGIONS
 
 #: Finishing places (B11), in order.
 PLACE_NAMES = [_("头科"), _("二科"), _("三科"), _("二落"), _("大落")]
@@ -106,7 +106,7 @@ SPEC = GameSpec(
     seat_tags=seat_tags,
     seat_place=seat_place,
     seat_plays=seat_plays,
-    table_regions=table_regions,
+    shared_regions=SHARED_REGIONS,
     result_extras=result_extras,
     action_labels={
         "yield": _("让"),

@@ -1,21 +1,24 @@
-"""What a 保皇 table adds to the generic table context for one viewer:
-the previous round on demand ("上一轮").
+"""The 保皇 board's regions that every viewer sees alike (the game's
+``shared_regions``, :class:`games.registry.GameSpec`): the set to beat
+(``top-set``) and the previous round on demand (``last-round``, "上一轮"),
+rendered once per room version and language for every seat and spectator.
 
-Built only from the viewer's own engine view (``table.view``): the round log
-holds public actions (sets played, 让, 过), the same for every seat, so the
-block reveals nothing a seat could not have watched (B5; the guard, B10, is
-not in it).
+Built only from :class:`~games.render.view.PublicTable` (the engine's view for
+no seat): the set on the table, the round's leader and the round log are
+public actions (sets played, 让, 过, B5), the same in every seat's view, so
+these regions reveal nothing a seat could not have watched (the guard, B10,
+is not in them).  The rest of the board reads the viewer's own table
+(``table.view``), per seat.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from django.utils.translation import gettext_lazy as _
 
 if TYPE_CHECKING:
-    from games.render.view import TableView
+    from games.render.view import PublicTable
 
 VERB_LABELS = {"yield": _("让"), "pass": _("过")}
 
@@ -52,15 +55,23 @@ def last_round(view: dict | None, names: list) -> dict | None:
     }
 
 
-@dataclass(frozen=True, slots=True)
-class BaohuangRegions:
-    """What a 保皇 board adds for one viewer (``game`` in its template):
-    ``last_round``, the previous round on demand (:func:`last_round`), or
-    None.  The rest of the board reads the generic table (``table.view``)."""
+def top_set(public: PublicTable) -> dict | None:
+    """``bh_top``'s inputs (``top-set``): the set to beat (``{"seat",
+    "cards"}`` or None, B4), the round's leader, the seats' names; None
+    before the first deal."""
+    view = public.view
+    if view is None:
+        return None
+    return {"top": view["top"], "leader": view["round"]["leader"], "names": public.names}
 
-    last_round: dict | None
+
+def previous_round(public: PublicTable) -> dict | None:
+    """``bh_last_round``'s inputs (``last-round``): :func:`last_round` of
+    the public view, or None (no region) when there is none."""
+    found = last_round(public.view, public.names)
+    return None if found is None else {"bh_last_round": found}
 
 
-def table_regions(table: TableView) -> BaohuangRegions:
-    """The 保皇 regions of ``table`` (the game's ``table_regions`` hook)."""
-    return BaohuangRegions(last_round(table.view, table.names))
+#: The 保皇 board's shared regions (``GameSpec.shared_regions``): region id ->
+#: its block's inputs from what every viewer sees.
+SHARED_REGIONS = {"top-set": top_set, "last-round": previous_round}

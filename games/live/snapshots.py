@@ -14,7 +14,12 @@ so they are taken once, as a :class:`games.render.tables.TableSnapshot`, and sha
   A later commit always carries a larger version, so a snapshot older than
   the newest announced commit is never served; a snapshot *newer* than the
   event is fine (the page then shows the newer commit, which is what the
-  socket would have read from the database anyway).
+  socket would have read from the database anyway);
+* a read of version N starts from the kept snapshot of an older version when
+  only moves happened since (:func:`step_snapshot`: one statement for the room's
+  row, the seats' columns and the new actions; the engine state extended by
+  them); anything else (a connect, a deal, a completed hand, a seat change, a
+  version without an action) reads the room in full (:func:`table_snapshot`).
 
 Each socket then renders its own seat with :func:`render_seat`, which makes no
 query (the snapshot is complete): hidden information stays per connection.
@@ -26,12 +31,15 @@ from __future__ import annotations
 
 import asyncio
 import contextvars
+import copy
+import dataclasses
 import os
 import threading
 from concurrent.futures import ThreadPoolExecutor
 from concurrent.futures import wait as wait_all
 
 from django.db import close_old_connections, connections
+from django.db.models import F
 
 from games import embargo, seating, services
 from games.models import Room, Seat
@@ -66,15 +74,15 @@ PUSH_SWAP = "morph"
 KIND = "snapshot"
 _inflight: dict[tuple[int, int | None], asyncio.Future] = {}
 #: Reads done by this process, and watch-verdict jobs (tests and the benchmark's curiosity).
-stats = {"reads": 0, "shared": 0, "verdicts": 0}
+stats = {"reads": 0, "shared": 0, "verdicts": 0, "steps": 0, "fallbacks": 0}
 
 
-def _read(room_id: int) -> TableSnapshot | None:
+def _read(room_id: int, kept: TableSnapshot | None = None) -> TableSnapshot | None:
     """:func:`load_snapshot` in a pool thread, closing the thread's connection
     when it is broken or too old (what ``database_sync_to_async`` does)."""
     close_old_connections()
     try:
-        return load_snapshot(room_id)
+        return load_snapshot(room_id, kept)
     finally:
         close_old_connections()
 
@@ -94,9 +102,142 @@ def close_connections() -> None:
     wait_all([_db_pool.submit(close) for _ in range(DB_THREADS)], timeout=15)
 
 
-def load_snapshot(room_id: int) -> TableSnapshot | None:
+#: A stepped snapshot (:func:`step_snapshot`) at most this many versions
+#: from the room's last full read: what no room version covers (a player's
+#: name, the apps' seat notes, a result note added after the commit) is read
+#: again at least this often, and at every deal, completed hand and seat change.
+FULL_READ_EVERY = int(os.environ.get("GAMES_LIVE_FULL_READ_EVERY", "40"))
+
+#: The room's row (joined), its seats' own columns and the current hand's
+#: ``complete``/``start`` with each action from ``seq`` on, in one statement:
+#: one row per (new action, seat), actions in order.  No row when the hand
+#: has no action from ``seq`` on (or the room is gone).
+_STEP = Prepared(
+    "live step",
+    lambda room_id, hand_id, seq: Seat.objects.filter(
+        room_id=room_id, room__matches__hands__id=hand_id, room__matches__hands__actions__seq__gte=seq,
+    ).select_related("room").annotate(
+        step_seq=F("room__matches__hands__actions__seq"),
+        step_payload=F("room__matches__hands__actions__payload"),
+        step_complete=F("room__matches__hands__complete"),
+        step_start=F("room__matches__hands__start"),
+    ).order_by("step_seq", "index"),
+)
+
+
+def _graft(seat, old, room) -> None:
+    """Give the fresh ``seat`` row what the read of ``old`` (the same seat,
+    equal in every column) joined and annotated: its user and the apps'
+    annotations; and ``room`` (one object for the snapshot)."""
+    fresh = seat.__dict__
+    for name, value in old.__dict__.items():
+        if name not in fresh:
+            fresh[name] = value
+    joined = seat._state.fields_cache
+    for name, value in old._state.fields_cache.items():
+        joined.setdefault(name, value)
+    joined["room"] = room
+
+
+def _clone(obj):
+    """A shallow copy of the model instance ``obj`` with its own state and
+    joined-objects cache (``copy.copy`` of a model goes through pickling's
+    protocol: several times slower)."""
+    new = obj.__class__.__new__(obj.__class__)
+    new.__dict__.update(obj.__dict__)
+    new._state = copy.copy(obj._state)
+    new._state.fields_cache = dict(obj._state.fields_cache)
+    return new
+
+
+def _seat_columns(seat) -> tuple:
+    return (seat.pk, seat.index, seat.user_id, seat.bot_policy, seat.ready, seat.autoplay)
+
+
+def steppable(kept: TableSnapshot | None) -> bool:
+    """Whether a newer version of ``kept``'s room may be built from ``kept``
+    by :func:`step_snapshot`: a live hand in play, not a room whose completed
+    hands an app may hide (their links are asked again at every full read),
+    fewer than :data:`FULL_READ_EVERY` steps from its last full read."""
+    return (
+        kept is not None and kept.replay_total is None and kept.hand is not None
+        and not kept.hand.complete and bool(kept.seats)
+        and not getattr(kept.seats[0], "embargo_room", False)
+        and kept.steps + 1 < FULL_READ_EVERY
+    )
+
+
+def step_snapshot(kept: TableSnapshot) -> TableSnapshot | None:
+    """The room of ``kept`` at its current version, built from ``kept`` and
+    what changed since, in one statement (:data:`_STEP`: the room's row, its
+    seats' own columns, the hand's ``complete`` and ``start``, the actions
+    appended since ``kept``); None when that is not enough to be exact, and
+    the caller reads the room in full (:func:`table_snapshot`).
+
+    Exact only when every version since ``kept`` was one move on ``kept``'s
+    hand: each version bump of a move appends one action to the hand (and
+    nothing the snapshot shows but the room's row, read again here), so the
+    step is taken only when the new version is ``kept``'s plus the number of
+    new actions (at least one), the seats' columns are ``kept``'s (no seat
+    taken, left, readied or put on 托管), and the hand is still in play with
+    the same carry-in.  A deal (a new hand), a completed hand (the score
+    sheet, the result panel), a seat change, a settlement (it comes with a
+    leaver's seat) or any other version bump without an action falls back.
+    The engine state is ``kept``'s with the new actions applied
+    (:func:`games.services.extend_state`); everything else (seats and users,
+    score sheet, previous hand, settlement, notes, the seats' words) is
+    ``kept``'s (the seats are the statement's rows, with ``kept``'s users and
+    annotations), the room and the hand's action count are new.  Call
+    :func:`steppable` first."""
+    hand = kept.hand
+    rows = _STEP.objects(kept.room.pk, hand.pk, kept.action_count)
+    if not rows:
+        return None
+    nseats = len(kept.seats)
+    if len(rows) % nseats:
+        return None
+    new = len(rows) // nseats
+    room = rows[0].room
+    if room.version != kept.version + new:
+        return None
+    first, payloads = kept.action_count, []
+    for k in range(new):
+        block = rows[k * nseats:(k + 1) * nseats]
+        if any(r.step_seq != first + k for r in block):
+            return None
+        payloads.append(block[0].step_payload)
+    top = rows[0]
+    if top.step_complete or top.step_start != hand.start:
+        return None
+    if [_seat_columns(r) for r in rows[:nseats]] != [_seat_columns(s) for s in kept.seats]:
+        return None
+    count = first + new
+    state = services.extend_state(hand, kept.state, first, payloads)
+    seats = rows[:nseats]  # fresh rows, equal to the kept ones in every column
+    for seat, old in zip(seats, kept.seats):
+        _graft(seat, old, room)
+    hand = _clone(hand)
+    hand.n_actions = count
+    stepped = dataclasses.replace(
+        kept, room=room, seats=tuple(seats), hand=hand, action_count=count, state=state, steps=kept.steps + 1,
+    )
+    object.__setattr__(stepped, "shared", kept.shared)  # the seats' words: the same seats
+    stats["steps"] += 1
+    return stepped
+
+
+def load_snapshot(room_id: int, kept: TableSnapshot | None = None) -> TableSnapshot | None:
     """Read room ``room_id`` from the database (synchronous); None if gone.
-    The room comes joined to its seats (one query for both)."""
+    The room comes joined to its seats (one query for both).  ``kept`` (an
+    older snapshot of the room, e.g. the one kept for the previous version)
+    is stepped to the current version when that is exact
+    (:func:`step_snapshot`, one statement), else the room is read in full."""
+    if steppable(kept) and kept.room.pk == room_id:
+        stepped = step_snapshot(kept)
+        if stepped is not None:
+            stats["reads"] += 1
+            return stepped
+        stats["fallbacks"] += 1
     seats = tuple(_SEATS.objects(room_id))
     if seats:
         room = seats[0].room
@@ -140,7 +281,11 @@ async def snapshot(room_id: int, version: int | None) -> TableSnapshot | None:
     future = _inflight.get(key)
     if future is None or future.get_loop() is not loop:
         context = contextvars.copy_context()
-        future = loop.run_in_executor(_db_pool, context.run, _read, room_id)
+        kept = None
+        if version is not None:  # a connect (None) reads in full
+            newest = roomcache.newest(room_id, KIND)
+            kept = newest[1] if newest is not None else None
+        future = loop.run_in_executor(_db_pool, context.run, _read, room_id, kept)
         _inflight[key] = future
         future.add_done_callback(lambda f: _inflight.pop(key, None) if _inflight.get(key) is f else None)
     else:

@@ -22,9 +22,9 @@ REPLAY_TABLE = "games/_replay_table.html"
 
 def seat_rows(spec, step: dict, statuses: str = "playing") -> list[dict]:
     """One row per seat for ``games/_felt.html`` and the seat block, from a
-    :func:`~games.services.records.replay_step` context ``step``: ``{"pos"
-    (the seat's index: seat 1 at the bottom, as a spectator sees a live
-    table), "index", "name", "is_turn", "played" (``spec.seat_plays`` of the
+    :func:`~games.services.records.replay_step` context ``step`` (the ring's
+    reference is seat 1, at the bottom, as a spectator sees a live table):
+    ``{"index", "name", "is_turn", "played" (``spec.seat_plays`` of the
     everything-view; a completed round stays still on the felt: no
     ``won_by``, its winner marked), "cards" (codes), "stacks" ([(code, n)]:
     identical neighbours as one card ×n), "shown" (the seat block's input)}``."""
@@ -38,7 +38,6 @@ def seat_rows(spec, step: dict, statuses: str = "playing") -> list[dict]:
             played = {**played, "won_by": None}
         cards = list(seat["cards"])
         rows.append({
-            "pos": i,
             "index": i,
             "name": seat["name"],
             "is_turn": seat["is_turn"],

@@ -34,6 +34,11 @@ replaced rendered:
 * ``{% call region("my-hand") %}<div id="my-hand" …>…</div>{% endcall %}`` is a
   region of the table fragment (:mod:`games.render.regions`: the element gets
   ``data-h``, and a push may send it as a stub when it did not change);
+* ``{{ region.memo("x", blocks.x, a=…) }}`` is a region that is one memo
+  block (``{% call region("x") %}{{ memo(blocks.x, a=…) }}{% endcall %}``, one
+  keep lookup), ``{{ region.rows("seat-", blocks.seat_place, table.seats,
+  "index pos …") }}`` one ``region.block`` per row, looped in Python
+  (:meth:`games.render.regions.Regions.rows`);
 * ``{{ memo(blocks.seat, s=row.shown) }}`` is a memo block of
   :mod:`games.render.memo`: the macro ``seat`` of a ``*_blocks.html`` template,
   imported without context (so it sees only its arguments and the globals:
@@ -45,15 +50,18 @@ Numbers are never localized (the fragment was ``{% localize off %}``).
 
 from __future__ import annotations
 
+from collections import ChainMap
+from types import MethodType
+
 from django.templatetags.static import static
 from django.utils.translation import gettext, ngettext
-from jinja2 import Environment, StrictUndefined
-from jinja2.runtime import Undefined
+from jinja2 import Environment, StrictUndefined, Template
+from jinja2.runtime import Context, Undefined, new_context
 from markupsafe import Markup
 
 from games.render import memo as memo_store
 from games.render.paths import path
-from games.render.regions import region
+from games.render.regions import Regions, region
 from games.templatetags.cards import card_class, card_label, cards_html, get_item, stack_buttons
 
 
@@ -117,6 +125,76 @@ def memo(block, **inputs) -> Markup:
     return memo_store.kept(block, memo_store.language(), values, lambda: Markup(block(**values)))
 
 
+class TableContext(Context):
+    """Jinja2's context, calling the environment's own functions directly.
+
+    Every call in a template (``_(text)``, ``memo(…)``, ``region.block(…)``,
+    ``url(…)``: some sixty a table render) goes through ``Context.call``,
+    which asks the callable, and its ``__call__``, whether it wants the
+    context, the eval context or the environment passed first, and drops the
+    loop's and block's variables from the keywords.  The callables of
+    :data:`DIRECT` (this module's globals, a render's
+    :class:`~games.render.regions.Regions` and its methods) want none of
+    them: they are called with their arguments as given, as ``Context.call``
+    would.  Anything else goes Jinja2's way."""
+
+    __slots__ = ()
+
+    def call(__self, __obj, *args, **kwargs):  # noqa: N805 (Jinja2's own signature)
+        kind = type(__obj)
+        try:
+            direct = kind is Regions or (__obj.__func__ if kind is MethodType else __obj) in DIRECT
+        except TypeError:  # unhashable: Jinja2's way
+            direct = False
+        if direct:
+            if kwargs:
+                kwargs.pop("_loop_vars", None)
+                kwargs.pop("_block_vars", None)
+            try:
+                return __obj(*args, **kwargs)
+            except StopIteration:  # as Context.call
+                return __self.environment.undefined("value was undefined because a callable raised a"
+                                                     " StopIteration exception")
+        return Context.call(__self, __obj, *args, **kwargs)
+
+
+class TableTemplate(Template):
+    """Jinja2's template, importing a ``*_blocks.html`` template cheaply.
+
+    ``{% import "…_blocks.html" as blocks %}`` (three a table render) asks
+    the imported template for its module: Jinja2 gives the cached module
+    unless the importing render's globals hold a name the imported template's
+    globals lack (then a module of its own), and tells that with a set
+    difference against its globals' ``ChainMap`` keys view, a Python-level
+    loop of ``ChainMap.__contains__`` per name (about 700 opcodes an
+    import).  The same test, done here with ``set.difference`` over the
+    chain's dicts (in C), gives the same module."""
+
+    def _get_default_module(self, ctx=None):
+        chain = self.globals
+        if ctx is None or type(chain) is not ChainMap or self.environment.is_async:
+            return super()._get_default_module(ctx)
+        if ctx.globals_keys.difference(*chain.maps):  # a name of the render's own: Jinja2's way
+            return super()._get_default_module(ctx)
+        if self._module is None:
+            self._module = self.make_module()
+        return self._module
+
+    def new_context(self, vars=None, shared=False, locals=None):
+        """Jinja2's context for a render of this template, given its globals
+        as one dict, the ``ChainMap`` flattened in C (the first map wins, as
+        in the chain): Jinja2 copies them into the context's parent and takes
+        their keys, and a ``ChainMap`` does both in Python (about 500 opcodes
+        a table render)."""
+        chain = self.globals
+        if type(chain) is ChainMap:
+            flat: dict = {}
+            for mapping in reversed(chain.maps):
+                flat.update(mapping)
+            chain = flat
+        return new_context(self.environment, self.name, self.blocks, vars, shared, chain, locals)
+
+
 class TableEnvironment(Environment):
     """Jinja2's environment, with ``x.name`` on a plain dict read as
     ``x["name"]`` first.  The table's context is mostly dicts (seat rows, the
@@ -128,7 +206,34 @@ class TableEnvironment(Environment):
     the usual way (a dict's method, else undefined).  Any other object's
     attribute is read here too (Jinja2's first try, without a second call
     per read: about two hundred reads a render); a missing one goes the
-    usual way (an item, else undefined)."""
+    usual way (an item, else undefined).  Its context calls the
+    environment's own functions directly (:class:`TableContext`), its
+    templates import blocks without a Python-level set difference
+    (:class:`TableTemplate`), and a template once loaded is found in a
+    dict when templates are not reloaded (:meth:`_load_template`)."""
+
+    context_class = TableContext
+    template_class = TableTemplate
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        #: ``name -> (loader, template)``: what :meth:`_load_template` found,
+        #: when templates are not reloaded.
+        self.loaded: dict = {}
+
+    def _load_template(self, name, globals):
+        """Jinja2's, with a plain dict before its LRU cache when templates are
+        not reloaded (``auto_reload`` off, as in production): the fragment
+        includes and imports about seven templates a render, each a locked LRU
+        lookup (about 100 opcodes) otherwise."""
+        if self.auto_reload or globals:
+            return super()._load_template(name, globals)
+        found = self.loaded.get(name)
+        if found is not None and found[0] is self.loader:
+            return found[1]
+        template = super()._load_template(name, globals)
+        self.loaded[name] = (self.loader, template)
+        return template
 
     def getattr(self, obj, attribute):
         if type(obj) is dict:
@@ -158,4 +263,12 @@ def environment(**options) -> Environment:
     })
     env.tests["none"] = is_none
     return env
+
+
+#: What :class:`TableContext` calls directly: functions that take no context
+#: (no ``pass_context``, ``pass_eval_context`` nor ``pass_environment``).
+DIRECT = frozenset({
+    translate, plural, path, memo, static, region, region.block, region.memo, region.rows,
+    Regions.__call__, Regions.block, Regions.memo, Regions.rows,
+})
 

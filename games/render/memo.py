@@ -89,6 +89,39 @@ def freeze(value):
     raise TypeError(f"memo inputs must be plain data, not {type(value).__name__}")
 
 
+#: Types whose values are plain data as they are (exact types: a subclass,
+#: a safe string say, goes through :func:`freeze`).
+_LEAVES = frozenset({str, int, float, bool, type(None)})
+
+
+def check(value) -> None:
+    """Raise ``TypeError`` when ``value`` is not plain data, as :func:`freeze`
+    does, without building its key: a dict's values, a list's or a tuple's
+    items of exact leaf types (str, int, float, bool, None) are passed over
+    in C, anything else is :func:`freeze`'s to judge.  :func:`kept` checks the
+    inputs of every block it renders with this (dozens of values a block).
+
+    >>> check({"a": [1, "x", None, (True, 2.0)]})
+    >>> check({"a": [object()]})
+    Traceback (most recent call last):
+    TypeError: memo inputs must be plain data, not object
+    """
+    kind = type(value)
+    if kind in _LEAVES:
+        return
+    if kind is dict:
+        items = value.values()
+    elif kind is list or kind is tuple:
+        items = value
+    else:
+        freeze(value)
+        return
+    if not _LEAVES.issuperset(map(type, items)):
+        for item in items:
+            if type(item) not in _LEAVES:
+                check(item)
+
+
 def key_of(values) -> bytes:
     """The key of plain data ``values`` as kept: their pickle, which records
     every type (``True``, ``1`` and ``1.0``, a safe and a plain string, a list
@@ -108,8 +141,8 @@ def key_of(values) -> bytes:
 def kept(block, language: str | None, values: dict, render):
     """The output of ``block`` for ``values`` in ``language``: ``render()``
     the first time, then the kept output (LRU of :data:`KEEP_BLOCKS`).
-    Raises ``TypeError`` when ``values`` are not plain data: checked by
-    :func:`freeze` whenever the block renders, so every key kept was checked
+    Raises ``TypeError`` when ``values`` are not plain data: checked
+    (:func:`check`, :func:`freeze`'s judgement) whenever the block renders, so every key kept was checked
     (a hit has the same pickle, types included, as a checked miss).  With
     :data:`CHECK` set, always ``render()`` (nothing kept)."""
     if CHECK:
@@ -122,7 +155,7 @@ def kept(block, language: str | None, values: dict, render):
             _kept.move_to_end(key)
             stats["hits"] += 1
             return entry[1]
-    freeze(values)
+    check(values)
     html = render()
     with _lock:
         # the block itself is kept with its output, so its id is never reused for another

@@ -10,6 +10,9 @@ or, when the element is a pure function of a few inputs, as a macro of a
 
     {{ region.block("play-" ~ row.index, blocks.play, row=row) }}
 
+(a region that is nothing but one such block: ``{{ region.memo("x", blocks.x,
+…) }}``; a region per row of a list, looped in Python:
+``{{ region.rows("play-", blocks.play, table.seats, "index name played") }}``)
 which is rendered and hashed once per distinct inputs and language and then
 kept (:func:`kept_region`): most regions of a push are unchanged for a seat
 since its previous push (the seats that did not move, their plays, the
@@ -50,6 +53,7 @@ from __future__ import annotations
 
 import hashlib
 import re
+from itertools import repeat
 
 from jinja2.runtime import Undefined
 from markupsafe import Markup
@@ -143,13 +147,18 @@ def _hash_region(rid: str, html: str) -> tuple[str, str, str]:
     return found, html[1:space], f'{html[:end]} data-h="{found}"{html[end:]}'
 
 
-def kept_region(rid: str, block, inputs: dict) -> tuple[str, str, str]:
+def kept_region(rid: str, block, inputs: dict, strict: bool = False) -> tuple[str, str, str]:
     """``(hash, tag, html with data-h)`` of region ``rid`` rendered by the
     ``*_blocks.html`` macro ``block(**inputs)``, kept per distinct inputs and
     language like a ``memo`` block (:func:`games.render.memo.kept`: the
     macro sees only its inputs, which must be plain data): an unchanged region
-    is neither rendered nor hashed again.  An undefined input is ``""``."""
-    values = {k: ("" if isinstance(v, Undefined) else v) for k, v in inputs.items()}
+    is neither rendered nor hashed again.  An undefined input is ``""``, or
+    with ``strict`` raises :class:`jinja2.UndefinedError` (as ``memo`` does)."""
+    values = inputs
+    if any(map(isinstance, inputs.values(), repeat(Undefined))):  # (in C: most calls have none)
+        if strict:
+            next(v for v in inputs.values() if isinstance(v, Undefined))._fail_with_undefined_error()
+        values = {k: ("" if isinstance(v, Undefined) else v) for k, v in inputs.items()}
     return memo_store.kept(block, memo_store.language(), {"region": rid, "inputs": values},
                            lambda: _hashed(rid, lambda: block(**values)))
 
@@ -158,11 +167,21 @@ def region(rid: str, caller=None) -> Markup:
     """A region rendered outside a table render (no record): the element with
     its ``data-h``.  The environment's global ``region``; a table render passes
     its own :class:`Regions` instead.  ``region.block(rid, macro, **inputs)``
-    is :meth:`Regions.block` without the record."""
+    is :meth:`Regions.block` without the record (``region.memo``,
+    ``region.rows`` likewise)."""
     return Markup(_hashed(rid, caller)[2])
 
 
 region.block = lambda rid, block, **inputs: Markup(kept_region(rid, block, inputs)[2])
+region.memo = lambda rid, block, **inputs: Markup(kept_region(rid, block, inputs, strict=True)[2])
+region.shared = lambda rid, block: _no_shared(rid, block)
+region.rows = lambda prefix, block, rows, fields, sep="", shared=None, **common: Regions().rows(
+    prefix, block, rows, fields, sep, **common)
+
+
+def _no_shared(rid: str, block):
+    """A shared region outside a table render (no snapshot to share it over)."""
+    raise ValueError(f"region {rid!r}: a shared region is rendered only in a table render")
 
 
 def forget() -> None:
@@ -174,32 +193,116 @@ def forget() -> None:
 roomcache.on_reset(forget)
 
 
+def row_inputs(prefix: str, row, names: list[str], common: dict) -> tuple[str, dict]:
+    """``(region id, inputs)`` of one row of a ``region.rows``: the row's
+    (a dict's keys or an object's attributes) ``names`` plus the ``common``
+    inputs; the id is ``prefix`` and the first name's value.  The one
+    definition a viewer's rows (:meth:`Regions.rows`) and the shared rows
+    (:func:`games.render.tables.shared_rows`) are compared by."""
+    values = {name: row[name] for name in names} if type(row) is dict else {
+        name: getattr(row, name) for name in names}
+    rid = f"{prefix}{values[names[0]]}"
+    if common:
+        values.update(common)
+    return rid, values
+
+
 class Regions:
     """The regions of one render, in template order: ``parts`` maps each
-    region id to ``(hash, tag, element html as rendered, data-h included)``."""
+    region id to ``(hash, tag, element html as rendered, data-h included)``.
+    ``shared`` (a table render's: :func:`games.render.tables.shared_region`
+    of its snapshot) gives a shared region's ``(hash, tag, html)`` or None,
+    worked out once for every viewer of the version (:meth:`shared`);
+    ``shared_rows`` (:func:`games.render.tables.shared_rows` of its
+    snapshot) the rows of a ``region.rows(…, shared=…)`` as every viewer whose
+    own rows equal them gets them (:meth:`rows`), or None."""
 
-    __slots__ = ("parts",)
+    __slots__ = ("parts", "_shared", "_shared_rows")
 
-    def __init__(self):
+    def __init__(self, shared=None, shared_rows=None):
         self.parts: dict[str, tuple[str, str, str]] = {}
+        self._shared = shared if shared is not None else _no_shared
+        self._shared_rows = shared_rows
 
-    def __call__(self, rid: str, caller=None) -> Markup:
-        found = _hashed(rid, caller)
+    def _record(self, rid: str, found: tuple[str, str, str]) -> str:
+        """Record region ``rid`` as ``found`` (``(hash, tag, html)``) and
+        return its html; a region rendered twice is a ``ValueError``."""
         if rid in self.parts:
             raise ValueError(f"region {rid!r} rendered twice")
         self.parts[rid] = found
-        return Markup(found[2])
+        return found[2]
+
+    def __call__(self, rid: str, caller=None) -> Markup:
+        return Markup(self._record(rid, _hashed(rid, caller)))
 
     def block(self, rid: str, block, **inputs) -> Markup:
         """The region ``rid`` as the macro ``block`` of a ``*_blocks.html``
         template renders it from ``inputs`` alone (``{{ region.block("play-1",
         blocks.play, …) }}``), kept per distinct inputs (:func:`kept_region`),
         recorded like a called region."""
-        found = kept_region(rid, block, inputs)
-        if rid in self.parts:
-            raise ValueError(f"region {rid!r} rendered twice")
-        self.parts[rid] = found
-        return Markup(found[2])
+        return Markup(self._record(rid, kept_region(rid, block, inputs)))
+
+    def memo(self, rid: str, block, **inputs) -> Markup:
+        """:meth:`block` with an undefined input an error (as ``memo``): the
+        region that is nothing but a memo block, ``{{ region.memo("x",
+        blocks.x, …) }}`` for ``{% call region("x") %}{{ memo(blocks.x, …) }}{%
+        endcall %}`` (the same html, from one keep lookup instead of a
+        caller's render, a memo lookup and a hash lookup)."""
+        return Markup(self._record(rid, kept_region(rid, block, inputs, strict=True)))
+
+    def shared(self, rid: str, block) -> Markup:
+        """The region ``rid`` that every viewer of the version sees alike (a
+        game's ``shared_regions``), ``{{ region.shared("top-set",
+        bh.bh_top) }}``: the macro ``block`` of a ``*_blocks.html`` template
+        rendered once per version and language for all viewers, from inputs
+        the game derives from what everyone sees (the engine's view for no
+        seat, never this viewer's), and spliced in here, recorded like any
+        region; nothing (and no record) when the game says it is not shown.
+        Raises ``ValueError`` outside a table render or for a region the game
+        does not declare shared."""
+        found = self._shared(rid, block)
+        if found is None:
+            return Markup("")
+        return Markup(self._record(rid, found))
+
+    def rows(self, prefix: str, block, rows, fields: str, sep: str = "", shared: str | None = None,
+             **common) -> Markup:
+        """One region per item of ``rows``, each rendered by the macro
+        ``block`` from the item's attributes (a dict's keys) named in
+        ``fields`` (space-separated; the first one's value, after ``prefix``,
+        is the region's id) and the ``common`` inputs, joined by ``sep``::
+
+            {{ region.rows("play-", blocks.play, table.seats, "index name played") }}
+
+        is ``{% for row in table.seats %}{{ region.block("play-" ~ row.index,
+        blocks.play, index=row.index, name=row.name, played=row.played) }}{%
+        endfor %}``: the same html and regions, each
+        row kept as :meth:`block` keeps it, without the template's loop, its
+        attribute reads and its calls through Jinja2's context around each
+        row.  The inputs must be plain data, as a block's.
+
+        ``shared`` names the rows every viewer of the version may see alike
+        (``"seats"``: the table's seats as the view for no seat shows them,
+        :func:`games.render.tables.shared_rows`), rendered once per version
+        and language: a row whose inputs equal its shared row's (``==``: both
+        built by the same code, types alike) is that row's region as
+        rendered for all, a row that differs (a role only this viewer knows,
+        a seat it may take) is rendered from this viewer's own inputs.  So the
+        html a viewer gets is always its own inputs' render: the shared rows
+        come from what everyone sees, never from another viewer.  Outside a
+        table render (no snapshot) every row is rendered as without it."""
+        names = fields.split()
+        public = self._shared_rows(shared, prefix, block, names, common) if (
+            shared is not None and self._shared_rows is not None) else None
+        htmls = []
+        for i, row in enumerate(rows):
+            rid, values = row_inputs(prefix, row, names, common)
+            if public is not None and i < len(public) and public[i][0] == values:
+                found = public[i][1]
+            else:
+                found = kept_region(rid, block, values)
+            htmls.append(self._record(rid, found))
+        return Markup(sep.join(htmls))
 
 
 class TableHtml(str):

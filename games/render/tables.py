@@ -25,8 +25,8 @@ from games.engine.base import CARD_VERBS, CHOICE_VERBS, FLAG_VERBS
 from games.models import Hand, Room, Seat, player_names
 from games.services.settlement import related_model
 from games.services.prepared import Prepared
-from games.render.regions import Regions, TableHtml, squeeze
-from games.render.view import SeatView, TableRender, TableView
+from games.render.regions import Regions, TableHtml, kept_region, row_inputs, squeeze
+from games.render.view import PublicTable, SeatView, TableRender, TableView
 
 #: Button labels of the verbs every game may use; a game adds its own
 #: (:attr:`GameSpec.action_labels <games.registry.GameSpec>`).
@@ -314,11 +314,24 @@ class TableSnapshot:
     #: hand has in all (``action_count`` is the step shown); None for the
     #: live table.
     replay_total: int | None = None
+    #: How many versions this snapshot is from the room's last full read: 0
+    #: for a full read (:func:`table_snapshot`), n when it was stepped from a
+    #: kept snapshot n times (:func:`games.live.snapshots.step_snapshot`).
+    steps: int = 0
     #: What :func:`table_view` derives from this snapshot alone, the same for
     #: every viewer, kept for the snapshot's other viewers (the seats' names,
     #: levels and notes, by language: :func:`seat_words`).  Never an engine
-    #: view: those are per seat.
+    #: view: those are per seat.  A snapshot stepped from this one (the same
+    #: seats, :func:`games.live.snapshots.step_snapshot`) shares the dict: only
+    #: what depends on the seats alone goes in it.
     shared: dict = field(default_factory=dict, init=False, compare=False, repr=False)
+    #: What this version shows every viewer alike, worked out once for all of
+    #: them: the :class:`~games.render.view.PublicTable` (the engine's view for
+    #: no seat) and the game's shared regions (``GameSpec.shared_regions``), by
+    #: language (:func:`public_table`, :func:`shared_region`).  Its own dict,
+    #: never the stepped snapshot's (a new version starts empty); it goes when
+    #: the snapshot goes (the one room-state cache, reset with it).
+    rendered: dict = field(default_factory=dict, init=False, compare=False, repr=False)
 
     @property
     def version(self) -> int:
@@ -437,6 +450,159 @@ def seat_words(snapshot: TableSnapshot) -> tuple[tuple[str, str, str], ...]:
     return found
 
 
+def public_table(snapshot: TableSnapshot) -> PublicTable:
+    """What every viewer of ``snapshot`` sees alike, in the active language
+    (:class:`~games.render.view.PublicTable`): the engine's view for no seat
+    (a spectator's, ``rules.view(state, None)``: no one's cards, no role
+    hidden from anyone), the seats' names, the rules page.  Worked out once
+    per snapshot (the view) and language (the rest), kept in
+    :attr:`TableSnapshot.rendered`.  No query."""
+    key = ("public", memo.language())
+    found = snapshot.rendered.get(key)
+    if found is None:
+        view = snapshot.rendered.get("public view", False)
+        if view is False:
+            rules = registry.get(snapshot.room.game).rules
+            view = rules.view(snapshot.state, None) if snapshot.hand is not None else None
+            snapshot.rendered["public view"] = view
+        names = tuple(words[0] or _("空座") for words in seat_words(snapshot))
+        found = snapshot.rendered[key] = PublicTable(
+            view, names, rulings.rule_url(snapshot.room.game), _public_seats(snapshot, view))
+    return found
+
+
+def _public_seats(snapshot: TableSnapshot, view) -> tuple[SeatView, ...]:
+    """:func:`seat_views` from the view for no seat, as :func:`table_view`
+    builds a viewer's (its seat to act, its clock), with no seat to take (a
+    seated player's; a spectator offered a seat differs there and renders
+    its own)."""
+    room = snapshot.room
+    replay = snapshot.replay_total is not None
+    to_act = (view or {}).get("to_act") if snapshot.hand is not None and not snapshot.complete else None
+    deadline_ms = epoch_ms(room.deadline) if room.status == Room.Status.PLAYING and not replay else 0
+    return seat_views(snapshot, registry.get(room.game), view, to_act, deadline_ms, may_take=False)
+
+
+def shared_region(snapshot: TableSnapshot, rid: str, block) -> tuple[str, str, str] | None:
+    """``(hash, tag, html with data-h)`` of the game's shared region ``rid``
+    (``GameSpec.shared_regions``) of ``snapshot`` in the active language,
+    rendered by the ``*_blocks.html`` macro ``block`` from the inputs the game
+    derives from :func:`public_table` alone; None when the game says the
+    region is not shown.  Worked out once per snapshot and language for all
+    its viewers (kept in :attr:`TableSnapshot.rendered`; the block itself is
+    kept per distinct inputs across versions as ``region.memo`` keeps it,
+    :func:`games.render.regions.kept_region`).  Hidden information: no
+    viewer's view reaches it, so a seat's own cards or a role only that seat
+    knows (a hidden role) cannot be in it.  Raises ``ValueError`` for a
+    region the game does not declare shared."""
+    inputs_of = registry.get(snapshot.room.game).shared_regions.get(rid)
+    if inputs_of is None:
+        raise ValueError(f"region {rid!r} is not one of the game's shared regions")
+    key = ("region", rid, memo.language())
+    found = snapshot.rendered.get(key, False)
+    if found is False:
+        inputs = inputs_of(public_table(snapshot))
+        found = None if inputs is None else kept_region(rid, block, inputs, strict=True)
+        if not memo.CHECK:  # (the tests' reference renders everything afresh)
+            snapshot.rendered[key] = found
+    return found
+
+
+def _auto_turn(seats, to_act) -> bool:
+    """The seat to act is a bot or on 托管."""
+    return to_act is not None and 0 <= to_act < len(seats) and (
+        seats[to_act].is_bot or seats[to_act].autoplay
+    )
+
+
+def seat_views(
+    snapshot: TableSnapshot, spec, view, to_act: int | None, deadline_ms: int, may_take: bool
+) -> tuple[SeatView, ...]:
+    """The seats of ``snapshot`` as the engine's ``view`` shows them (a seat's
+    own view, or the view for no seat: :func:`public_table`), in seat order:
+    the seat block's and the felt's inputs.  ``to_act`` is the seat to act as
+    that view says (a hidden decision's seat may be known to itself alone);
+    ``may_take``, the viewer may sit down (a spectator of the
+    live table).  Nothing here depends on where the viewer sits: the ring's
+    reference is the page's (``TableView.ref``)."""
+    room = snapshot.room
+    seats = snapshot.seats
+    hand = snapshot.hand
+    totals = snapshot.totals
+    counts = (view or {}).get("counts") or {}
+    plays = spec.seat_plays(view) if view is not None and to_act is not None else {}
+    auto_turn = _auto_turn(seats, to_act)
+    rows = []
+    for seat, (name, level, note) in zip(seats, seat_words(snapshot)):
+        is_turn = to_act == seat.index
+        rows.append(SeatView(
+            index=seat.index,
+            name=name,
+            is_turn=is_turn,
+            # the seat's play of the round on the table (games/_felt.html)
+            played=plays.get(seat.index),
+            # a spectator may sit on an empty seat, or a bot's while the table waits
+            can_take=may_take and (
+                (room.status != Room.Status.CLOSED and seat.is_empty)
+                or (room.status == Room.Status.WAITING and seat.is_bot)
+            ),
+            # What the seat shows, as plain data: the input of its memo block,
+            # the same for every viewer whose view shows the seat alike (its
+            # tags are the roles as that view knows them); the countdown only
+            # on the seat to act.
+            shown={
+                "index": seat.index, "name": name, "empty": seat.is_empty,
+                "bot": seat.is_bot, "policy": seat.bot_policy or "",
+                "level": level,
+                "tags": spec.seat_tags(view, seat.index), "autoplay": seat.autoplay,
+                "note": note,
+                "ready": seat.ready, "hand": hand.pk if hand is not None else None,
+                "status": room.status, "count": counts.get(str(seat.index)),
+                "place": spec.seat_place(view, seat.index),
+                "total": totals[seat.index] if seat.index < len(totals) else 0,
+                "turn": is_turn,
+                "deadline_ms": deadline_ms if is_turn else 0,
+                "auto_turn": auto_turn if is_turn else False,
+            },
+        ))
+    return tuple(rows)
+
+
+#: The rows a table render may share (``region.rows(…, shared=NAME)``): the
+#: fields of :class:`~games.render.view.PublicTable` that hold them.
+SHARED_ROWS = frozenset({"seats"})
+
+
+def shared_rows(snapshot: TableSnapshot, name: str, prefix: str, block, names: list, common: dict):
+    """``((inputs, (hash, tag, html with data-h)), …)``: each row of the
+    :func:`public_table`'s ``name`` (``"seats"``: the seats as the view for
+    no seat shows them) rendered as the region ``prefix + <its first field>``
+    by the ``*_blocks.html`` macro ``block`` from its fields ``names`` and
+    ``common``; once per snapshot and language for all its viewers (kept in
+    :attr:`TableSnapshot.rendered`; each row is kept per distinct inputs
+    across versions as ``region.block`` keeps it).  A viewer whose row's
+    inputs equal a shared row's gets that row's html
+    (:meth:`games.render.regions.Regions.rows`): its own inputs' render, so
+    hidden information (a hidden role its seat alone knows) is safe; the
+    html comes from the public view, never from the viewer who rendered
+    first.  None (every row per viewer) in :data:`games.render.memo.CHECK`,
+    the tests' reference.  Raises ``ValueError`` for rows not in
+    :data:`SHARED_ROWS`."""
+    if name not in SHARED_ROWS:
+        raise ValueError(f"rows {name!r} are not shared rows")
+    if memo.CHECK:
+        return None
+    key = ("rows", prefix, block, tuple(names), memo.language())
+    found = snapshot.rendered.get(key)
+    if found is None:
+        out = []
+        for row in getattr(public_table(snapshot), name):
+            rid, values = row_inputs(prefix, row, names, common)
+            out.append((values, kept_region(rid, block, values)))
+        found = snapshot.rendered[key] = tuple(out)
+    return found
+
+
 def table_view(
     room: Room, user, committed_at: int | None = None, snapshot: TableSnapshot | None = None
 ) -> TableView:
@@ -475,49 +641,15 @@ def table_view(
     if hidden:
         rows = [{**r, "hidden": hidden[r["id"]]} if r["id"] in hidden and not r["settlement"] else r
                 for r in rows]
-    counts = (view or {}).get("counts") or {}
     to_act = (view or {}).get("to_act") if hand is not None and not complete else None
-    seat_rows = []
-    # seats around the table: the viewer's seat (seat 1 for a spectator)
-    # at position 0, the bottom; the others in playing order
+    # seats around the table: the viewer's seat (seat 1 for a spectator) is
+    # the ring's reference, at the bottom, the others in playing order; the
+    # page's CSS places each seat from its index and this one number
+    # (ring.css), so no seat's markup depends on the viewer's place
     ref = me if me is not None else 0
-    plays = spec.seat_plays(view) if view is not None and to_act is not None else {}
     deadline_ms = epoch_ms(room.deadline) if room.status == Room.Status.PLAYING and not replay else 0
-    auto_turn = to_act is not None and 0 <= to_act < len(seats) and (
-        seats[to_act].is_bot or seats[to_act].autoplay
-    )
-    for seat, (name, level, note) in zip(seats, seat_words(snapshot)):
-        is_turn = to_act == seat.index
-        seat_rows.append(SeatView(
-            pos=(seat.index - ref) % len(seats),
-            index=seat.index,
-            name=name,
-            is_me=seat.index == me,
-            is_turn=is_turn,
-            # the seat's play of the round on the table (games/_felt.html)
-            played=plays.get(seat.index),
-            # a spectator may sit on an empty seat, or a bot's while the table waits
-            can_take=me is None and not replay and (
-                (room.status != Room.Status.CLOSED and seat.is_empty)
-                or (room.status == Room.Status.WAITING and seat.is_bot)
-            ),
-            # What the seat shows, as plain data: the input of its memo block,
-            # the same for every viewer; the countdown only on the seat to act.
-            shown={
-                "index": seat.index, "name": name, "empty": seat.is_empty,
-                "bot": seat.is_bot, "policy": seat.bot_policy or "",
-                "level": level,
-                "tags": spec.seat_tags(view, seat.index), "autoplay": seat.autoplay,
-                "note": note,
-                "ready": seat.ready, "hand": hand.pk if hand is not None else None,
-                "status": room.status, "count": counts.get(str(seat.index)),
-                "place": spec.seat_place(view, seat.index),
-                "total": totals[seat.index] if seat.index < len(totals) else 0,
-                "turn": is_turn,
-                "deadline_ms": deadline_ms if is_turn else 0,
-                "auto_turn": auto_turn if is_turn else False,
-            },
-        ))
+    auto_turn = _auto_turn(seats, to_act)
+    seat_rows = seat_views(snapshot, spec, view, to_act, deadline_ms, may_take=me is None and not replay)
     seat_names = tuple(r.name for r in seat_rows)
     result = None
     last_result = None
@@ -544,7 +676,8 @@ def table_view(
         rejoin=services.rejoin_seat(room, seats, hand, user) if me is None and not replay else None,
         replay=replay,
         complete=complete,
-        seats=tuple(seat_rows),
+        ref=ref,
+        seats=seat_rows,
         names=tuple(n or _("空座") for n in seat_names),
         seat_names=seat_names,
         has_empty=any(s.is_empty for s in seats),
@@ -610,8 +743,12 @@ def render_table_parts(
     """:func:`render_table` with its regions: a :class:`~games.render.regions.TableHtml`
     (a ``str``) whose ``parts`` a socket diffs against what it sent
     (:func:`games.render.regions.partial`)."""
+    if snapshot is None:
+        snapshot = table_snapshot(room)
     parts = table_render(room, user, committed_at, snapshot)
-    collector = Regions()
+    collector = Regions(lambda rid, block: shared_region(snapshot, rid, block),
+                        lambda name, prefix, block, names, common: shared_rows(
+                            snapshot, name, prefix, block, names, common))
     ctx = {"table": parts.table, "game": parts.game, "region": collector, "swap_oob": swap_oob}
     # a Jinja2 template (games/render/jinja.py), taken from its engine at once (no
     # Django-template lookup first); its output is escaped already

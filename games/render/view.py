@@ -29,20 +29,21 @@ from typing import Any, Mapping
 
 @dataclass(frozen=True, slots=True)
 class SeatView:
-    """One seat as the viewer sees it (``table.seats``, in seat order).
+    """One seat as the viewer's view shows it (``table.seats``, in seat order).
 
-    ``pos`` is its place around the felt (0 the viewer's seat, or seat 1 for
-    a spectator, then playing order); ``played`` what it laid in the trick
-    or round on the table (``GameSpec.seat_plays``: ``{"cards", "verb",
-    "winning", "won_by"}``) or None; ``can_take`` a spectator may sit there;
-    ``shown`` what the seat block shows, as plain data (the input of its memo
-    block, :mod:`games.render.memo`: the same for every viewer but for the
-    countdown, only on the seat to act)."""
+    ``played`` is what it laid in the trick or round on the table
+    (``GameSpec.seat_plays``: ``{"cards", "verb", "winning", "won_by"}``) or
+    None; ``can_take`` a spectator may sit there; ``shown`` what the seat
+    block shows, as plain data (the input of its memo block,
+    :mod:`games.render.memo`: the same for every viewer whose view shows the
+    seat alike, but for the countdown, only on the seat to act).  Where it
+    sits around the felt is not here: the page places it from its index and
+    the viewer's reference seat (:attr:`TableView.ref`, ``ring.css``), so its
+    regions are rendered once for every viewer who sees it alike
+    (:func:`games.render.tables.shared_rows`)."""
 
-    pos: int
     index: int
     name: str
-    is_me: bool
     is_turn: bool
     played: Mapping | None
     can_take: bool
@@ -61,7 +62,10 @@ class TableView:
     :func:`~games.render.tables.replay_snapshot`: every viewer a spectator,
     no clock, no seat to take).
 
-    Seats: ``seats`` (:class:`SeatView` per seat), ``names`` (each seat's
+    Seats: ``ref`` (the ring's reference seat: the viewer's, seat 1 for a
+    spectator; at the bottom, the others in playing order: the page's CSS
+    places each seat from its index and this, ``ring.css``), ``seats``
+    (:class:`SeatView` per seat), ``names`` (each seat's
     name, "空座" for an empty one), ``seat_names`` (names, "" when empty),
     ``has_empty``, ``paused_for`` (who a paused table waits for).
 
@@ -95,6 +99,7 @@ class TableView:
     rejoin: int | None
     replay: bool
     complete: bool
+    ref: int
     seats: tuple[SeatView, ...]
     names: tuple
     seat_names: tuple
@@ -123,6 +128,26 @@ class TableView:
     between_hands: bool
     auto_turn: bool
     help_url: str
+
+
+@dataclass(frozen=True, slots=True)
+class PublicTable:
+    """What every viewer of a room version sees alike, the input of a game's
+    shared regions (``GameSpec.shared_regions``, rendered once per version and
+    language for all viewers, :func:`games.render.tables.shared_region`):
+    ``view``, the engine's view for no seat (a spectator's: no one's cards,
+    no role hidden from anyone) or None before the first deal;
+    ``names`` each seat's name ("空座" for an empty one, lazy: taken in the
+    render's language), ``help_url`` (the game's rules page), ``seats``
+    (:class:`SeatView` per seat as that view shows them, no seat to take:
+    the rows of the seats' and the plays' regions rendered once for every
+    viewer whose own rows equal them, ``region.rows(…, shared="seats")``).
+    Built from the snapshot alone, never from a viewer's view."""
+
+    view: Mapping | None
+    names: tuple
+    help_url: str
+    seats: tuple = ()
 
 
 @dataclass(frozen=True, slots=True)

@@ -33,6 +33,7 @@ from .readmodel import (
     completed_hands,
     current_hand,
     current_hand_counted,
+    extend_state,
     hand_match,
     hand_state,
 )
@@ -57,7 +58,7 @@ __all__ = [
     "StaleVersion", "locked_room",
     "do_move", "reset_caches", "next_hand", "start_hand", "user_by_id",
     "action_count", "by_seat", "cache_stats", "clear_cache", "completed_hands", "current_hand",
-    "current_hand_counted", "hand_match", "hand_state",
+    "current_hand_counted", "extend_state", "hand_match", "hand_state",
     "close_room", "create_room", "fill_bots", "leave_seat", "rejoin_seat", "renew_invite", "room_edited", "set_autoplay",
     "set_ready",
     "take_seat",

@@ -160,10 +160,7 @@ def hand_state(
             tail = [row[0] for row in _ACTIONS_TAIL.values(hand.pk, m, n)]
         else:
             tail = payloads[m:n]
-        for payload in tail:
-            state = rules.apply(state, Action.from_record(payload, rules.seats))
-        cache_stats["extended"] += 1
-        cache_stats["applied"] += len(tail)
+        return _extended(hand, key, n, state, tail)
     else:
         cache_stats["rebuilt"] += 1
         if payloads is None:
@@ -179,6 +176,36 @@ def hand_state(
         for payload in payloads[:n]:
             state = rules.apply(state, Action.from_record(payload, rules.seats))
         cache_stats["applied"] += n
+    cache_put((*key, n), state)
+    return state
+
+
+def extend_state(hand: Hand, state, count: int, payloads: list):
+    """The engine state of ``hand`` after ``count + len(payloads)`` actions:
+    ``state`` (its state after its first ``count`` actions, e.g. a kept table
+    snapshot's) with ``payloads`` (the stored ``HandAction.payload`` of actions
+    ``count ..``, in order) applied, without a query.  A state already cached
+    under the new count is served instead; the result is cached like
+    :func:`hand_state`'s (so a full read of the next version extends it).
+    Raises ``IllegalAction`` if the stored actions are not legal."""
+    n = count + len(payloads)
+    key = hand_key(hand)
+    cached = _cache_get((*key, n))
+    if cached is not None:
+        cache_stats["hits"] += 1
+        return cached
+    return _extended(hand, key, n, state, payloads)
+
+
+def _extended(hand: Hand, key: tuple, n: int, state, tail):
+    """``state`` with the stored payloads ``tail`` applied, cached under
+    ``(*key, n)`` (``n``: the action count it reaches): the one extension
+    of :func:`hand_state` and :func:`extend_state`."""
+    rules = get_rules(hand.match.room.game)
+    for payload in tail:
+        state = rules.apply(state, Action.from_record(payload, rules.seats))
+    cache_stats["extended"] += 1
+    cache_stats["applied"] += len(tail)
     cache_put((*key, n), state)
     return state
 

@@ -352,7 +352,8 @@
 /* Going on when the room closes: a room page may name where its seated
  * player goes next (#follow-notice, e.g. an arena's next table).  When a
  * push shows the table closed while the page is open, the notice counts
- * data-seconds down and then goes there; "stay" stops it. */
+ * data-seconds down and then goes there; "stay" stops it.  A closed table's
+ * page no longer offers its owner "close the room". */
 (function () {
   "use strict";
   var last = null, timer = null;
@@ -377,6 +378,11 @@
   document.addEventListener("htmx:wsAfterMessage", function () {
     var now = status(), note = document.getElementById("follow-notice");
     if (note && now === "closed" && last !== null && last !== "closed" && timer === null) start(note);
+    if (now === "closed") {
+      // the page's head is not pushed: its owner's "close the room" goes with the table
+      var forms = document.querySelectorAll(".close-room");
+      for (var i = 0; i < forms.length; i++) forms[i].hidden = true;
+    }
     if (now) last = now;
   });
   document.addEventListener("click", function (ev) {

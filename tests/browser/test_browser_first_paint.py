@@ -19,7 +19,8 @@ from .helpers import PHONE, bot_table
 pytestmark = pytest.mark.browser
 
 HIDDEN = """() => Object.fromEntries(
-  ['header.site-header > nav.main-nav', '#my-hand', '#table .seat.me', '#my-controls', '#chat']
+  ['header.site-header > nav.main-nav', '#my-hand',
+   '#table .seat[data-seat="' + document.querySelector('#table').dataset.mySeat + '"]', '#my-controls', '#chat']
   .map(s => [s, document.querySelector(s) ? getComputedStyle(document.querySelector(s)).visibility : 'absent']))"""
 
 

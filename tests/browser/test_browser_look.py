@@ -162,10 +162,11 @@ def test_trick_lies_by_seat_viewer_at_the_bottom(site_server, browser):
                 p => [p.dataset.playedSeat, getComputedStyle(p).outlineStyle])]""")
         assert top is not None and top in dict(marks), (top, marks)
         assert [seat for seat, style in marks if style != "none"] == [top], (top, marks)
-        tops = page.evaluate("""() => [...document.querySelectorAll('.seat[data-pos]')].map(
-            s => [s.dataset.pos, s.getBoundingClientRect().top])""")
-        mine = dict(tops)["0"]
-        assert all(mine > top for pos, top in tops if pos != "0"), tops
+        ref = page.locator("#table").get_attribute("data-ref")
+        tops = page.evaluate("""() => [...document.querySelectorAll('.seat[data-seat]')].map(
+            s => [s.dataset.seat, s.getBoundingClientRect().top])""")
+        mine = dict(tops)[ref]
+        assert all(mine > top for seat, top in tops if seat != ref), tops
     finally:
         ctx.close()
 

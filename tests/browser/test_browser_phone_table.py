@@ -112,7 +112,7 @@ def _turn_with_plays(page, game: str, timeout_ms: int = 240_000) -> None:
             continue
         others = page.evaluate(
             "() => [...document.querySelectorAll('#felt [data-played-seat]:not(.won)')]"
-            ".filter(p => p.dataset.pos !== '0').length")
+            ".filter(p => p.dataset.seat !== document.querySelector('#table').dataset.ref).length")
         if others:
             return
         _play_hint(page)
@@ -172,9 +172,12 @@ def _shots(page, name: str) -> None:
 
 
 def _show_table(page) -> None:
-    """Scroll the page so that the felt (or the hand) is at the top of the screen."""
-    page.evaluate("() => { const e = document.querySelector('#felt') || document.querySelector('[data-region=\"hand\"]');"
-                  " if (e) window.scrollTo(0, window.scrollY + e.getBoundingClientRect().top - 4); }")
+    """Scroll the page so that the felt and the hand start on the screen: the
+    higher of the two at its top (a phone held sideways has the hand beside
+    the seats, above the felt: session 19)."""
+    page.evaluate("() => { const tops = ['#felt', '[data-region=\"hand\"]'].map(s => document.querySelector(s))"
+                  ".filter(Boolean).map(e => e.getBoundingClientRect().top);"
+                  " if (tops.length) window.scrollTo(0, window.scrollY + Math.min(...tops) - 4); }")
     page.wait_for_timeout(100)
 
 
@@ -233,7 +236,9 @@ def test_plays_on_the_felt_by_seat_one_screen_at_three_sizes(site_server, browse
         seats = page.locator(".seat[data-seat]").count()
         assert page.locator("[data-region='play'][data-seat]").count() == seats
         mine = page.locator("#table").get_attribute("data-my-seat")
-        assert page.locator(f"[data-region='play'][data-seat='{mine}']").get_attribute("data-pos") == "0"
+        assert page.locator("#table").get_attribute("data-ref") == mine
+        # (ring.css: the felt's area p0 from the seat and the table's data-ref)
+        assert page.evaluate(f"() => getComputedStyle(document.querySelector(\"[data-region='play'][data-seat='{mine}']\")).gridRowStart") == "p0"
         # the hint played through its button is accepted
         _play_hint(page)
     finally:

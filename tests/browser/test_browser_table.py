@@ -158,6 +158,17 @@ def test_refusal_dialogs_and_taking_the_seat_back(site_server, browser):
         page.click('[data-action="rejoin"]')
         page.wait_for_selector("#table[data-my-seat='0']")
         assert page.locator("#my-hand [data-card]").count() > 0
+
+        # the owner closes the room from a second tab while this page is open:
+        # the push closes the table here, and this page's head stops offering
+        # to close it
+        assert page.locator('[data-action="close-room"]').is_visible()
+        other = ctx.new_page()
+        other.goto(url)
+        other.click('[data-action="close-room"]')
+        other.click('#confirm-dialog [data-action="confirm-ok"]')
+        page.wait_for_selector("#table[data-status='closed']", state="attached")
+        page.wait_for_selector('[data-action="close-room"]', state="hidden")
     finally:
         ctx.close()
 
@@ -409,14 +420,14 @@ def test_long_names_in_side_seats_on_a_phone(site_server, browser):
     ctx, page = open_page(browser, base, room["users"][0]["cookie"], phone=True)
     try:
         page.goto(f"{base}/rooms/{room['room_id']}/")
-        name = page.locator('.seat[data-pos="1"] [data-seat-name="1"]')
+        name = page.locator('.seat[data-seat="1"] [data-seat-name="1"]')
         name.wait_for()
         assert name.get_attribute("title") == full
         assert name.text_content().strip() == full
         assert page.get_by_title(full, exact=True).count() == 1
         # measured in one go in the page (a push may replace the table at any time)
         measure = """() => {
-            const el = document.querySelector('.seat[data-pos="1"] [data-seat-name="1"]');
+            const el = document.querySelector('.seat[data-seat="1"] [data-seat-name="1"]');
             const seat = el.closest('.seat').getBoundingClientRect(), r = el.getBoundingClientRect();
             const cs = getComputedStyle(el);
             const tags = [...el.closest('.seat-name').querySelectorAll('.tag')].map(t => {
@@ -449,5 +460,46 @@ def test_long_names_in_side_seats_on_a_phone(site_server, browser):
                     pageFits: document.documentElement.scrollWidth <= 375};
         }""", arg=full, timeout=30_000).json_value()
         assert line == {"countdown": True, "pageFits": True}, line
+    finally:
+        ctx.close()
+
+
+def test_the_ring_turns_with_the_viewer(site_server, browser):
+    """A viewer on seat 3 of a 保皇 table (data-ref="2"): the seats' and the
+    plays' markup say only their seat (the same html for every viewer), and
+    ring.css puts the viewer's seat at the bottom, in the middle column,
+    the next two in playing order on the right, the last two on the left,
+    each play in its seat's felt area p<(seat - ref) mod 5>; the viewer's
+    own seat alone has the "mine" border."""
+    base = site_server.web_url
+    room = site_server.ops("bot_room", game="baohuang", humans=3, autoplay=True, ready=True,
+                           bot_delay_ms=400, turn_seconds=60, prefix="ring")
+    ctx, page = open_page(browser, base, room["users"][2]["cookie"])
+    try:
+        page.goto(f"{base}/rooms/{room['room_id']}/")
+        page.wait_for_selector("#table[data-hand] .table-end", state="attached")
+        assert page.locator("#table").get_attribute("data-ref") == "2"
+        m = page.evaluate("""() => {
+            const box = el => el.getBoundingClientRect();
+            const board = box(document.querySelector('#table .board'));
+            return {board: [board.left, board.right],
+                    seats: Object.fromEntries([...document.querySelectorAll('#table .seat[data-seat]')].map(s => [
+                        s.dataset.seat, {x: box(s).left + box(s).width / 2, top: box(s).top,
+                                         border: getComputedStyle(s).borderTopColor}])),
+                    plays: Object.fromEntries([...document.querySelectorAll('#felt .play[data-seat]')].map(p => [
+                        p.dataset.seat, getComputedStyle(p).gridRowStart]))};
+        }""")
+        seats = {int(k): v for k, v in m["seats"].items()}
+        pos = {s: (s - 2) % 5 for s in seats}
+        assert {int(k): v for k, v in m["plays"].items()} == {s: f"p{p}" for s, p in pos.items()}
+        left, right = m["board"]
+        mine = seats[2]
+        assert left < mine["x"] < right and all(mine["top"] > v["top"] for s, v in seats.items() if s != 2)
+        assert all(v["x"] > right for s, v in seats.items() if pos[s] in (1, 2)), seats  # 下家 on the right
+        assert all(v["x"] < left for s, v in seats.items() if pos[s] in (3, 4)), seats
+        assert seats[3]["top"] > seats[4]["top"] and seats[1]["top"] > seats[0]["top"]  # nearer the viewer lower
+        assert {v["border"] for s, v in seats.items() if s != 2} != {mine["border"]}
+        html = page.inner_html("#table")
+        assert "data-pos" not in html and not re.search(r'class="(seat|play)[^"]*\b(me|pos-\d)\b', html)
     finally:
         ctx.close()

@@ -6,9 +6,12 @@ from __future__ import annotations
 
 import itertools
 
+import pytest
 from hypothesis import given, settings, strategies as st
 
 from clubs.arena.pairing import Waiting, group, repeats_of
+
+pytestmark = pytest.mark.pure  # no topology: the embedded half runs it (Makefile)
 
 
 def _partitions(items, size):

@@ -12,6 +12,9 @@ from games.engine.baohuang.tournament import arena_result as baohuang_result
 from games.engine.shengji.tournament import arena_result as shengji_result
 
 
+pytestmark = pytest.mark.pure  # no topology: the embedded half runs it (Makefile)
+
+
 def _run(results, berserk=False):
     streak, points, fires = 0, [], []
     for result, base in results:

@@ -10,6 +10,9 @@ from clubs.tournament.duplicate import board_matchpoints, matchpoints, percentag
 from clubs.tournament.standings import percentage_standings
 
 
+pytestmark = pytest.mark.pure  # no topology: the embedded half runs it (Makefile)
+
+
 def test_matchpoints_one_board_four_tables():
     """Side 0's scores on one board at four tables: T1 +3, T2 +1, T3 +3, T4 -2.
     T1: beats T2, T4 (2) and ties T3 (½) = 2½.  T3 likewise 2½.  T2 beats T4 = 1.

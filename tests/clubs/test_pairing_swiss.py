@@ -5,10 +5,13 @@ from __future__ import annotations
 
 import random
 
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from clubs.tournament.swiss import PairingEntry, PairingError, can_avoid_repeats, swiss_pairs
+
+pytestmark = pytest.mark.pure  # no topology: the embedded half runs it (Makefile)
 
 
 @st.composite

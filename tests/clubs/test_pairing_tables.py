@@ -13,6 +13,9 @@ from clubs.tournament.swiss import PairingError
 from clubs.tournament.tables import TableEntry, swiss_tables, table_repeats
 
 
+pytestmark = pytest.mark.pure  # no topology: the embedded half runs it (Makefile)
+
+
 def simulate(n: int, rounds: int, seed: int):
     """Seat ``rounds`` rounds of ``n`` players with random points; yield each
     round's (entries, seating)."""

@@ -13,6 +13,9 @@ from clubs.tournament.round_robin import round_robin_round, round_robin_schedule
 from clubs.tournament.swiss import PairingError
 
 
+pytestmark = pytest.mark.pure  # no topology: the embedded half runs it (Makefile)
+
+
 @given(st.integers(2, 40))
 def test_every_pair_meets_exactly_once(n):
     entries = [f"e{i}" for i in range(n)]

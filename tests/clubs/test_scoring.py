@@ -11,6 +11,9 @@ from clubs.tournament.duplicate import neuberg_matchpoints
 from clubs.tournament.scoring import neuberg, wbf_vp
 
 
+pytestmark = pytest.mark.pure  # no topology: the embedded half runs it (Makefile)
+
+
 def test_neuberg_ebu_worked_example():
     """The EBU's example: 10 results where 11 were expected, matchpointed on
     the two-per-beat scale (top 18): a top becomes 19.9, a bottom 0.1."""

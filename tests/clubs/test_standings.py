@@ -3,6 +3,8 @@ examples written out here (docs/tournaments.md, "Scoring and standings")."""
 
 from __future__ import annotations
 
+import pytest
+
 from clubs.tournament.standings import (
     TableResult,
     bye_row,
@@ -11,6 +13,8 @@ from clubs.tournament.standings import (
     match_standings,
     table_standings,
 )
+
+pytestmark = pytest.mark.pure  # no topology: the embedded half runs it (Makefile)
 
 
 def line(standings):

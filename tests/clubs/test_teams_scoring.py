@@ -11,6 +11,9 @@ from clubs.tournament.teams import (BYE_VP, TeamResult, board_swing, imps, score
                                     team_tables)
 
 
+pytestmark = pytest.mark.pure  # no topology: the embedded half runs it (Makefile)
+
+
 @pytest.mark.parametrize("swing, expected", [
     (0, 0), (0.05, 0), (0.08, 0),     # under 20 bridge points: a flat board
     (0.1, 1), (0.25, 2), (0.5, 3),    # 22, 55, 110 points

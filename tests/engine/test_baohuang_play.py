@@ -157,3 +157,31 @@ def test_4h_played_reveals_the_guard():
     st = act(st, 0, "play", ["9S"])
     st = act(st, 1, "play", ["4H*"])
     assert RULES.view(st, 2)["guard"] == 1 and RULES.view(st, 0)["guard"] == 1
+
+
+def test_the_log_is_every_applied_action_whether_linked_or_read():
+    """The log is linked action by action and built as a tuple when read: at
+    every step it is the previous log plus the action, a state compares and
+    hashes equal to its twin whose log was never read, and it survives a
+    pickle and an ``evolve``."""
+    import pickle
+    import random
+
+    rng = random.Random(3)
+    st = RULES.start_hand(RULES.new_match(), RULES.deal(RULES.new_match(), 5))
+    steps = 0
+    while not RULES.is_complete(st):
+        seat = RULES.to_act(st)
+        action = RULES.bot_action(st, seat, "heuristic", rng)
+        before = st.log
+        new, twin = RULES.apply(st, action), RULES.apply(st, action)
+        assert type(new.log) is tuple and new.log == before + (action,)
+        assert new == twin and hash(new) == hash(twin)  # twin's log still linked
+        st = new
+        steps += 1
+    assert steps > 100 and len(st.log) == steps and RULES.actions(st) == st.log
+    unread = RULES.apply(RULES.start_hand(RULES.new_match(), RULES.deal(RULES.new_match(), 5)),
+                         st.log[0])
+    assert pickle.loads(pickle.dumps(unread)).log == (st.log[0],)
+    assert st.evolve(log=list(st.log[:3])).log == st.log[:3]
+    assert pickle.loads(pickle.dumps(st)) == st

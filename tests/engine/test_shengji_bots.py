@@ -119,30 +119,129 @@ def test_heuristic_team_gains_more_levels_than_random_team():
     assert statistics.fmean(gained[0]) > statistics.fmean(gained[1]) + 0.3
 
 
-def test_a_unit_leads_win_chance_is_the_general_ones():
-    """The lead loop's shortcut for one-unit candidates (``_unit_win_chance``)
-    gives exactly what ``_lead_win_chance`` gives, cut threats and all."""
-    compared = cut = 0
+def test_higher_unseen_counts_match_a_plain_count():
+    """``_higher_unseen`` (a table per suit and unit size, bisected) equals
+    counting the unseen cards of the suit above the order held ``size`` times,
+    for every order and size at each decision of two hands."""
+    asked = 0
 
     def check(s, seat, _a):
-        nonlocal compared, cut
+        nonlocal asked
+        if s.phase != "play":
+            return
+        v = view_mod.seat_view(s, seat)
+        h = bots.Heuristic(v, _Legal(RULES, s, seat), random.Random(0))
+        unseen = h._unseen()
+        for suit in "SHDCT":
+            for size in (1, 2, 3, 4):
+                for top in range(0, 60, 3):
+                    plain = sum(n for o, n in unseen.get(suit, ()) if n >= size and o > top)
+                    assert h._higher_unseen(suit, size, top) == plain
+                    asked += plain > 0
+
+    rng = random.Random(9)
+    m = RULES.new_match()
+    for seed in (21, 22):
+        s = _play_hand(m, seed, ["heuristic"] * 4, rng, check)
+        m = RULES.next_match(m, s)
+    assert asked > 1000
+
+
+def _plain_lead_score(h, cards):
+    """The lead score of ``cards`` written plainly (the general chance
+    ``_lead_win_chance`` for every candidate, a Counter of the hand's suits)."""
+    from collections import Counter
+
+    from games.engine.shengji.trumps import CARD_POINTS
+
+    v = h.v
+    info = v.ctx._t.info
+    suit, _top, _ = info[cards[0]]
+    n = len(cards)
+    pts = sum(CARD_POINTS[c] for c in cards)
+    hand_trumps = sum(1 for c in v.hand if info[c][0] == "T")
+    trump_rich = hand_trumps * 2 >= h._unseen_in("T")
+    lengths = Counter(info[c][0] for c in v.hand)
+    p = h._lead_win_chance(cards)
+    if suit != "T" and suit in v.voids[(h.seat + 2) % 4] and p < 0.5:
+        p = max(p, 0.5)
+    score = p * (8 + 3 * n + pts) - (1 - p) * (pts * 1.5 + 2 * n)
+    if suit == "T":
+        score -= (0.5 if trump_rich else 2.0) * n * (0.3 + (1 - p))
+        if p < 1 and any(info[c][1] >= 44 for c in cards):
+            score -= 4
+    else:
+        score += 0.2 * max(0, 8 - lengths[suit]) * (1 - p)
+    return score
+
+
+def test_lead_scores_equal_the_plain_formula():
+    """``_lead_scores`` (one-unit chances inline from the bisected tables) gives
+    exactly the plain score through ``_lead_win_chance`` for every candidate
+    lead of three hands' leads, cut threats, partner voids and trumps included."""
+    compared = units = 0
+
+    def check(s, seat, a):
+        nonlocal compared, units
         if s.phase != "play" or s.plays:
             return
         v = view_mod.seat_view(s, seat)
         h = bots.Heuristic(v, _Legal(RULES, s, seat), random.Random(0))
-        info = s.ctx._t.info
-        for cards in h._play_args():
-            if len(set(cards)) != 1:
-                continue
-            suit, top, _ = info[cards[0]]
-            fresh = bots.Heuristic(v, _Legal(RULES, s, seat), random.Random(0))
-            assert h._unit_win_chance(suit, len(cards), top) == fresh._lead_win_chance(cards)
-            compared += 1
-        cut += any(h._cut.values())
+        cands = h._play_args()
+        fast = h._lead_scores(cands)
+        plain = bots.Heuristic(v, _Legal(RULES, s, seat), random.Random(0))
+        assert fast == [_plain_lead_score(plain, c) for c in cands]
+        best = max(range(len(cands)), key=lambda i: (fast[i], -i))
+        assert a.arg == tuple(cands[best])
+        compared += len(cands)
+        units += sum(len(set(c)) == 1 for c in cands)
 
-    rng = random.Random(5)
+    rng = random.Random(6)
     m = RULES.new_match()
-    for seed in (11, 12, 13):
+    for seed in (31, 32, 33):
         s = _play_hand(m, seed, ["heuristic"] * 4, rng, check)
         m = RULES.next_match(m, s)
-    assert compared > 100 and cut > 0
+    assert compared > 500 and compared > units > 300
+
+
+def test_unseen_equals_a_plain_count_of_the_deck():
+    """``_unseen`` (one Counter of the seen cards over the deck table) equals
+    the plain count: every kind's copies in the deck minus those in the hand,
+    the trick so far, the kitty if known and the completed tricks, by suit of
+    play highest order first; at every play decision of two hands."""
+    from collections import Counter
+
+    from games.engine.shengji.deal import FULL_COUNTS
+
+    asked = 0
+
+    def check(s, seat, _a):
+        nonlocal asked
+        if s.phase != "play":
+            return
+        v = view_mod.seat_view(s, seat)
+        h = bots.Heuristic(v, _Legal(RULES, s, seat), random.Random(0))
+        info = s.ctx._t.info
+        seen = Counter(v.hand)
+        for _s, cs in v.plays:
+            seen.update(cs)
+        if v.kitty is not None:
+            seen.update(v.kitty)
+        seen.update(v.played)
+        plain = {su: [] for su in "SHDCT"}
+        for c in sorted(FULL_COUNTS, key=lambda c: -info[c][1]):
+            k = FULL_COUNTS[c] - seen[c]
+            if k > 0:
+                plain[info[c][0]].append((info[c][1], k))
+        got = h._unseen()
+        assert {su: sorted(x) for su, x in got.items()} == {su: sorted(x) for su, x in plain.items()}
+        assert all([o for o, _k in x] == sorted((o for o, _k in x), reverse=True) for x in got.values())
+        assert h._unseen_n == {su: sum(k for _o, k in x) for su, x in plain.items()}
+        asked += 1
+
+    rng = random.Random(12)
+    m = RULES.new_match()
+    for seed in (41, 42):
+        s = _play_hand(m, seed, ["heuristic"] * 4, rng, check)
+        m = RULES.next_match(m, s)
+    assert asked > 60

@@ -273,3 +273,50 @@ def test_suit_only_option_drops_the_format_but_not_the_suit_rule():
     hand = "9C 9C JC KC 2S"
     assert legal_in(L7H, hand, "6C 6C", "JC KC", follow="suit")
     assert not legal_in(L7H, hand, "6C 6C", "JC 2S", follow="suit")
+
+
+def test_satisfies_keeps_each_verdict_on_its_requirement():
+    """A play's verdict is computed once per requirement and card tuple: asked
+    again (the engine's check of a follow the bot checked) it is the same, and
+    another holding gets its own."""
+    from games.engine.shengji.follow import requirement, satisfies
+
+    lead = tuple(p("6C 6C"))
+    hand = tuple(p("7C 7C 9C QC 3H"))
+    req = requirement(hand, lead, CTX)
+    bad, good = tuple(p("9C QC")), tuple(p("7C 7C"))
+    msg = satisfies(req, bad, CTX)
+    assert msg is not None and msg.startswith("S9: 必须跟对子")
+    assert satisfies(req, good, CTX) is None
+    assert req.verdicts == {bad: msg, good: None}
+    assert satisfies(req, bad, CTX) == msg and satisfies(req, good, CTX) is None
+    other = requirement(tuple(p("9C QC KC 3H")), lead, CTX)
+    assert satisfies(other, bad, CTX) is None and other.verdicts == {bad: None}
+    with pytest.raises(IllegalAction, match="必须跟对子"):
+        check_follow(hand, lead, bad, CTX)
+
+
+def test_check_follow_refuses_cards_not_held_often_enough():
+    hand = tuple(p("7C 7C 9C QC 3H"))
+    lead = tuple(p("6C 6C"))
+    with pytest.raises(IllegalAction, match=r"do not hold 9C ×2") as exc:
+        check_follow(hand, lead, tuple(p("9C 9C")), CTX)
+    assert exc.value.rule == "S9"
+    with pytest.raises(IllegalAction, match=r"do not hold KC ×1"):
+        check_follow(list(hand), lead, p("7C KC"), CTX)
+    check_follow(iter(hand), lead, p("7C 7C"), CTX)
+
+
+def test_lead_plan_keeps_the_last_tuple_leads_plan():
+    from games.engine.shengji.follow import lead_plan
+
+    lead = tuple(p("6C 6C 7C 7C 9C"))
+    plan = lead_plan(lead, CTX)
+    assert plan.tractors == ((2, 2),) and plan.units == (1,) and plan.count == 5
+    assert lead_plan(lead, CTX) is plan
+    other = lead_plan(tuple(p("6C 6C")), CTX)
+    assert other.tractors == () and other.units == (2,)
+    assert lead_plan(tuple(p("6C 6C 7C 7C 9C")), CTX) == plan
+    gap = tuple(p("6C 6C 8C 8C"))
+    assert lead_plan(gap, CTX).tractors == ()
+    assert lead_plan(gap, TrumpContext("7", "H")).tractors == ((2, 2),)   # S6: 7 is the level

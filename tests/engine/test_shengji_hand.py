@@ -75,3 +75,38 @@ def test_auto_action_in_the_auction_is_a_pass():
     assert RULES.auto_action(st, st.to_act).verb == "pass"
     with pytest.raises(IllegalAction):
         RULES.auto_action(st, (st.to_act + 1) % 4)
+
+
+def test_state_replace_equals_dataclasses_replace():
+    """``state.replace`` / ``state.replacer`` (straight-line copies per set of
+    changed fields, slot descriptors) give the state ``dataclasses.replace``
+    gives, for the play path's field sets and others, at every step of a hand;
+    unknown or repeated fields raise TypeError."""
+    import dataclasses
+    import random as _random
+
+    import pytest as _pytest
+
+    from games.engine.shengji import RULES as _R
+    from games.engine.shengji import state as sm
+
+    m = _R.new_match()
+    s = _R.start_hand(m, _R.deal(m, 3))
+    rng = _random.Random(2)
+    steps = 0
+    while not _R.is_complete(s):
+        for ch in ({}, {"to_act": 2}, {"hands": s.hands[::-1], "plays": (), "to_act": 1},
+                   {"played": {}, "voids": (frozenset(),) * 4, "leader": 3, "log": ()}):
+            a = sm.replace(s, **ch)
+            b = dataclasses.replace(s, **ch)
+            assert a == b and a is not s
+            assert all(getattr(a, f.name) is getattr(b, f.name) for f in dataclasses.fields(b))
+        f = sm.replacer("hands", "plays", "to_act")
+        assert f(s, (), (), 0) == dataclasses.replace(s, hands=(), plays=(), to_act=0)
+        s = _R.apply(s, _R.bot_action(s, s.to_act, "heuristic", rng))
+        steps += 1
+    assert steps > 50
+    with _pytest.raises(TypeError):
+        sm.replace(s, colour="red")
+    with _pytest.raises(TypeError):
+        sm.replacer("hands", "hands")

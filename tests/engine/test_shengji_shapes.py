@@ -177,3 +177,56 @@ def test_s5_a_pair_of_level_cards_needs_the_same_suit():
     assert [c.shape for c in decompose(p("7S 7S"), ctx)] == [(2, 1)]
     assert sorted(c.shape for c in decompose(p("7S 7D"), ctx)) == [(1, 1), (1, 1)]
     assert [c.shape for c in decompose(p("7S 7S 7S 7S"), ctx)] == [(4, 1)]   # a bomb of L
+
+
+def test_slot_builder_equals_the_dataclass_constructor():
+    """``slot_builder`` (positional, slot descriptors) builds what the frozen
+    dataclass's own ``__init__`` builds: equal, same hash, same fields, still
+    frozen; for Component and Step, the two hot ones."""
+    import dataclasses
+
+    import pytest as _pytest
+
+    from games.engine.shengji.follow import Step, _step
+    from games.engine.shengji.shapes import Component, _component, slot_builder
+    from games.engine.cards import parse_cards
+
+    cards = parse_cards(["AS", "AS", "KS", "KS"])
+    for cls, build, values in ((Component, _component, (2, 2, 14, "S", cards)),
+                               (Step, _step, ("tractor", 2, cards)),
+                               (Component, slot_builder(Component), (1, 1, 3, "T", cards[:1]))):
+        a, b = build(*values), cls(*values)
+        assert type(a) is cls and a == b and hash(a) == hash(b)
+        assert dataclasses.astuple(a) == dataclasses.astuple(b)
+        with _pytest.raises(dataclasses.FrozenInstanceError):
+            a.size = 3
+
+
+def test_slot_builder_refuses_a_class_whose_init_does_more():
+    """A ``__post_init__``, a default factory or a class without slots would be
+    skipped or missed by the builder: it refuses them (TypeError)."""
+    import dataclasses
+
+    import pytest as _pytest
+
+    from games.engine.shengji.shapes import slot_builder
+
+    @dataclasses.dataclass(frozen=True, slots=True)
+    class Checked:
+        a: int
+
+        def __post_init__(self):
+            if self.a < 0:
+                raise ValueError(self.a)
+
+    @dataclasses.dataclass(frozen=True, slots=True)
+    class Defaulted:
+        a: tuple = dataclasses.field(default_factory=tuple)
+
+    @dataclasses.dataclass(frozen=True)
+    class Unslotted:
+        a: int
+
+    for cls in (Checked, Defaulted, Unslotted):
+        with _pytest.raises(TypeError):
+            slot_builder(cls)

@@ -149,3 +149,38 @@ def test_own_hand_order_is_s4_then_side_suits_s_h_d_c_high_to_low():
     assert RULES.view(s, 0)["hand"] == [
         "AS", "5H", "BJ", "3S", "3C", "2S", "2H", "2C", "KS", "4S",
         "KH", "3H", "4D", "AC"]
+
+
+def test_seat_view_equals_the_dataclass_built_by_keywords():
+    """``seat_view`` builds its SeatView with the positional descriptor builder;
+    at every step of a hand, for every seat and a spectator, each field is the
+    one the keyword construction names (so a reordered field cannot slip)."""
+    import dataclasses
+    import random as _random
+
+    from games.engine.shengji import view as vm
+
+    m = RULES.new_match()
+    s = RULES.start_hand(m, RULES.deal(m, 5))
+    rng = _random.Random(4)
+    while True:
+        for seat in (0, 1, 2, 3, None):
+            v = vm.seat_view(s, seat)
+            hand = s.hands[seat] if seat is not None else ()
+            want = vm.SeatView(
+                seat=seat, phase=s.phase, to_act=s.to_act, hand=hand,
+                counts=tuple(len(h) for h in s.hands), levels=s.match.levels,
+                level=s.level, dealer=s.dealer, trump=s.trump, ctx=s.ctx,
+                opener=s.deal.opener, shown_card=s.deal.shown, piles=s.piles,
+                highest=s.highest, passed=s.passed, auction_winner=s.auction_winner,
+                owed=s.taken, given=v.given, kitty=v.kitty, leader=s.leader,
+                plays=s.plays, tricks=s.tricks, played=s.played or {}, voids=s.voids,
+                failed_attempt=s.lead_attempt, multiplier=s.match.multiplier,
+                follow=s.match.follow, result=s.result)
+            assert v == want
+            assert type(v) is vm.SeatView
+            for f in dataclasses.fields(want):
+                assert getattr(v, f.name) == getattr(want, f.name), f.name
+        if RULES.is_complete(s):
+            break
+        s = RULES.apply(s, RULES.bot_action(s, s.to_act, "heuristic", rng))

@@ -2,8 +2,13 @@
 on the Celery review queue (``<CELERY_NAMESPACE>.reviews``: the stack's own
 namespace), which the live worker does not consume (the tables keep being
 served, the review waits); a review worker started as deploy/supervisord.conf
-starts it (``CARDROOM_WORKER_ROLE=reviews``, no ``-Q``, ``--concurrency 1``,
-``nice -n 19``) finds that queue by itself, computes and stores it.
+starts it (``CARDROOM_WORKER_ROLE=reviews``, no ``-Q``, ``--concurrency 1``)
+finds that queue by itself, computes and stores it.
+
+The reviewer runs here at normal priority, not at deploy's ``nice -n 19``: the
+niceness is the operating system's business, not the queue's, and on a CI machine
+whose two cores four test processes keep busy a nice-19 process got so little CPU
+that its Celery start-up and a 300 ms review did not finish in 180 s.
 """
 
 from __future__ import annotations
@@ -17,7 +22,7 @@ from .stack import LiveStack, Proc, running
 
 pytestmark = pytest.mark.production
 
-WAIT_S = 180
+WAIT_S = 300  # per phase; under a CI machine's full load a phase took 3 min
 
 
 def _wait(predicate, what: str, stack, timeout: float = WAIT_S):
@@ -58,7 +63,7 @@ def test_reviews_wait_on_their_queue_for_the_review_worker(tmp_path):
         stack.ops("close", room_id=room["room_id"])
 
         env = dict(stack.env, CARDROOM_WORKER_ROLE="reviews")
-        reviewer = Proc("reviewer", ["nice", "-n", "19", sys.executable, "-m", "celery", "-A",
+        reviewer = Proc("reviewer", [sys.executable, "-m", "celery", "-A",
                                      "config", "worker", "--concurrency", "1",
                                      "--pool=solo", "--loglevel=INFO", "--without-gossip",
                                      "--without-mingle", "-n", "reviewer-it@%h"],

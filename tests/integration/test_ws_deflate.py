@@ -46,7 +46,7 @@ async def _pushes(stack: LiveStack, room_id: int, cookie: str, n: int) -> tuple[
 
 def _room(stack: LiveStack) -> dict:
     return stack.ops("bot_room", game="baohuang", humans=1, autoplay=True, ready=True,
-                     bot_delay_ms=200, turn_seconds=60, prefix="defl")
+                     bot_delay_ms=1500, turn_seconds=60, prefix="defl")
 
 
 def test_table_pushes_are_deflated(embedded_stack):

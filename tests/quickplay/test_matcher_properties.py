@@ -5,10 +5,14 @@ window; pairs sit as partners; "never" means no bots."""
 
 from __future__ import annotations
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from quickplay.matcher import Layout, Party, Table, Window, match, window
+
+pytestmark = pytest.mark.pure  # no topology: the embedded half runs it (Makefile)
+
 
 SHENGJI = Layout(4, ((0, 2), (1, 3)))
 BAOHUANG = Layout(5)

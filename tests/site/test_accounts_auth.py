@@ -142,3 +142,17 @@ def test_a_username_too_long_for_any_account_is_a_failed_login_not_a_500(client,
         assert response.status_code == 200, attempt
     assert list(AccessAttempt.objects.values_list("username", "failures_since_start")) == [("0" * 150, 4)]
     assert client.post("/accounts/login/", {"username": name, "password": "bad5"}).status_code == 429
+
+
+def test_the_site_stores_passwords_with_a_slow_hash_not_the_suites_fast_one():
+    """tests/conftest.py gives every test Django's MD5 hasher (the suite creates
+    thousands of users); the site itself, and the live stacks the integration and
+    browser tests start, must keep Django's default: PBKDF2 first, MD5 nowhere."""
+    import importlib
+
+    from django.conf import global_settings
+
+    site = importlib.import_module("config.settings")
+    hashers = getattr(site, "PASSWORD_HASHERS", global_settings.PASSWORD_HASHERS)
+    assert hashers[0] == "django.contrib.auth.hashers.PBKDF2PasswordHasher"
+    assert not any("MD5" in name for name in hashers)

@@ -10,6 +10,11 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
+pytestmark = pytest.mark.pure  # no topology: the embedded half runs it (Makefile)
+
+
 ROOT = Path(__file__).resolve().parents[2]
 APPS = ["games", "clubs", "accounts", "quickplay", "ratings", "notifications", "moderation", "config", "hooks"]
 SKIP = {"migrations", "management", "__pycache__"}

@@ -8,6 +8,11 @@ import re
 import subprocess
 from pathlib import Path
 
+import pytest
+
+pytestmark = pytest.mark.pure  # no topology: the embedded half runs it (Makefile)
+
+
 ROOT = Path(__file__).resolve().parents[2]
 REFERENCE = re.compile(r"(?<![&\w#])#\d{1,2}\b(?![\w'\"])|\b[Ii]ssues? #?\d{1,2}\b")
 

@@ -22,7 +22,9 @@ Shapes pinned:
   played; the match's completed hands once per process and completed hand;
   one more for the result panel's notes when a completed hand is shown; and a seat's fragment
   rendered from it (:func:`games.live.snapshots.render_seat`) for a player and for a
-  spectator: none.
+  spectator: none;
+* the next version of a hand in play stepped from the kept snapshot
+  (:func:`games.live.snapshots.step_snapshot`): one statement.
 """
 
 from __future__ import annotations
@@ -203,6 +205,25 @@ def test_snapshot_after_hands_played(bot_room, alice, make_user):
     _one_bot_move(bot_room)
     snap = _snapshot_and_renders(bot_room, [alice], make_user("watcher2"), SNAPSHOT + NOTES)
     assert [r["number"] for r in snap.score_rows] == [1, 2] and snap.previous.number == 2
+
+
+def test_next_version_stepped_from_the_kept_snapshot(bot_room, alice, make_user):
+    """The next version of a hand in play, built from the snapshot kept for the
+    previous one (live.step_snapshot): one statement instead of SNAPSHOT's three
+    (+ the previous hand's notes, + the new actions), and renders without any."""
+    services.set_autoplay(bot_room, alice, True)
+    _one_bot_move(bot_room)
+    kept = live.load_snapshot(bot_room.pk)
+    _one_bot_move(bot_room)
+    with CaptureQueriesContext(connection) as ctx:
+        snap = live.load_snapshot(bot_room.pk, kept)
+    assert statements(ctx) == ["SELECT games_seat"]  # room, seats, hand and new actions joined
+    assert snap.steps == 1 and snap.version == kept.version + 1
+    viewers = [alice, make_user("watcher")]
+    with CaptureQueriesContext(connection) as ctx:
+        fragments = [live.render_seat(snap, user, snap.version, 1) for user in viewers]
+    assert statements(ctx) == []
+    assert all(f'data-version="{snap.version}"' in f for f in fragments)
 
 
 def test_between_hands_snapshot(bot_room, alice, make_user):

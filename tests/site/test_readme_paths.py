@@ -6,6 +6,10 @@ from __future__ import annotations
 
 import re
 from pathlib import Path
+import pytest
+
+pytestmark = pytest.mark.pure  # no topology: the embedded half runs it (Makefile)
+
 
 ROOT = Path(__file__).resolve().parents[2]
 

@@ -22,7 +22,14 @@ def page(room, user):
 
 
 def positions(html):
-    return {int(s): int(p) for s, p in re.findall(r'data-seat="(\d+)" data-pos="(\d+)"', html)}
+    """Each seat's ring position as ring.css places it: (seat - ref) mod n,
+    from the table's data-ring and data-ref and each seat's data-seat (the
+    seats' markup says nothing of the viewer's place)."""
+    n = int(re.search(r'data-ring="(\d+)"', html).group(1))
+    ref = int(re.search(r'<div id="table"[^>]* data-ref="(\d+)"', html).group(1))
+    seats = [int(s) for s in re.findall(r'<div id="seat-\d+" class="seat[^"]*" data-seat="(\d+)"', html)]
+    assert len(seats) == n
+    return {s: (s - ref) % n for s in seats}
 
 
 def test_positions_are_relative_to_the_viewer(five_humans, make_user):
@@ -31,6 +38,7 @@ def test_positions_are_relative_to_the_viewer(five_humans, make_user):
     assert positions(page(room, make_user("watcher"))) == {i: i for i in range(5)}
     html = page(room, users[0])
     assert 'data-ring="5"' in html
+    assert "data-pos" not in html and "pos-" not in html
 
 
 def test_timer_on_the_seat_to_act_and_plays_in_front_of_seats(bot_room, alice, driver):

@@ -106,27 +106,30 @@ def shape_to_cards(hand, shape, by_rank=None) -> tuple:
     to low): within a rank the engine takes cards in the C6 order (plain BJ
     before BJ*).  ``by_rank`` (from :func:`by_rank_cards`) may be passed to reuse work.
     Raises ``ValueError`` if the hand cannot supply the shape."""
-    out: list = []
+    out: tuple = ()
     i, n = 0, len(shape)
     while i < n:
         r = shape[i]
         j = i + 1
         while j < n and shape[j] == r:
             j += 1
+        need = j - i
         if by_rank is not None:
-            cards = by_rank[r][: j - i]
+            cards = by_rank[r][:need]
+            if len(cards) < need:
+                raise ValueError(f"hand cannot supply {shape}")
+            out += tuple(cards)
         else:
-            cards = []
-            need = j - i
             for k in RANK_KINDS[r]:
-                take = min(hand[k], need)
-                if take:
-                    cards += [KINDS[k]] * take
-                    need -= take
-                    if not need:
+                have = hand[k]
+                if have:
+                    if have >= need:
+                        out += (KINDS[k],) * need
+                        need = 0
                         break
-        if len(cards) < j - i:
-            raise ValueError(f"hand cannot supply {shape}")
-        out.extend(cards)
+                    out += (KINDS[k],) * have
+                    need -= have
+            if need:
+                raise ValueError(f"hand cannot supply {shape}")
         i = j
-    return tuple(out)
+    return out

@@ -91,7 +91,7 @@ def apply_play(st: HandState, seat: int, arg) -> HandState:
         err = three_error(shape, top is None, st.sizes[seat])
         if err:
             raise IllegalAction(err, "B6")
-    if top is not None and not beats(shape, top[2]):
+    if top is not None and not _beats(shape, top[2]):
         tshape = top[2]
         if len(shape) != len(tshape):
             msg = (f"to beat {describe(tshape)} you must play {len(tshape)} cards, "
@@ -103,11 +103,17 @@ def apply_play(st: HandState, seat: int, arg) -> HandState:
     rc = list(st.rcs[seat])
     for r in shape:
         rc[r] -= 1
-    size = st.sizes[seat] - len(kinds)
+    sizes = list(st.sizes)
+    size = sizes[seat] = sizes[seat] - len(kinds)
     new = _copy(st)
-    new.hands = _put(st.hands, seat, tuple(hand))
-    new.rcs = _put(st.rcs, seat, tuple(rc))
-    new.sizes = _put(st.sizes, seat, size)
+    # the three per-seat tuples with this seat's entry replaced
+    hands = list(st.hands)
+    hands[seat] = tuple(hand)
+    new.hands = tuple(hands)
+    rcs = list(st.rcs)
+    rcs[seat] = tuple(rc)
+    new.rcs = tuple(rcs)
+    new.sizes = tuple(sizes)
     finished = st.finished + (seat,) if size == 0 else st.finished
     new.h4_played = st.h4_played or has_h4
     new.top = (seat, cards, shape)
@@ -120,6 +126,22 @@ def apply_play(st: HandState, seat: int, arg) -> HandState:
         return new
     new.finished = finished
     return _advance(new, seat)
+
+
+#: :func:`.sets.beats` results by ``(shape, top shape)`` (a pure function of
+#: the two; cleared when it reaches ``_BEATS_LIMIT`` entries).
+_BEATS: dict[tuple, bool] = {}
+_BEATS_LIMIT = 1 << 14
+
+
+def _beats(shape: tuple, tshape: tuple) -> bool:
+    key = (shape, tshape)
+    got = _BEATS.get(key)
+    if got is None:
+        if len(_BEATS) >= _BEATS_LIMIT:
+            _BEATS.clear()
+        got = _BEATS[key] = beats(shape, tshape)
+    return got
 
 
 def apply_yield(st: HandState, seat: int) -> HandState:
@@ -155,8 +177,7 @@ def _advance(new: HandState, actor: int) -> HandState:
     sizes = new.sizes
     passed = new.passed
     top_seat = new.top[0]
-    for i in range(1, 6):
-        p = (actor + i) % 5
+    for p in _AFTER[actor]:
         if p == top_seat or not sizes[p] or passed >> p & 1:
             continue
         new.to_act = p
@@ -175,8 +196,8 @@ def _advance(new: HandState, actor: int) -> HandState:
     return new
 
 
-def _put(t: tuple, i: int, v) -> tuple:
-    return t[:i] + (v,) + t[i + 1:]
+#: The seats after each seat in turn order (C2), the seat itself last.
+_AFTER = tuple(tuple((s + i) % 5 for i in range(1, 6)) for s in range(5))
 
 
 def _code(k: int) -> str:

@@ -26,6 +26,7 @@ from .crown import apply_crown, apply_declaration, bj_holder, declaring_verb
 from .deal import Deal, deal_cards
 from .deal import deal_from_record as _deal_from_record
 from .order import KIND_OF, KINDS, by_rank_cards, rank_counts, shape_to_cards
+from .play import _FACTS as _PLAY_FACTS
 from .play import apply_pass, apply_play, apply_yield
 from .scoring import score
 from .sets import beating_shapes, lead_shapes
@@ -111,30 +112,30 @@ class BaohuangRules(GameRules):
         if not isinstance(action, Action):
             raise IllegalAction(f"not an action: {action!r}")
         verb, seat = action.verb, action.seat
-        if state.phase in ("done", "voided"):
+        phase = state.phase
+        if phase == "done" or phase == "voided":
             raise IllegalAction("the hand is over", "B11")
         if verb == "play":
-            new = apply_play(state, seat, action.arg)
-        elif verb == "pass":
-            new = apply_pass(state, seat)
-        elif verb == "yield":
-            new = apply_yield(state, seat)
+            arg = action.arg
+            new = apply_play(state, seat, arg)
+            # A tuple of cards is in the play-facts memo once applied (it is
+            # memoized exactly when every item is a Card): no per-card check.
+            if type(arg) is not tuple or arg not in _PLAY_FACTS:
+                for c in arg:
+                    if not isinstance(c, Card):
+                        action = Action(seat, "play", tuple(Card.parse(c) for c in arg))
+                        break
+        elif verb == "pass" or verb == "yield":
+            new = apply_pass(state, seat) if verb == "pass" else apply_yield(state, seat)
+            if action.arg is not True:
+                action = Action(seat, verb, True)
         elif verb == "crown":
             new = apply_crown(state, seat, action.arg)
         elif verb in ("solo", "guard"):
             new = apply_declaration(state, seat, verb, action.arg)
         else:
             raise IllegalAction(f"{verb!r} is not a baohuang action")
-        if verb == "play":
-            arg = action.arg
-            if type(arg) is not tuple or not all(isinstance(c, Card) for c in arg):
-                for c in arg:
-                    if not isinstance(c, Card):
-                        action = Action(seat, "play", tuple(Card.parse(c) for c in arg))
-                        break
-        elif verb in ("pass", "yield") and action.arg is not True:
-            action = Action(seat, verb, True)
-        new.log = state.log + (action,)
+        new._log = [state._log, action]  # the log, linked (HandState.log)
         return new
 
     def to_act(self, state: HandState) -> int | None:
@@ -227,17 +228,16 @@ class BaohuangRules(GameRules):
             rng = random.Random()
         if state.to_act != seat:
             raise IllegalAction("it is not this seat's turn")
-        if policy == "random":
-            acts = self.legal_actions(state, seat)
-            return acts[rng.randrange(len(acts))]
         if policy == "heuristic":
-            kn = knowledge(state, seat)
-            verb, arg = bots.heuristic(kn, rng)
+            verb, arg = bots.heuristic(knowledge(state, seat), rng)
             if verb == "play":
                 return Action(seat, verb, shape_to_cards(state.hands[seat], arg))
             if arg is True:
                 return _FLAG_ACTIONS[verb][seat]
             return Action(seat, verb, arg)
+        if policy == "random":
+            acts = self.legal_actions(state, seat)
+            return acts[rng.randrange(len(acts))]
         if policy == "search":
 
             return search_action(state, seat, rng, search)

@@ -124,15 +124,32 @@ class HandState:
     cards, shape)`` or None), ``yielded`` and ``passed`` (bit masks of seats),
     ``trick_log`` (tuples ``(seat, verb, cards)`` of this round), ``last_round``
     (the previous round's log); ``finished`` (seats in finishing order);
-    ``log`` (the actions so far).
+    ``log`` (the actions so far, a tuple).
+
+    The log is stored lazily in ``_log``: the engine's ``apply`` links the new
+    action to the previous state's log (``[previous _log, action]``, a list)
+    instead of copying the whole tuple; reading ``log`` builds the tuple once
+    and keeps it.
     """
 
     __slots__ = (
         "match", "deal", "hands", "rcs", "sizes", "phase", "to_act", "bought",
         "crown_first", "crown_holder", "crown_passed", "crown_pile", "crown_second",
         "emperor", "guard", "solo", "guard_declared", "h4_played", "tribute",
-        "leader", "top", "yielded", "passed", "trick_log", "last_round", "finished", "log",
+        "leader", "top", "yielded", "passed", "trick_log", "last_round", "finished", "_log",
     )
+
+    @property
+    def log(self) -> tuple:
+        """The actions so far (a tuple of :class:`Action`), oldest first."""
+        lg = self._log
+        if type(lg) is not tuple:
+            lg = self._log = _materialize(lg)
+        return lg
+
+    @log.setter
+    def log(self, value: tuple) -> None:
+        self._log = tuple(value)
 
     def evolve(self, **changes) -> "HandState":
         """A copy with ``changes`` applied (the original is untouched)."""
@@ -142,7 +159,7 @@ class HandState:
         return new
 
     def _key(self):
-        return tuple(getattr(self, n) for n in HandState.__slots__)
+        return tuple(getattr(self, n) for n in _FIELDS)
 
     def __eq__(self, other):
         return isinstance(other, HandState) and self._key() == other._key()
@@ -152,6 +169,21 @@ class HandState:
 
     def __repr__(self):
         return f"<HandState phase={self.phase} to_act={self.to_act} actions={len(self.log)}>"
+
+
+#: The public fields of a :class:`HandState` (its slots, ``log`` for ``_log``).
+_FIELDS = tuple("log" if n == "_log" else n for n in HandState.__slots__)
+
+
+def _materialize(node) -> tuple:
+    """The log tuple of a linked log ``node`` (``[previous node or tuple,
+    action]``), walked without recursion."""
+    tail = []
+    while type(node) is not tuple:
+        tail.append(node[1])
+        node = node[0]
+    tail.reverse()
+    return node + tuple(tail)
 
 
 def _make_copier():
@@ -177,7 +209,7 @@ def new_state(**fields) -> HandState:
     )
     defaults.update(fields)
     st = object.__new__(HandState)
-    for name in HandState.__slots__:
+    for name in _FIELDS:
         setattr(st, name, defaults[name])
     return st
 

@@ -140,18 +140,18 @@ def view(st: HandState, seat: int | None, summary=None) -> dict:
 
 
 class Knowledge:
-    """A seat's knowledge for bots (same visibility as :func:`view`).
+    """A seat's knowledge for bots (same visibility as :func:`view`): the
+    fields the bots read, no more (one object is built per bot decision).
 
     ``seat``, ``phase``, ``rc`` (own counts by rank value), ``size``, ``sizes``
-    (all hand sizes), ``pile_size``/``pile_twos`` (the crown pile offered to this seat), ``emperor``, ``guard`` (None unless visible), ``solo``
-    (visible value), ``guard_declared``, ``i_am_guard``, ``top`` (``(seat, shape)``
-    or None), ``yielded``/``passed`` masks, ``finished``, ``pile_twos``, ``legal``
-    (verbs), ``twos`` (own 2s).
+    (all hand sizes), ``pile_size``/``pile_twos`` (the crown pile offered to this
+    seat: its size and its number of 2s), ``emperor``, ``guard`` (None unless
+    visible), ``solo`` (visible value), ``i_am_guard``, ``top`` (``(seat, shape)``
+    or None), ``can_yield`` (讓 allowed now).
     """
 
     __slots__ = ("seat", "phase", "rc", "size", "sizes", "emperor", "guard", "solo",
-                 "guard_declared", "i_am_guard", "top", "yielded", "passed", "finished",
-                 "pile_twos", "pile_size", "legal", "can_yield", "h4_played")
+                 "i_am_guard", "top", "pile_twos", "pile_size", "can_yield")
 
     def as_dict(self) -> dict:
         return {n: getattr(self, n) for n in self.__slots__}
@@ -169,29 +169,32 @@ def knowledge(st: HandState, seat: int) -> Knowledge:
     kn.seat = seat
     kn.phase = st.phase
     kn.rc = st.rcs[seat]
-    kn.size = st.sizes[seat]
-    kn.sizes = st.sizes
+    kn.sizes = sizes = st.sizes
+    kn.size = sizes[seat]
     kn.emperor = st.emperor
     guard = st.guard
-    declared = st.guard_declared
-    # what a seat may know of the roles: the one rule (B9, B10), shared with the JSON view
-    kn.guard = guard if guard_visible(st, seat) else None
-    kn.i_am_guard = i_am = guard == seat and guard is not None
-    kn.solo = solo_visible(st, seat)
-    kn.guard_declared = declared if (declared == "open" or i_am) else None
+    # what a seat may know of the roles: the one rule (B9, B10), shared with the
+    # JSON view (both functions answer None/False at once when there is no guard
+    # or no solo, so they are only asked when there is one)
+    if guard is None:
+        kn.guard = None
+        kn.i_am_guard = False
+    else:
+        kn.guard = guard if guard_visible(st, seat) else None
+        kn.i_am_guard = guard == seat
+    kn.solo = None if st.solo is None else solo_visible(st, seat)
     top = st.top
-    kn.top = (top[0], top[2]) if top is not None else None
-    kn.yielded = st.yielded
-    kn.passed = st.passed
-    kn.can_yield = top is not None and not st.yielded >> seat & 1
-    kn.finished = st.finished
+    if top is None:
+        kn.top = None
+        kn.can_yield = False
+    else:
+        kn.top = (top[0], top[2])
+        kn.can_yield = not st.yielded >> seat & 1
     if seat == st.crown_holder:
         kn.pile_twos = sum(1 for c in st.crown_pile if c.rank == "2")
         kn.pile_size = len(st.crown_pile)
     else:
         kn.pile_twos = kn.pile_size = 0
-    kn.legal = None
-    kn.h4_played = st.h4_played  # public: 4H* has been played
     return kn
 
 
@@ -220,18 +223,12 @@ def knowledge_from_view(v: dict) -> Knowledge:
     kn.guard = v["guard"]
     kn.i_am_guard = v["guard"] == seat and seat is not None
     kn.solo = v["solo"]
-    kn.guard_declared = v["guard_declared"] if v["guard_declared"] == "open" or kn.i_am_guard else None
     top = v["top"]
     kn.top = None if top is None else (
         top["seat"], tuple(sorted((RANK_OF[Card.parse(c)] for c in top["cards"]), reverse=True)))
-    kn.yielded = sum(1 << s for s in v["round"]["yielded"])
-    kn.passed = sum(1 << s for s in v["round"]["passed"])
     kn.can_yield = top is not None and seat not in v["round"]["yielded"]
-    kn.finished = tuple(v["finished"])
     crown = v["crown"]
     holder = crown is not None and crown["holder"] == seat and v["phase"] == "crown"
     kn.pile_twos = crown["twos"] if holder else 0
     kn.pile_size = len(crown["pile"]) if holder else 0
-    kn.legal = None
-    kn.h4_played = v["h4_played"]
     return kn

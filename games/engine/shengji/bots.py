@@ -34,6 +34,7 @@ kitty if it buried it.
 
 from __future__ import annotations
 
+from bisect import bisect_right
 from collections import Counter
 from typing import Callable
 
@@ -45,7 +46,7 @@ from .give import choose_give
 from .match import team_of
 from .shapes import decompose
 from .trumps import CARD_POINTS, TrumpContext, card_points
-from .tricks import trick_winner
+from .tricks import trick_winner, winning_follows
 
 POLICIES = ("random", "heuristic")
 #: Share of its 比牌 points the heuristic is willing to show in the auction.
@@ -110,14 +111,15 @@ def void_bury(hand, ctx: TrumpContext) -> tuple[Card, ...]:
 
 def _deck(ctx: TrumpContext) -> tuple[tuple[Card, int, str, int], ...]:
     """``(card, copies in the deck, suit of play, order)`` for every kind of
-    card, in :data:`.deal.FULL_COUNTS` order; built once per trump context
-    (kept in ``ctx._t.memo``)."""
+    card, highest order first (equal orders in :data:`.deal.FULL_COUNTS`
+    order); built once per trump context (kept in ``ctx._t.memo``)."""
     memo = ctx._t.memo
     got = memo.get("bots.deck")
     if got is None:
         info = ctx._t.info
-        got = memo["bots.deck"] = tuple((c, n, info[c][0], info[c][1])
-                                        for c, n in FULL_COUNTS.items())
+        got = memo["bots.deck"] = tuple(sorted(
+            ((c, n, info[c][0], info[c][1]) for c, n in FULL_COUNTS.items()),
+            key=lambda e: -e[3]))
     return got
 
 
@@ -158,7 +160,7 @@ class Heuristic:
         self.seat = view.seat
         self._unseen_cache = None
         self._unseen_n: dict[str, int] = {}  # filled by _unseen
-        self._higher: dict[tuple[str, int, int], int] = {}
+        self._higher: dict[tuple[str, int], tuple[list, list]] = {}
         self._cut: dict[str, bool] = {}
 
     def _play_args(self) -> list:
@@ -222,45 +224,50 @@ class Heuristic:
     # ------------------------------------------------------------- play
     def _unseen(self) -> dict[str, list[tuple[int, int]]]:
         """Cards this seat has not seen (the deck minus its hand, every played
-        card, the kitty if it knows it), by suit of play: ``[(order, count)]``.
+        card, the kitty if it knows it), by suit of play: ``[(order, count)]``,
+        highest order first.
         Also fills the per-suit totals of :meth:`_unseen_in`."""
         if self._unseen_cache is not None:
             return self._unseen_cache
         v = self.v
-        known = Counter(v.hand)
+        seen = list(v.hand)
         for _s, cards in v.plays:
-            known.update(cards)
+            seen += cards
         if v.kitty is not None:
-            known.update(v.kitty)
-        kget = known.get
+            seen += v.kitty
+        kget = Counter(seen).get
         pget = v.played.get
-        out: dict[str, list[tuple[int, int]]] = {}
-        totals = dict.fromkeys("SHDCT", 0)
+        out: dict[str, list[tuple[int, int]]] = {s: [] for s in "SHDCT"}
         for c, n, s, o in _deck(v.ctx):
             k = n - kget(c, 0) - pget(c, 0)
             if k > 0:
-                got = out.get(s)
-                if got is None:
-                    out[s] = [(o, k)]
-                else:
-                    got.append((o, k))
-                totals[s] += k
+                out[s].append((o, k))
+        totals = {s: sum(k for _o, k in got) for s, got in out.items()}
         self._unseen_cache = out
         self._unseen_n = totals
         return out
 
     def _higher_unseen(self, suit: str, size: int, top: int) -> int:
         """How many unseen cards of ``suit`` are higher than ``top`` and held
-        unseen at least ``size`` times (so could form a beating unit)."""
-        key = (suit, size, top)
-        got = self._higher.get(key)
-        if got is None:
-            got = 0
+        unseen at least ``size`` times (so could form a beating unit).  One
+        table per (suit, size) and decision: the orders ascending and, for each
+        position, the count at and above it (a bisection per question)."""
+        tab = self._higher.get((suit, size))
+        if tab is None:
+            orders: list[int] = []
+            above = [0]
+            total = 0
+            # each suit's unseen list is highest order first (_deck)
             for o, n in (self._unseen_cache or self._unseen()).get(suit, ()):
-                if n >= size and o > top:
-                    got += n
-            self._higher[key] = got
-        return got
+                if n >= size:
+                    total += n
+                    orders.append(o)
+                    above.append(total)
+            orders.reverse()
+            above.reverse()
+            tab = self._higher[(suit, size)] = (orders, above)
+        orders, above = tab
+        return above[bisect_right(orders, top)]
 
     def _shape(self, cards):
         """``(suit, components)`` of a one-suit play (S11 decomposition)."""
@@ -331,43 +338,83 @@ class Heuristic:
             return 0.25
         return 0.7 if unseen_suit < 6 * n_cards else 1.0
 
-    def _unit_win_chance(self, suit: str, size: int, top: int) -> float:
-        """:meth:`_lead_win_chance` of a lead of one unit (``size`` copies of
-        one card of ``suit`` with order ``top``; most lead candidates), by the
-        same formulas without its decomposition and calls."""
-        higher = self._higher.get((suit, size, top))
-        if higher is None:
-            higher = self._higher_unseen(suit, size, top)
-        if self._unseen_cache is None:
-            self._unseen()
-        unseen_suit = self._unseen_n[suit]
-        return _unit_chance(higher, size, unseen_suit) * self._cut_factor(suit, unseen_suit, size)
-
     def lead(self) -> Action:
+        cands = self._play_args()
+        scores = self._lead_scores(cands)
+        best, best_score = cands[0], None
+        for cards, score in zip(cands, scores):
+            if best_score is None or score > best_score:
+                best, best_score = cards, score
+        return Action(self.seat, "play", tuple(best))
+
+    def _lead_scores(self, cands) -> list[float]:
+        """The score of each candidate lead (card tuples, as ``_play_args``
+        gives them), in order: its chance to hold the trick times what it
+        wins, minus what a lost trick gives away; trumps spared unless
+        trump-rich; a short side suit's low lead pays a little.
+
+        One-unit candidates (most of them) take their chance inline from the
+        per-(suit, size) tables of :meth:`_higher_unseen` with the formulas of
+        :func:`_unit_chance` and :meth:`_cut_factor`, in the same float
+        operations (tested equal to :meth:`_lead_win_chance` per candidate); the others through
+        :meth:`_lead_win_chance`."""
         v = self.v
         info = v.ctx._t.info
-        me = self.seat
-        partner = (me + 2) % 4
-        cands = self._play_args()
-        hand_trumps = sum(1 for c in v.hand if info[c][0] == "T")
+        partner = (self.seat + 2) % 4
+        lengths: dict[str, int] = {}
+        for c in v.hand:
+            s = info[c][0]
+            lengths[s] = lengths.get(s, 0) + 1
+        hand_trumps = lengths.get("T", 0)
         unseen_trumps = self._unseen_in("T")
+        unseen_n = self._unseen_n
         trump_rich = hand_trumps * 2 >= unseen_trumps
-        lengths = Counter(info[c][0] for c in v.hand)
-        best, best_score = cands[0], None
         partner_voids = v.voids[partner]
         win_chance = self._lead_win_chance
-        unit_chance = self._unit_win_chance
+        tables = self._higher
+        higher_unseen = self._higher_unseen
+        cut_of = self._cut
+        cut_factor = self._cut_factor
+        points = CARD_POINTS
+        scores: list[float] = []
+        push = scores.append
         for cards in cands:
             c0 = cards[0]
             suit, top, _ = info[c0]
             n = len(cards)
-            pts = 0
-            for c in cards:
-                pts += CARD_POINTS[c]
             if n == 1 or cards.count(c0) == n:
-                p = unit_chance(suit, n, top)
+                pts = points[c0] * n
+                tab = tables.get((suit, n))
+                if tab is None:
+                    higher_unseen(suit, n, top)
+                    tab = tables[(suit, n)]
+                higher = tab[1][bisect_right(tab[0], top)]
+                unseen_suit = unseen_n[suit]
+                # _unit_chance(higher, n, unseen_suit)
+                if higher == 0:
+                    p = 1.0
+                elif n > 1:
+                    p = 0.55 / (1 + higher / 4)
+                else:
+                    p = max(0.05, 1 - higher / max(unseen_suit, 1)) ** 2
+                # times _cut_factor(suit, unseen_suit, n)
+                if suit == "T":
+                    p = p * 1.0
+                else:
+                    cut = cut_of.get(suit)
+                    if cut is None:
+                        p = p * cut_factor(suit, unseen_suit, n)
+                    elif cut:
+                        p = p * 0.25
+                    else:
+                        p = p * (0.7 if unseen_suit < 6 * n else 1.0)
+                jokers = top >= 44
             else:
+                pts = 0
+                for c in cards:
+                    pts += points[c]
                 p = win_chance(cards)
+                jokers = None
             if suit != "T" and suit in partner_voids and p < 0.5:
                 p = max(p, 0.5)  # the partner can trump it
             win_value = 8 + 3 * n + pts
@@ -375,13 +422,15 @@ class Heuristic:
             score = p * win_value - (1 - p) * loss
             if suit == "T":
                 score -= (0.5 if trump_rich else 2.0) * n * (0.3 + (1 - p))
-                if p < 1 and any(info[c][1] >= 44 for c in cards):
-                    score -= 4  # keep jokers and 比牌 unless they win
+                if p < 1:
+                    if jokers is None:
+                        jokers = any(info[c][1] >= 44 for c in cards)
+                    if jokers:
+                        score -= 4  # keep jokers and 比牌 unless they win
             else:
-                score += 0.2 * max(0, 8 - lengths[suit]) * (1 - p)
-            if best_score is None or score > best_score:
-                best, best_score = cards, score
-        return Action(me, "play", tuple(best))
+                score += 0.2 * max(0, 8 - lengths.get(suit, 0)) * (1 - p)
+            push(score)
+        return scores
 
     # ----------------------------------------------------------- follows
     def _extra_follows(self, lead_cards) -> list[tuple[Card, ...]]:
@@ -441,7 +490,7 @@ class Heuristic:
                 choice = min(cands, key=lambda cs: (pts(cs), cost(cs)))
             return Action(me, "play", tuple(choice))
 
-        winning = [cs for cs in cands if trick_winner(plays + [(me, cs)], ctx) == me]
+        winning = winning_follows(plays, cands, ctx)
         if winning:
             if n_after == 0:
                 choice = min(winning, key=lambda cs: cost(cs) - 6 * pts(cs))

@@ -80,11 +80,12 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from ..base import IllegalAction
 from ..cards import SUITS, Card
-from .shapes import UNIT_NAMES, UNIT_NAMES_EN, Component, cards_text, decompose, decompose_counts
+from .shapes import (UNIT_NAMES, UNIT_NAMES_EN, Component, cards_text, decompose,
+                     decompose_counts, slot_builder)
 from .trumps import SUIT_NAMES, SUIT_NAMES_EN, TrumpContext
 
 FOLLOW_MODES = ("format", "suit")
@@ -103,7 +104,26 @@ class Plan:
 
 
 def lead_plan(lead_cards: Sequence[Card], ctx: TrumpContext) -> Plan:
-    """The :class:`Plan` of a lead; raises ``ValueError`` for mixed suits."""
+    """The :class:`Plan` of a lead; raises ``ValueError`` for mixed suits.
+
+    The last plan of a tuple lead is kept (the three followers of a trick ask
+    for the same one)."""
+    global _LAST_PLAN
+    last = _LAST_PLAN
+    if lead_cards is last[0] and ctx is last[1]:
+        return last[2]
+    plan = _lead_plan(lead_cards, ctx)
+    if type(lead_cards) is tuple:
+        _LAST_PLAN = (lead_cards, ctx, plan)
+    return plan
+
+
+#: ``(lead_cards, ctx, plan)`` of the last tuple lead (:func:`lead_plan`),
+#: replaced as a whole.
+_LAST_PLAN: tuple = (None, None, None)
+
+
+def _lead_plan(lead_cards: Sequence[Card], ctx: TrumpContext) -> Plan:
     comps = decompose(lead_cards, ctx)
     if not comps:
         raise ValueError("empty lead")
@@ -122,6 +142,10 @@ class Step:
     kind: str
     size: int
     cards: tuple[Card, ...]
+
+
+#: ``Step(kind, size, cards)`` through :func:`.shapes.slot_builder`.
+_step = slot_builder(Step)
 
 
 def greedy(counts: dict[Card, int], plan: Plan, ctx: TrumpContext, high: bool = False):
@@ -146,7 +170,7 @@ def greedy(counts: dict[Card, int], plan: Plan, ctx: TrumpContext, high: bool = 
             for card in run:
                 counts[card] -= k
                 used.extend((card,) * k)
-            steps.append(Step("tractor", k, tuple(used)))
+            steps.append(_step("tractor", k, tuple(used)))
     demands.sort(reverse=True)
     entries: list[tuple[int, ...]] = []
     for d in demands:
@@ -171,7 +195,7 @@ def greedy(counts: dict[Card, int], plan: Plan, ctx: TrumpContext, high: bool = 
             counts[best] -= g
             rem -= g
             got.append(g)
-            steps.append(Step("unit", g, (best,) * g))
+            steps.append(_step("unit", g, (best,) * g))
         entries.append(tuple(got))
     return (tuple(flags), tuple(entries)), steps, counts
 
@@ -217,6 +241,9 @@ class Requirement:
     score: tuple
     steps: tuple[Step, ...]
     follow: str
+    #: :func:`satisfies`' answers so far, by the play's card tuple: the
+    #: engine's check of a follow the bot already checked asks again
+    verdicts: dict = field(default_factory=dict, compare=False, repr=False)
 
 
 def requirement(hand: Sequence[Card], lead_cards: Sequence[Card], ctx: TrumpContext,
@@ -258,7 +285,19 @@ _LAST_REQ: tuple = (None, None, None, None, None)
 
 def satisfies(req: Requirement, cards: Sequence[Card], ctx: TrumpContext) -> str | None:
     """None if ``cards`` (already known to be held) meets ``req``; else the
-    IllegalAction message."""
+    IllegalAction message.  The answer is kept in ``req.verdicts`` by the card
+    tuple (the same requirement and cards always get the same answer)."""
+    if type(cards) is tuple:
+        verdicts = req.verdicts
+        got = verdicts.get(cards, verdicts)
+        if got is not verdicts:
+            return got
+        got = verdicts[cards] = _satisfies(req, cards, ctx)
+        return got
+    return _satisfies(req, cards, ctx)
+
+
+def _satisfies(req: Requirement, cards: Sequence[Card], ctx: TrumpContext) -> str | None:
     n = req.count
     if len(cards) != n:
         return f"S9: 必须出 {n} 张牌 (play exactly {n} cards)"
@@ -276,16 +315,17 @@ def satisfies(req: Requirement, cards: Sequence[Card], ctx: TrumpContext) -> str
         return None
     if req.score is None:
         return None
-    # stronger shape of the same size always satisfies (S7)
-    single = req.plan.single
     pc = Counter(in_suit)
+    score, _steps, _left = greedy(pc, req.plan, ctx)
+    if score >= req.score:
+        return None
+    # stronger shape of the same size always satisfies (S7); asked only when
+    # the score falls short (the verdict is the same in either order)
+    single = req.plan.single
     if single is not None:
         comps = decompose_counts(pc, ctx)
         if len(comps) == 1 and comps[0].size > single.size:
             return None
-    score, _steps, _left = greedy(pc, req.plan, ctx)
-    if score >= req.score:
-        return None
     return _explain(req, score)
 
 
@@ -344,13 +384,14 @@ def check_follow(hand: Sequence[Card], lead_cards: Sequence[Card], cards: Sequen
                     f"S9: 必须跟{SUIT_NAMES[s]}：你还有 {held} 张 "
                     f"(must follow {SUIT_NAMES_EN[s]}: you hold {held})", "S9")
         return None
-    counts = Counter(hand)
-    need = Counter(cards)
-    for c, k in need.items():
-        if counts.get(c, 0) < k:
+    if type(hand) is not tuple and type(hand) is not list:
+        hand = list(hand)
+    for c, k in Counter(cards).items():
+        if hand.count(c) < k:
             raise IllegalAction(f"你没有 {cards_text([c] * k)} (you do not hold {c.code} ×{k})",
                                 "S9")
-    req = requirement(hand, lead_cards, ctx, follow, hand_counts=counts)
+    # the hand's Counter only if the requirement is not the one just computed
+    req = requirement(hand, lead_cards, ctx, follow)
     msg = satisfies(req, cards, ctx)
     if msg is not None:
         raise IllegalAction(msg, "S9")

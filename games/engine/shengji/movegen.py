@@ -19,8 +19,10 @@ hand costs a few dozen dictionary operations.
 - **Follows**: a handful of sensible legal plays — the smallest (first), the
   format structure taken high, point-feeding fills, beating units/tractors of
   the led suit, and when void in a side suit trump plays shaped to win (lowest
-  and highest) besides plain discards.  Every candidate is checked with the
-  S9 checker (:func:`.follow.satisfies`) before it is returned.
+  and highest) besides plain discards.  Those legal by construction (the suit
+  rule's plays, one component of the lead's shape) are returned as built; the
+  others (the format structure with its fills) are checked with the S9 checker
+  (:func:`.follow.satisfies`) first.
 - **Smallest** (C5 timeouts): the lead is the lowest single card (side suits
   before trumps; equal cards in C6 order); the follow is the S9 structure taken
   lowest, filled with the lowest remaining cards (lowest S4 order, side suits
@@ -148,7 +150,13 @@ def _several_components(counts: dict[Card, int], info) -> bool:
 
 
 def _take_lowest(counts: dict[Card, int], k: int, key) -> list[Card]:
-    """The ``k`` lowest cards of a multiset by ``key``."""
+    """The ``k`` lowest cards of a multiset by ``key`` (fewer if it holds fewer;
+    the keys of distinct cards differ, so the lowest is unique)."""
+    if k <= 1:
+        if k <= 0:
+            return []
+        live = [c for c, n in counts.items() if n > 0]
+        return [min(live, key=key)] if live else []
     out: list[Card] = []
     for c in sorted((c for c, n in counts.items() if n > 0), key=key):
         take = min(k - len(out), counts[c])
@@ -166,7 +174,20 @@ def _minus(counts: dict[Card, int], cards) -> dict[Card, int]:
 
 
 def _follow_variants(hand, lead_cards, ctx, follow, counts, req):
-    """Yield candidate follows (lists of cards), the smallest first."""
+    """Yield candidate follows ``(cards, proven)``, the smallest first.
+
+    ``proven`` is True when the cards (if there are ``req.count`` of them) meet
+    S9 by construction, so :func:`candidate_follows` need not run the checker:
+
+    - fewer led-suit cards than the lead (or exactly as many): every one of them
+      plus other cards (the suit rule is all S9 asks);
+    - the ``"suit"`` follow mode: ``n`` cards of the led suit;
+    - one component of the lead's own shape (its unit size and length) from the
+      led suit: the matcher's best possible score, or a stronger shape of the
+      same size (S7).
+
+    The format structure plus fills is not proven (the matcher may choose other
+    runs once the fill cards are added): :func:`candidate_follows` checks it."""
     info = ctx._t.info
     n, s = req.count, req.suit
     plan = req.plan
@@ -187,18 +208,18 @@ def _follow_variants(hand, lead_cards, ctx, follow, counts, req):
                     left[c] -= 1
             struct = [c for st in steps for c in st.cards]
             rest = n - len(struct)
-            yield struct + _take_lowest(left, rest, low)
-            yield struct + _take_lowest(left, rest, nopoints)
-            yield struct + _take_lowest(left, rest, points)
+            yield struct + _take_lowest(left, rest, low), False
+            yield struct + _take_lowest(left, rest, nopoints), False
+            yield struct + _take_lowest(left, rest, points), False
             _score, steps_h, left_h = greedy(suit_counts, plan, ctx, high=True)
             struct_h = [c for st in steps_h for c in st.cards]
-            yield struct_h + _take_lowest(left_h, n - len(struct_h), low)
-            yield struct_h + _take_lowest(left_h, n - len(struct_h), high)
+            yield struct_h + _take_lowest(left_h, n - len(struct_h), low), False
+            yield struct_h + _take_lowest(left_h, n - len(struct_h), high), False
         else:
-            yield _take_lowest(suit_counts, n, low)
-            yield _take_lowest(suit_counts, n, nopoints)
-            yield _take_lowest(suit_counts, n, points)
-            yield _take_lowest(suit_counts, n, high)
+            yield _take_lowest(suit_counts, n, low), True
+            yield _take_lowest(suit_counts, n, nopoints), True
+            yield _take_lowest(suit_counts, n, points), True
+            yield _take_lowest(suit_counts, n, high), True
         single = plan.single
         if single is not None:
             comps = _shaped(suit_counts, ctx, single.size, single.length, n)
@@ -206,27 +227,27 @@ def _follow_variants(hand, lead_cards, ctx, follow, counts, req):
                 # the lowest one that beats the lead, and the highest
                 for comp in comps:
                     if len(set(comp)) * single.size < n or info[comp[0]][1] > single.top:
-                        yield list(comp)
+                        yield list(comp), True
                         break
-                yield list(comps[-1])
+                yield list(comps[-1]), True
     else:
         base = []
         for c, k in req.suit_cards:
             base.extend((c,) * k)
         rest = n - req.held
         if rest == 0:
-            yield base
+            yield base, True
             return
         others = {c: k for c, k in counts.items() if info[c][0] != s and k > 0}
-        yield base + _take_lowest(others, rest, low)
-        yield base + _take_lowest(others, rest, nopoints)
+        yield base + _take_lowest(others, rest, low), True
+        yield base + _take_lowest(others, rest, nopoints), True
         side = {c: k for c, k in others.items() if info[c][0] != "T"}
         if sum(side.values()) >= rest:
-            yield base + _take_lowest(side, rest, points)
+            yield base + _take_lowest(side, rest, points), True
         if req.held == 0 and s != "T":
             trumps = {c: k for c, k in others.items() if info[c][0] == "T"}
             if sum(trumps.values()) >= n:
-                yield _take_lowest(trumps, n, low)
+                yield _take_lowest(trumps, n, low), True
                 if plan.single is not None:
                     comps = _shaped(trumps, ctx, plan.single.size, plan.single.length, n)
                 else:
@@ -244,9 +265,9 @@ def _follow_variants(hand, lead_cards, ctx, follow, counts, req):
                             fill = _take_lowest(left_no, n - len(comp), low)
                             if len(fill) < n - len(comp):
                                 fill = _take_lowest(left, n - len(comp), low)
-                            yield list(comp) + fill
+                            yield list(comp) + fill, True
                         else:
-                            yield list(comp)
+                            yield list(comp), True
 
 
 def _shaped(counts, ctx, size, length, n, stronger=True):
@@ -268,11 +289,15 @@ def _shaped(counts, ctx, size, length, n, stronger=True):
 
 
 def candidate_follows(hand: Sequence[Card], lead_cards: Sequence[Card], ctx: TrumpContext,
-                      follow: str = "format", limit: int | None = None
-                      ) -> list[tuple[Card, ...]]:
+                      follow: str = "format", limit: int | None = None,
+                      _check_all: bool = False) -> list[tuple[Card, ...]]:
     """A few legal follows, the smallest (C5) first, all distinct (as multisets)
     and each passing :func:`.follow.check_follow`; never empty for a hand holding
-    at least ``len(lead_cards)`` cards.  ``limit`` caps the number returned."""
+    at least ``len(lead_cards)`` cards.  ``limit`` caps the number returned.
+
+    Only the candidates that are not legal by construction (see
+    :func:`_follow_variants`) are run through the S9 checker; ``_check_all``
+    checks every one (the reference the tests compare this with)."""
     if len(lead_cards) == 1:
         out = _single_follows(hand, lead_cards[0], ctx)
         return out[:limit] if limit is not None else out
@@ -281,14 +306,14 @@ def candidate_follows(hand: Sequence[Card], lead_cards: Sequence[Card], ctx: Tru
     keys = ctx._t.sort_keys
     seen = set()
     out: list[tuple[Card, ...]] = []
-    for cand in _follow_variants(hand, lead_cards, ctx, follow, counts, req):
+    for cand, proven in _follow_variants(hand, lead_cards, ctx, follow, counts, req):
         if len(cand) != req.count:
             continue
         play = tuple(sorted(cand, key=keys.__getitem__))
         if play in seen:
             continue
         seen.add(play)
-        if satisfies(req, play, ctx) is None:
+        if (proven and not _check_all) or satisfies(req, play, ctx) is None:
             out.append(play)
             if limit is not None and len(out) >= limit:
                 break

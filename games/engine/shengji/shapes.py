@@ -40,7 +40,7 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
+from dataclasses import MISSING, dataclass, fields
 
 from ..cards import SUIT_SYMBOLS, Card
 from .trumps import TrumpContext
@@ -135,6 +135,34 @@ class Component:
         return cards_text(self.cards)
 
 
+def slot_builder(cls):
+    """``build(*values)``: an instance of the frozen, slotted dataclass ``cls``
+    from its field values in field order, each slot set through its own
+    descriptor (the frozen ``__init__`` sets each by name through
+    ``object.__setattr__``, a type lookup per field).  Equal to
+    ``cls(*values)`` for a class without ``__post_init__`` or default
+    factories; the hot constructors of the 升級 engine use it.
+
+    Raises ``TypeError`` for a class with ``__post_init__``, a default factory
+    or a field that is not a slot: the builder would skip or miss them."""
+    if hasattr(cls, "__post_init__") or "__slots__" not in cls.__dict__ or any(
+            f.default_factory is not MISSING for f in fields(cls)):
+        raise TypeError(f"slot_builder: {cls.__name__} needs __init__ (post-init, "
+                        f"default factory or no slots)")
+    names = [f.name for f in fields(cls)]
+    lines = [f"def build({', '.join(names)}):", "    new = _new(cls)"]
+    lines += [f"    _set_{n}(new, {n})" for n in names]
+    lines += ["    return new"]
+    ns = {"_new": object.__new__, "cls": cls}
+    ns.update({f"_set_{n}": cls.__dict__[n].__set__ for n in names})
+    exec("\n".join(lines), ns)
+    return ns["build"]
+
+
+#: ``Component(size, length, top, suit, cards)`` through :func:`slot_builder`.
+_component = slot_builder(Component)
+
+
 def strength_key(comp: Component) -> tuple[int, int, int]:
     """Order of components within one play, strongest first: most cards, then the
     largest unit size, then the top card (S10 'largest unit')."""
@@ -161,7 +189,7 @@ def decompose(cards: Iterable[Card], ctx: TrumpContext) -> tuple[Component, ...]
         if len(key) == 1 or all(c is first for c in key):
             # one unit (the commonest play): no counting needed
             s, o, _a = t.info[first]
-            got = (Component(len(key), 1, o, s, key),)
+            got = (_component(len(key), 1, o, s, key),)
         else:
             got = decompose_counts(Counter(key), ctx)
         if len(table) >= _MEMO_LIMIT:
@@ -193,7 +221,7 @@ def decompose_counts(counts: dict[Card, int], ctx: TrumpContext) -> tuple[Compon
         elif s != suit:
             raise ValueError("cards of several suits of play have no single structure")
         if a is None or n == 1:
-            comps.append(Component(n, 1, o, suit, (card,) * n))
+            comps.append(_component(n, 1, o, suit, (card,) * n))
         else:
             ordinary.append((a, card, n, o))
     if ordinary:
@@ -216,7 +244,7 @@ def _run_component(run, suit) -> Component:
     cards: list[Card] = []
     for _a, card, _n, _o in reversed(run):
         cards.extend((card,) * n)
-    return Component(n, len(run), run[-1][3], suit, tuple(cards))
+    return _component(n, len(run), run[-1][3], suit, tuple(cards))
 
 
 def suit_of_play(cards: Iterable[Card], ctx: TrumpContext) -> str | None:

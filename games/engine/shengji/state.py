@@ -99,22 +99,51 @@ class HandState:
         return dict(self.taken)
 
 
-def _make_replace():
-    # dataclasses.replace re-runs __init__ through a generic path; a straight-line
-    # copy of every field is several times faster and gives an equal state.
-    names = [f.name for f in fields(HandState)]
-    lines = ["def replace(src, **ch):", "    new = _new(HandState)", "    get = ch.get"]
-    lines += [f"    _set(new, {n!r}, get({n!r}, src.{n}) if ch else src.{n})" for n in names]
-    lines += ["    if ch and not ch.keys() <= _NAMES:",
-              "        raise TypeError(f'unknown fields {sorted(ch.keys() - _NAMES)}')",
-              "    return new"]
-    ns = {"_new": object.__new__, "_set": object.__setattr__, "HandState": HandState,
-          "_NAMES": frozenset(names)}
+_FIELD_NAMES = tuple(f.name for f in fields(HandState))
+_FIELD_SET = frozenset(_FIELD_NAMES)
+
+
+def replacer(*names: str):
+    """A function ``f(src, *values)`` returning a copy of the HandState
+    ``src`` with the fields ``names`` set to ``values`` (in that order) and
+    every other field taken from ``src``: :func:`replace` for one fixed set of
+    changed fields, as straight-line code (no per-field lookup of what
+    changed).  Built once per tuple of names and kept; ``TypeError`` for a
+    name that is not a field."""
+    f = _REPLACERS.get(names)
+    if f is not None:
+        return f
+    unknown = set(names) - _FIELD_SET
+    if unknown or len(set(names)) != len(names):
+        raise TypeError(f"unknown or repeated fields {sorted(unknown) or list(names)}")
+    args = {n: f"v{i}" for i, n in enumerate(names)}
+    lines = [f"def replace(src{''.join(', ' + a for a in args.values())}):",
+             "    new = _new(HandState)"]
+    # each slot's own descriptor sets it (what object.__setattr__ finds by
+    # name after a lookup in the type, past the frozen class's __setattr__)
+    lines += [f"    _set_{n}(new, {args.get(n, 'src.' + n)})" for n in _FIELD_NAMES]
+    lines += ["    return new"]
+    ns = {"_new": object.__new__, "HandState": HandState}
+    ns.update({f"_set_{n}": HandState.__dict__[n].__set__ for n in _FIELD_NAMES})
     exec("\n".join(lines), ns)
-    return ns["replace"]
+    f = _REPLACERS[names] = ns["replace"]
+    return f
 
 
-replace = _make_replace()
+_REPLACERS: dict[tuple[str, ...], Any] = {}
+
+
+def replace(src: HandState, **changes) -> HandState:
+    """``dataclasses.replace`` for :class:`HandState`: a copy of ``src`` with
+    ``changes`` (field name -> value); ``TypeError`` for an unknown field.
+    Each call site's set of names gets its own straight-line copy
+    (:func:`replacer`), several times faster than the generic path, which
+    re-runs ``__init__``; the state is equal to ``dataclasses.replace``'s."""
+    names = tuple(changes)
+    f = _REPLACERS.get(names)
+    if f is None:
+        f = replacer(*names)
+    return f(src, *changes.values())
 
 
 def start_hand(match: Match, deal: Deal) -> HandState:
@@ -305,6 +334,12 @@ def _bury(state: HandState, action: Action) -> HandState:
 # ----------------------------------------------------------------- play (S8–S12, S15, S16)
 
 
+_replace_lead = replacer("hands", "plays", "to_act", "lead_attempt")
+_replace_follow = replacer("hands", "plays", "to_act")
+_replace_trick = replacer(
+    "hands", "plays", "lead_attempt", "tricks", "leader", "to_act", "played", "voids")
+
+
 def _play(state: HandState, action: Action) -> HandState:
     seat = action.seat
     cards = _cards(action.arg, action.verb)
@@ -328,10 +363,9 @@ def _play(state: HandState, action: Action) -> HandState:
     hands = _set_hand(state.hands, seat, remove_cards(hand, cards))
     plays = state.plays + ((seat, cards),)
     if len(plays) == 1:
-        return replace(state, hands=hands, plays=plays, to_act=(seat + 1) % 4,
-                       lead_attempt=attempt)
+        return _replace_lead(state, hands, plays, (seat + 1) % 4, attempt)
     if len(plays) < 4:
-        return replace(state, hands=hands, plays=plays, to_act=(seat + 1) % 4)
+        return _replace_follow(state, hands, plays, (seat + 1) % 4)
     winner = trick_winner(plays, ctx)
     win_cards = next(c for s, c in plays if s == winner)
     trick = Trick(
@@ -353,17 +387,7 @@ def _play(state: HandState, action: Action) -> HandState:
             played[c] = played.get(c, 0) + 1
         if s != plays[0][0] and led not in voids[s] and any(info[c][0] != led for c in cs):
             voids[s] = voids[s] | {led}
-    new = replace(
-        state,
-        hands=hands,
-        plays=(),
-        lead_attempt=(),
-        tricks=tricks,
-        leader=winner,
-        to_act=winner,
-        played=played,
-        voids=tuple(voids),
-    )
+    new = _replace_trick(state, hands, (), (), tricks, winner, winner, played, tuple(voids))
     if any(hands):
         return new
     return _settle(new)

@@ -9,6 +9,7 @@ Public API used by the hand flow (names and signatures are stable)::
     follow_hint(hand, lead_cards, ctx, follow="format") -> str          # S9 (follow.py)
     trick_winner(plays, ctx) -> seat                          # S10
     current_winner(plays, ctx) -> seat | None                 # S10, an unfinished trick
+    winning_follows(plays, cands, ctx) -> list                # S10, the plays that would win next
     candidate_leads(hand, ctx) / candidate_follows(hand, lead_cards, ctx, follow, limit)
     smallest_lead(hand, ctx) / smallest_follow(hand, lead_cards, ctx, follow)   # C5
     (move generation lives in movegen.py and is re-exported here)
@@ -78,7 +79,7 @@ from .shapes import Component, cards_text, decompose, largest, tractors_in
 from .trumps import SUIT_NAMES, TrumpContext
 
 __all__ = [
-    "Lead", "check_lead", "resolve_throw", "trick_winner", "current_winner", "check_follow", "follow_hint",
+    "Lead", "check_lead", "resolve_throw", "trick_winner", "current_winner", "winning_follows", "check_follow", "follow_hint",
     "candidate_leads", "candidate_follows", "smallest_follow", "smallest_lead",
     "FOLLOW_MODES", "top_ranks",
 ]
@@ -224,45 +225,82 @@ def trick_winner(plays: Sequence[tuple[int, Sequence[Card]]], ctx: TrumpContext)
     """
     if not plays:
         raise ValueError("a trick needs at least the lead")
+    key_of, best = _trick_keys(plays[0][1], ctx)
+    winner = plays[0][0]
+    for seat, cards in plays[1:]:
+        key = key_of(cards)
+        if key is not None and (best is None or key > best):
+            winner, best = seat, key
+    return winner
+
+
+def winning_follows(plays: Sequence[tuple[int, Sequence[Card]]],
+                    cands: Sequence[Sequence[Card]], ctx: TrumpContext) -> list:
+    """The candidates of ``cands`` that would win the trick (S10) if played
+    next, after ``plays`` (lead first, at most three plays): those ``c`` for
+    which :func:`trick_winner` of ``plays`` plus ``(seat, c)`` is that seat,
+    the plays so far compared once rather than once per candidate."""
+    if not plays:
+        raise ValueError("a trick needs at least the lead")
+    key_of, best = _trick_keys(plays[0][1], ctx)
+    for _seat, cards in plays[1:]:
+        key = key_of(cards)
+        if key is not None and (best is None or key > best):
+            best = key
+    out = []
+    for cards in cands:
+        key = key_of(cards)
+        if key is not None and (best is None or key > best):
+            out.append(cards)
+    return out
+
+
+def _trick_keys(lead_cards, ctx: TrumpContext):
+    """S10 as keys: ``(key_of, best)`` for a trick led with ``lead_cards``.
+    ``key_of(cards)`` is a later play's key, or None when it cannot win; a play
+    takes the trick when its key is greater than the best so far (ties go to the
+    earlier play); ``best`` is the lead's own key (None: any key beats it)."""
     info = ctx._t.info
-    lead_seat, lead_cards = plays[0]
     s = info[lead_cards[0]][0]
     lead_comps = decompose(lead_cards, ctx)
-    winner = lead_seat
     if len(lead_comps) == 1:
         lc = lead_comps[0]
-        best = (0, lc.size, lc.top)
-        for seat, cards in plays[1:]:
+        count, size = lc.count, lc.size
+
+        def key_of(cards):
             ps = _suit(cards, info)
             if ps == s:
                 flag = 0
             elif ps == "T":
                 flag = 1
             else:
-                continue
+                return None
             pcs = decompose(cards, ctx)
             if len(pcs) != 1:
-                continue
+                return None
             pc = pcs[0]
-            if pc.count != lc.count or pc.size < lc.size:
-                continue
-            key = (flag, pc.size, pc.top)
-            if key > best:
-                winner, best = seat, key
-        return winner
+            if pc.count != count or pc.size < size:
+                return None
+            return (flag, pc.size, pc.top)
+
+        return key_of, (0, size, lc.top)
     if s == "T":
-        return winner
-    d = largest(lead_comps)
-    best_top = None
-    for seat, cards in plays[1:]:
+        return _no_key, None
+    shape = largest(lead_comps).shape
+
+    def key_of(cards):
         if _suit(cards, info) != "T":
-            continue
+            return None
         pl = largest(decompose(cards, ctx))
-        if pl.shape != d.shape:
-            continue
-        if best_top is None or pl.top > best_top:
-            winner, best_top = seat, pl.top
-    return winner
+        if pl.shape != shape:
+            return None
+        return pl.top
+
+    return key_of, None
+
+
+def _no_key(cards):
+    return None
 
 
 def current_winner(plays: Sequence[tuple[int, Sequence[Card]]], ctx: TrumpContext) -> int | None:

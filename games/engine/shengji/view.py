@@ -29,6 +29,7 @@ from typing import Any
 
 from ..cards import Card, format_cards
 from .match import team_of
+from .shapes import slot_builder
 from .state import PHASE_VERBS, HandState
 from .tricks import current_winner
 from .trumps import bid_points
@@ -83,6 +84,11 @@ class SeatView:
         return sum(t.points for t in self.tricks if team_of(t.winner) == att)
 
 
+#: ``SeatView(*values)`` in field order, each slot set through its own
+#: descriptor (:func:`.shapes.slot_builder`; tests/engine/test_shengji_view.py).
+_build_view = slot_builder(SeatView)
+
+
 def seat_view(state: HandState, seat: int | None) -> SeatView:
     """The :class:`SeatView` of ``seat`` (None: a spectator)."""
     done = state.phase == "done"
@@ -100,35 +106,15 @@ def seat_view(state: HandState, seat: int | None) -> SeatView:
         kitty = state.kitty
     else:
         kitty = None
-    return SeatView(
-        seat=seat,
-        phase=state.phase,
-        to_act=state.to_act,
-        hand=hand,
-        counts=tuple(len(h) for h in state.hands),  # type: ignore[arg-type]
-        levels=state.match.levels,
-        level=state.level,
-        dealer=state.dealer,
-        trump=state.trump,
-        ctx=state.ctx,
-        opener=state.deal.opener,
-        shown_card=state.deal.shown,
-        piles=state.piles,
-        highest=state.highest,
-        passed=state.passed,
-        auction_winner=state.auction_winner,
-        owed=state.taken,
-        given=given,
-        kitty=kitty,
-        leader=state.leader,
-        plays=state.plays,
-        tricks=state.tricks,
-        played=state.played or {},
-        voids=state.voids,
-        failed_attempt=state.lead_attempt,
-        multiplier=state.match.multiplier,
-        follow=state.match.follow,
-        result=state.result,
+    match = state.match
+    deal = state.deal
+    return _build_view(
+        seat, state.phase, state.to_act, hand, tuple(map(len, state.hands)),
+        match.levels, state.level, state.dealer, state.trump, state.ctx, deal.opener,
+        deal.shown, state.piles, state.highest, state.passed, state.auction_winner,
+        state.taken, given, kitty, state.leader, state.plays, state.tricks,
+        state.played or {}, state.voids, state.lead_attempt, match.multiplier,
+        match.follow, state.result,
     )
 
 
