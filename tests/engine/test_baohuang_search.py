@@ -179,3 +179,114 @@ def test_the_exact_fallback_keeps_the_tribute_cap_and_the_threes():
                                 and k not in (KIND_BJ_MARKED, KIND_H4_MARKED)
                                 and k not in RANK_KINDS[THREE]]
     assert capped  # some payer was capped
+
+
+# ---------------------------------------------------------------- 買3 (B7)
+
+
+def _buy3_start():
+    """Seat 0 holds 3S 3H 3D and sells 3S to seat 1, then 3H to seat 4 (B7:
+    buyers in seat order, the lowest seat with a spare 3, 3s handed over
+    ♠ ♥ ♦ ♣); seat 4 holds only 4s-9s, so he gets his 3 free (no 2, SJ or BJ)."""
+    from tests.engine.baohuang_helpers import make_deal
+
+    spec = {0: ["3S", "3H", "3D"], 1: ["2S", "2S", "SJ"], 2: ["3S", "BJ*"], 3: ["3C", "4H*"]}
+    state = RULES.start_hand(RULES.new_match(), make_deal(spec, {4: "456789"}))
+    assert [(b, s, p and p.code, t.code) for b, s, p, t in state.bought] == [
+        (1, 0, "2S", "3S"), (4, 0, None, "3H")]
+    return state
+
+
+def test_the_card_a_seat_paid_in_buy3_stays_with_its_seller():
+    """B7: seat 1 paid ♠2 to seat 0, so in every world seat 1 samples seat 0
+    holds at least as many ♠2 as he had after 買3 minus what may have left
+    him: one more than a plain world gives him when he had no other ♠2."""
+    from games.engine.baohuang.order import KIND_OF
+    from games.engine.cards import Card
+
+    state = _buy3_start()
+    two = KIND_OF[Card.parse("2S")]
+    info = infoset(state, 1)
+    assert info.bought[0] == (1, 0, Card.parse("2S"), Card.parse("3S"))
+    rng = random.Random(5)
+    for _ in range(60):
+        world = sample_world(info, rng)
+        assert world.hands[0][two] >= 1
+
+
+def test_the_3_a_seat_sold_stays_with_its_buyer_and_a_free_buyer_lacked_every_payment_card():
+    """B7, seen by the seller (seat 0): seat 1 holds the 3S and seat 4 the 3H
+    that seat 0 sold them (B6: their one 3, until played as a last card), and
+    seat 4, who bought free, holds no 2, no SJ and no plain BJ (he had none at
+    買3 and has received nothing since: no crown pile, no tribute)."""
+    from games.engine.baohuang.buy3 import PAYMENT_KINDS
+    from games.engine.baohuang.order import KIND_OF
+    from games.engine.cards import Card
+
+    state = _buy3_start()
+    info = infoset(state, 0)
+    rng = random.Random(7)
+    for _ in range(60):
+        hands = sample_world(info, rng).hands
+        assert hands[1][KIND_OF[Card.parse("3S")]] == 1
+        assert hands[4][KIND_OF[Card.parse("3H")]] == 1
+        assert not [k for k in PAYMENT_KINDS if hands[4][k]]
+
+
+def test_buy3_payments_and_3s_stay_private_to_buyer_and_seller():
+    """B7: every seat sees who bought from whom, but only buyer and seller the
+    payment and the 3, in the view and in the search's information set; a
+    third seat's worlds are not pinned by them (seat 2's worlds sometimes give
+    seat 0 no ♠2, sometimes give seat 1 a 3 that is not ♠)."""
+    from games.engine.baohuang.order import KIND_OF
+    from games.engine.cards import Card
+
+    state = _buy3_start()
+    for seat in range(5):
+        v = RULES.view(state, seat)["bought_threes"]
+        inf = infoset(state, seat).bought
+        for entry, row, (b, s, p, t) in zip(v, inf, state.bought):
+            knows = seat in (b, s)
+            assert entry["three"] == (t.code if knows else None)
+            assert entry["hidden"] == (not knows)
+            assert row == ((b, s, p, t) if knows else (b, s, None, None))
+    info = infoset(state, 2)
+    rng = random.Random(3)
+    worlds = [sample_world(info, rng).hands for _ in range(60)]
+    assert any(not w[0][KIND_OF[Card.parse("2S")]] for w in worlds)
+    assert any(not w[1][KIND_OF[Card.parse("3S")]] for w in worlds)
+
+
+def test_buy3_knowledge_always_holds_in_the_real_deal():
+    """What 買3 tells a buyer or seller never rules out the real deal (B7, with
+    B8 crown passes and B13 tribute moving cards since): in states of whole
+    hands (tribute owed), every card a seat must hold per
+    :func:`~games.engine.baohuang.search._constraints` is in its real hand and
+    no forbidden kind is; and the 買3 constraints did apply in some states."""
+    from games.engine.baohuang.search import _constraints
+
+    applied = forbidden = 0
+    for seed in range(12):
+        solo = seed % 6 == 5  # a solo's tribute: only 2s change hands (B13)
+        match = RULES.new_match(None, {"previous": {
+            "emperor": seed % 5, "guard": None if solo else (seed + 2) % 5,
+            "solo": "open" if solo else None, "guard_declared": None if solo else "open",
+            "finish_order": [(seed + i) % 5 for i in range(5)]}})
+        for steps in range(0, 200, 9):
+            state = advance(seed, steps, match)
+            if RULES.is_complete(state):
+                break
+            for seat in range(5):
+                info = infoset(state, seat)
+                must_kind, _mr, _f, _c, forbid_kind = _constraints(info)
+                for s in range(5):
+                    if s == seat or not state.sizes[s]:
+                        continue
+                    for k, n in must_kind[s].items():
+                        assert state.hands[s][k] >= n, (seed, steps, seat, s, k)
+                    for k in forbid_kind[s]:
+                        assert not state.hands[s][k], (seed, steps, seat, s, k)
+                    forbidden += len(forbid_kind[s])
+                if any(seat in (b, s) for b, s, _p, _t in state.bought):
+                    applied += 1
+    assert applied and forbidden

@@ -6,7 +6,7 @@ cards; everything public: hand sizes, the plays so far seat by seat, the crown
 offers and passes, the emperor, 買3 buyers and sellers, tribute payers and
 receivers, the round on the table, places; and what only this seat saw: the
 crown pile when it holds it, the card it paid or received in 買3 and tribute,
-its own guard or solo role).  Nothing else of the state is read: the search
+the 3 it bought or sold, its own guard or solo role).  Nothing else of the state is read: the search
 works on :class:`InfoSet` alone, so two states that differ only in cards this
 seat cannot see give the same decision (tested).
 
@@ -22,7 +22,19 @@ consistent with that knowledge:
 * a crown passer after the first who added no 2 held none (B8);
 * a tribute payer this seat received from holds nothing above the lowest card
   he paid but ``BJ*``/``4H*`` (B13: a payer gives his highest cards); a
-  receiver of this seat's tribute still holds it unless he played that card.
+  receiver of this seat's tribute still holds it unless he played that card;
+* 買3 (B7), for the buyer and the seller only (the others see who bought from
+  whom, which tells nothing B6 does not: the buyer had no 3 and the seller
+  more than one, and now each holds one): the card this seat paid stays with
+  its seller unless he played a card of that kind, paid tribute this seat did
+  not see, or (a 2) may have added it to the crown pile as a later passer
+  (:func:`_buy3_outflow`); the 3 this seat sold stays with its buyer until he
+  plays it as his last card (a 3 is never tribute: a payer gives his highest
+  cards); and a buyer who paid this seat lacked, at 買3, every payment card
+  the rule puts before the one he paid (♠2 ♥2 ♦2 ♣2, SJ, plain BJ; all of
+  them when he bought free), so he holds none of those kinds unless he may
+  have received one since (crown pile 2s as emperor, tribute this seat did
+  not see).
 
 Each candidate action is then played out with the ``heuristic`` policy at
 every seat and scored by the seat's game points (B12: places and doubling)
@@ -55,6 +67,7 @@ from .state import HandState, Match, Previous, new_state
 from .tribute import owed_shares
 from .view import guard_visible, knowledge, solo_visible
 from .deal import deck
+from .buy3 import PAYMENT_KINDS
 from ..cards import BJ_MARKED, Card
 
 #: Largest number of actions compared in one decision (the heuristic's own
@@ -85,7 +98,7 @@ class InfoSet:
     56 counts of the cards that seat has played; the other fields mirror
     :class:`~.state.HandState` with hidden parts removed (``guard``/``solo``/
     ``guard_declared`` as this seat sees them; ``bought`` as (buyer, seller, paid
-    or None); ``tribute`` as (from, to, card or None); ``pile``: the crown pile's
+    or None, the 3 or None), paid and 3 known only to buyer and seller (B7); ``tribute`` as (from, to, card or None); ``pile``: the crown pile's
     cards when this seat holds it, else None; ``pile_twos`` their number of 2s)."""
 
     seat: int
@@ -133,7 +146,8 @@ def infoset(st: HandState, seat: int) -> InfoSet:
         played=tuple(tuple(r) for r in played), emperor=st.emperor,
         guard=st.guard if gv else None, solo=solo_visible(st, seat), guard_declared=declared,
         h4_played=st.h4_played,
-        bought=tuple((b, s, p if seat in (b, s) else None) for b, s, p, _t in st.bought),
+        bought=tuple((b, s, p, t) if seat in (b, s) else (b, s, None, None)
+                     for b, s, p, t in st.bought),
         tribute=tuple((f, t, c if seat in (f, t) else None) for f, t, c in st.tribute),
         crown_first=st.crown_first, crown_holder=st.crown_holder,
         crown_passed=st.crown_passed, crown_second=st.crown_second,
@@ -147,12 +161,30 @@ def infoset(st: HandState, seat: int) -> InfoSet:
 # ---------------------------------------------------------------- sampling
 
 
+def _buy3_outflow(info: InfoSet, seat: int, kind: int) -> int:
+    """At most how many cards of ``kind`` ``seat`` may have given away since
+    買3 without this seat (``info.seat``) seeing which: a crown pass after the
+    first adds one 2 if he has one (B8; after the crown the pile's 2s are no
+    longer shown, so every such pass counts), and each tribute card he paid
+    that this seat did not see may be any card (B13); a tribute card this
+    seat saw counts when it is of ``kind``."""
+    n = 0
+    if KIND_RANK[kind] == TWO and (info.phase != "crown" or info.pile_twos):
+        n += sum(1 for s in info.crown_passed[1:] if s == seat)
+    for frm, _to, card in info.tribute:
+        if frm == seat and (card is None or KIND_OF[card] == kind):
+            n += 1
+    return n
+
+
 def _constraints(info: InfoSet):
-    """Per seat: exact kinds it must hold, ranks it must hold (rank -> count),
-    forbidden rank values, and the cap (highest plain rank value allowed)."""
+    """Per seat: exact kinds it must hold (kind -> count; a 3 kind there is the
+    seat's one 3), ranks it must hold (rank -> count), forbidden rank values,
+    the cap (highest plain rank value allowed) and forbidden kinds (B7)."""
     must_kind = [dict() for _ in range(5)]
     must_rank = [dict() for _ in range(5)]
     forbid = [set() for _ in range(5)]
+    forbid_kind = [set() for _ in range(5)]
     cap = [None] * 5
     me = info.seat
     played_total = [sum(info.played[s][k] for s in range(5)) for k in range(NKINDS)]
@@ -177,8 +209,12 @@ def _constraints(info: InfoSet):
         for s in info.crown_passed[1:]:
             if s != me:
                 forbid[s].add(TWO)
-    # tribute (B13): what I received caps the payer; what I paid stays with the receiver
+    # tribute (B13): what I received caps the payer; what I paid stays with the
+    # receiver (a receiver pays none) unless he played it.  買3 (B7): what I
+    # paid stays with my seller unless it may have left him since
     low_paid: dict[int, int] = {}
+    gave_tribute = [dict() for _ in range(5)]
+    gave_buy3 = [dict() for _ in range(5)]
     for frm, to, card in info.tribute:
         if card is None:
             continue
@@ -187,19 +223,44 @@ def _constraints(info: InfoSet):
             r = KIND_RANK[k]
             low_paid[frm] = min(low_paid.get(frm, 99), r)
         elif frm == me and to != me:
-            must_kind[to][k] = must_kind[to].get(k, 0) + 1
-    for frm, to, card in info.tribute:
-        if card is not None and frm == me and to != me:
-            k = KIND_OF[card]
-            must_kind[to][k] = max(0, must_kind[to][k] - info.played[to][k])
+            gave_tribute[to][k] = gave_tribute[to].get(k, 0) + 1
+    for buyer, seller, paid, three in info.bought:
+        if buyer == me and seller != me and paid is not None:
+            k = KIND_OF[paid]
+            gave_buy3[seller][k] = gave_buy3[seller].get(k, 0) + 1
+        elif seller == me and buyer != me and three is not None:
+            if info.sizes[buyer]:
+                # the 3 I sold: his one 3 until he plays it as his last card (B6)
+                must_kind[buyer][KIND_OF[three]] = 1
+            # what the buyer paid me tells what he lacked at 買3: every payment
+            # card the rule puts before it (all of them when he paid nothing)
+            before = PAYMENT_KINDS if paid is None else PAYMENT_KINDS[:PAYMENT_KINDS.index(KIND_OF[paid])]
+            unseen_in = any(to == buyer and card is None for _f, to, card in info.tribute)
+            if not unseen_in:
+                for k in before:
+                    if KIND_RANK[k] == TWO and buyer == emp:
+                        continue  # the crown pile's 2s went to him
+                    if any(to == buyer and KIND_OF[card] == k for _f, to, card in info.tribute):
+                        continue
+                    forbid_kind[buyer].add(k)
+    for s in range(5):
+        if s == me:
+            continue
+        for k in set(gave_tribute[s]) | set(gave_buy3[s]):
+            kept = max(0, gave_buy3[s].get(k, 0) - _buy3_outflow(info, s, k))
+            n = kept + gave_tribute[s].get(k, 0) - info.played[s][k]
+            if n > 0:
+                must_kind[s][k] = must_kind[s].get(k, 0) + n
     for s, r in low_paid.items():
         cap[s] = r
-    return must_kind, must_rank, forbid, cap
+    return must_kind, must_rank, forbid, cap, forbid_kind
 
 
-def _allowed(kind: int, s: int, forbid, cap) -> bool:
+def _allowed(kind: int, s: int, forbid, cap, forbid_kind=None) -> bool:
     r = KIND_RANK[kind]
     if r in forbid[s]:
+        return False
+    if forbid_kind is not None and kind in forbid_kind[s]:
         return False
     c = cap[s]
     if c is not None and r > c and kind not in (KIND_BJ_MARKED, KIND_H4_MARKED) and r != THREE:
@@ -240,7 +301,7 @@ def sample_hands(info: InfoSet, rng: random.Random, tries: int = 5) -> list[list
     extra = pool_size - sum(need.values())
     if extra < 0 or (extra > 0 and not pile_hidden):
         return None
-    must_kind, must_rank, forbid, cap = _constraints(info)
+    must_kind, must_rank, forbid, cap, forbid_kind = _constraints(info)
 
     def prepare():
         """The hands with one 3 each (B6) and the cards each seat must hold;
@@ -249,10 +310,23 @@ def sample_hands(info: InfoSet, rng: random.Random, tries: int = 5) -> list[list
         hands[me] = list(info.hand)
         pool = list(unseen)
         room = dict(need)
-        # exactly one 3 for every seat with cards
+        # exactly one 3 for every seat with cards; a known one first (B7)
+        free = others
+        if any(k in must_kind[s] for s in others for k in RANK_KINDS[THREE]):
+            free = []
+            for s in others:
+                k = next((k for k in RANK_KINDS[THREE] if k in must_kind[s]), None)
+                if k is None:
+                    free.append(s)
+                    continue
+                if not pool[k]:
+                    return None
+                hands[s][k] += 1
+                pool[k] -= 1
+                room[s] -= 1
         threes = [k for k in RANK_KINDS[THREE] for _ in range(pool[k])]
         rng.shuffle(threes)
-        for s in others:
+        for s in free:
             if not threes:
                 return None
             k = threes.pop()
@@ -288,7 +362,7 @@ def sample_hands(info: InfoSet, rng: random.Random, tries: int = 5) -> list[list
         cards.sort(key=lambda k: KIND_RANK[k] if KIND_RANK[k] != H4 else -1, reverse=True)
         left_over = len(cards) - sum(room.values())
         for k in cards:
-            seats = [s for s in others if room[s] and _allowed(k, s, forbid, cap)]
+            seats = [s for s in others if room[s] and _allowed(k, s, forbid, cap, forbid_kind)]
             if not seats:
                 if left_over > 0:
                     left_over -= 1  # a card of the hidden crown pile
@@ -319,7 +393,7 @@ def sample_hands(info: InfoSet, rng: random.Random, tries: int = 5) -> list[list
     by_class: dict[tuple, list[int]] = {}
     for k in range(NKINDS):
         if pool[k] > 0:
-            seats = tuple(s for s in others if _allowed(k, s, forbid, cap)) + ("pile",)
+            seats = tuple(s for s in others if _allowed(k, s, forbid, cap, forbid_kind)) + ("pile",)
             by_class.setdefault(seats, []).extend([k] * pool[k])
     amounts = transport({c: len(ks) for c, ks in by_class.items()},
                         {c: list(c) for c in by_class}, sinks, rng)
@@ -367,7 +441,7 @@ def sample_world(info: InfoSet, rng: random.Random) -> HandState | None:
     return new_state(
         match=info.match, deal=None, hands=tuple(tuple(h) for h in hands),
         rcs=tuple(rank_counts(h) for h in hands), sizes=info.sizes, phase=info.phase,
-        to_act=info.seat, bought=tuple((b, s, p, None) for b, s, p in info.bought),
+        to_act=info.seat, bought=info.bought,
         crown_first=info.crown_first, crown_holder=info.crown_holder,
         crown_passed=info.crown_passed, crown_pile=tuple(pile or ()),
         crown_second=info.crown_second, emperor=emp, guard=guard, solo=solo,

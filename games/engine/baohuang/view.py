@@ -10,7 +10,8 @@ with the same visibility rules:
   so the phase does not reveal who is deciding;
 * a secret solo (暗獨, B9) is shown only to the emperor until ``4H*`` is played;
 * payment cards of 買3 and tribute are shown only to payer and receiver while
-  the hand is in play (``null`` with ``"hidden": true`` for others);
+  the hand is in play (``null`` with ``"hidden": true`` for others), and so is
+  the 3 that changed hands in 買3 (``three``; the seller handed it over);
 * the crown pile's cards are shown to its holder, its number of 2s to all;
 * once the hand is over (or voided) everything is shown.
 """
@@ -96,6 +97,7 @@ def view(st: HandState, seat: int | None, summary=None) -> dict:
         show = over or seat in (buyer, seller)
         bought.append({"buyer": buyer, "seller": seller,
                        "paid": (paid.code if paid else None) if show else None,
+                       "three": three.code if show else None,
                        "hidden": not show})
     tribute = []
     for frm, to, card in st.tribute:
