@@ -23,7 +23,7 @@ pytestmark = pytest.mark.production
 
 def test_hand_survives_web_and_worker_restart(production_stack):
     stack = production_stack
-    room = stack.ops("bot_room", humans=1, bot_delay_ms=60, autoplay=True, ready=True)
+    room = stack.ops("bot_room", humans=1, bot_delay_ms=250, autoplay=True, ready=True)
     room_id = room["room_id"]
     log = poll(lambda: stack.ops("hand_log", room_id=room_id),
                lambda lg: len(first_hand(lg)["actions"]) >= 6, 60, 0.5, "six actions")
