@@ -3,7 +3,8 @@
  * - turn alerts: when #table says data-my-turn, the tab title gets a "▶"
  *   and the favicon a red dot; an optional sound (static/games/sounds/
  *   turn.wav, off unless the player ticks it; remembered) and a short
- *   vibration where the browser allows it;
+ *   vibration where the browser allows it; the buttons' row scrolled onto
+ *   a short screen;
  * - hand tools (inserted above #my-hand after every swap): sort by suit
  *   (cards the server marks data-suit-of="T" and jokers first) or by rank
  *   (equal ranks together, ranks in the server's own order), remembered per
@@ -45,11 +46,29 @@
       // (only after the player has touched the page: before that Chromium refuses it with a console error)
       var touched = !navigator.userActivation || navigator.userActivation.hasBeenActive;
       if (navigator.vibrate && touched) { try { navigator.vibrate(150); } catch (e) { /* not allowed */ } }
+      buttonsInView();
     } else if (!mine && wasMyTurn) {
       document.title = baseTitle;
       favicon(false);
     }
     wasMyTurn = mine;
+  }
+
+  // The buttons' row on screen when the turn comes (session 20): on a phone
+  // whose browser bars leave a short screen (640-667 px upright, 340
+  // sideways) the play button lay below the fold.  The page scrolls down
+  // just enough to show the whole row (never so far that the hand's top
+  // leaves the screen), only when the row is below the fold: a player who
+  // scrolled past it (to the chat, the score sheet) is left where he is.
+  function buttonsInView() {
+    var row = document.querySelector("#table [data-region='actions']");
+    if (!row || !row.getClientRects().length) return;
+    var r = row.getBoundingClientRect(), vh = window.innerHeight;
+    if (r.bottom <= vh || r.top < 0) return;
+    var by = r.bottom - vh + 6;
+    var hand = document.getElementById("my-hand");
+    if (hand && hand.getClientRects().length) by = Math.min(by, hand.getBoundingClientRect().top - 4);
+    if (by > 0) window.scrollBy(0, by);
   }
 
   // ---- sorting
