@@ -3,8 +3,8 @@
  * - turn alerts: when #table says data-my-turn, the tab title gets a "▶"
  *   and the favicon a red dot; an optional sound (static/games/sounds/
  *   turn.wav, off unless the player ticks it; remembered) and a short
- *   vibration where the browser allows it; the buttons' row scrolled onto
- *   a short screen;
+ *   vibration where the browser allows it;
+ * - the buttons' row scrolled onto a short screen when a decision comes;
  * - hand tools (inserted above #my-hand after every swap): sort by suit
  *   (cards the server marks data-suit-of="T" and jokers first) or by rank
  *   (equal ranks together, ranks in the server's own order), remembered per
@@ -46,7 +46,6 @@
       // (only after the player has touched the page: before that Chromium refuses it with a console error)
       var touched = !navigator.userActivation || navigator.userActivation.hasBeenActive;
       if (navigator.vibrate && touched) { try { navigator.vibrate(150); } catch (e) { /* not allowed */ } }
-      buttonsInView();
     } else if (!mine && wasMyTurn) {
       document.title = baseTitle;
       favicon(false);
@@ -54,15 +53,22 @@
     wasMyTurn = mine;
   }
 
-  // The buttons' row on screen when the turn comes (session 20): on a phone
-  // whose browser bars leave a short screen (640-667 px upright, 340
-  // sideways) the play button lay below the fold.  The page scrolls down
-  // just enough to show the whole row (never so far that the hand's top
-  // leaves the screen), only when the row is below the fold: a player who
-  // scrolled past it (to the chat, the score sheet) is left where he is.
+  // The buttons' row on screen when a decision comes to the viewer (session
+  // 20): on a phone whose browser bars leave a short screen (640-667 px
+  // upright, 340 sideways) the play button lay below the fold.  When the
+  // row gets its buttons (the page opened, or a push that brought the
+  // viewer's turn; on 托管 too, where the player may take over), the page
+  // scrolls down just enough to show the whole row, never so far that the
+  // hand's top leaves the screen, and only when the row is below the fold:
+  // a player who scrolled past it (to the chat, the score sheet) is left
+  // where he is.
+  var hadButtons = false;
   function buttonsInView() {
     var row = document.querySelector("#table [data-region='actions']");
-    if (!row || !row.getClientRects().length) return;
+    var has = !!(row && row.querySelector("button[hx-post]") && row.getClientRects().length);
+    var came = has && !hadButtons;
+    hadButtons = has;
+    if (!came) return;
     var r = row.getBoundingClientRect(), vh = window.innerHeight;
     if (r.bottom <= vh || r.top < 0) return;
     var by = r.bottom - vh + 6;
@@ -417,7 +423,7 @@
     if (panel) panel.classList.add("dismissed");
   });
 
-  function afterSwap() { tools(); sortHand(); fan(); deal(); arrive(); wonSlide(); rings(); turnAlert(); names(); resultKeep(); }
+  function afterSwap() { tools(); sortHand(); fan(); deal(); arrive(); wonSlide(); rings(); turnAlert(); buttonsInView(); names(); resultKeep(); }
   document.addEventListener("htmx:wsAfterMessage", afterSwap);
   document.addEventListener("htmx:afterSwap", afterSwap);
   document.addEventListener("DOMContentLoaded", afterSwap);

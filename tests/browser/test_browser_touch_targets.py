@@ -22,10 +22,12 @@ Session 20, short screens (a browser's bars leave less than the screen:
   page's width, and a tap at its centre, scrolled to, lands on it), none of
   the table's blocks (notices, seats, the felt, the hand, its tools and
   buttons, the seat's own buttons …) overlapping another;
-* on 托管, sideways (812×340 and 812×375) at the page's top: the notice's
-  接管 and the play button on screen (the notice beside the hand's column,
-  not above it); upright, the notice one block beside its button, at most
-  56 px tall (it was 100).
+* on 托管 with the viewer's decision pending, the page opened sideways
+  (812×340 and 812×375): the notice's 接管, the hand's top and the play
+  button on screen (the notice beside the hand's column, not above it; the
+  page brings the row into view when a third row of cards needs it at 340);
+  upright, the notice one block beside its button, at most 56 px tall (it
+  was 100).
 
 Before session 20: upright the play button lay at 711-755 px (升级) and
 644-688 px (保皇, 360×640) of 640-667; on 托管 sideways at 332-376 of 340
@@ -301,7 +303,7 @@ def test_short_screens_the_play_button_without_scrolling_and_on_autoplay(site_se
     375×667 and 360×640: the play button wholly on screen (the page scrolls
     itself to the buttons' row, the hand's top kept), every control
     reachable, no two blocks overlapping; then on 托管 (the bot's move held
-    back a minute) sideways at the page's top, 接管 and the play button on
+    back) opened sideways, 接管, the hand's top and the play button on
     screen, and upright the notice compact."""
     base = site_server.web_url
     room = site_server.ops("bot_room", game=game, humans=1, autoplay=True, ready=True, bot_delay_ms=150,
@@ -339,19 +341,23 @@ def test_short_screens_the_play_button_without_scrolling_and_on_autoplay(site_se
         for size in ({"width": 812, "height": 340}, SIDEWAYS):
             tag = f"{size['width']}x{size['height']}"
             page.set_viewport_size(size)
-            page.evaluate("() => window.scrollTo(0, 0)")
+            page.goto(f"{base}/rooms/{room['room_id']}/")  # opened on 托管 at this size
+            page.wait_for_selector("#autoplay-notice [data-action='autoplay-off']")
+            page.wait_for_selector("[data-region='actions'] [data-action='play']")
+            page.wait_for_function("() => document.querySelector('#my-hand').dataset.rows")
             page.wait_for_timeout(300)
             for theme in ("light", "dark"):
                 page.emulate_media(color_scheme=theme)
                 page.wait_for_timeout(100)
                 page.screenshot(path=str(SHOT_DIR / f"short-{game}-autoplay-{tag}-{theme}.png"))
             m = page.evaluate(TURN_READING)
-            print(game, tag, "托管: notice", m["notice"], "play", m["play"], "actions", m["actions"])
-            assert m["scrollY"] == 0
-            assert m["play"] and m["play"]["bottom"] <= m["vh"], \
+            print(game, tag, "托管: scrollY", m["scrollY"], "notice", m["notice"], "play", m["play"], "actions", m["actions"])
+            assert m["play"] and 0 <= m["play"]["top"] and m["play"]["bottom"] <= m["vh"], \
                 f"the play button below the fold on 托管 at {tag} ({game}): {m['play']}"
             assert m["actions"]["bottom"] <= m["vh"], f"the buttons' row below the fold on 托管 at {tag}: {m['actions']}"
-            assert m["takeover"] and m["takeover"]["bottom"] <= m["vh"], f"接管 off screen at {tag}: {m['takeover']}"
+            assert m["takeover"] and 0 <= m["takeover"]["top"] and m["takeover"]["bottom"] <= m["vh"], \
+                f"接管 off screen at {tag}: {m['takeover']}"
+            assert m["hand"]["top"] >= 0, f"the hand's top scrolled off on 托管 at {tag}: {m['hand']}"
             blocks = page.evaluate(OVERLAPS)
             assert not blocks["overlaps"], f"blocks overlap on 托管 at {tag} ({game}): {blocks}"
         for size in (PHONE, {"width": 360, "height": 640}):
