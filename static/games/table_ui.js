@@ -57,23 +57,26 @@
   // 20): on a phone whose browser bars leave a short screen (640-667 px
   // upright, 340 sideways) the play button lay below the fold.  When the
   // row gets its buttons (the page opened, or a push that brought the
-  // viewer's turn; on 托管 too, where the player may take over), the page
+  // viewer's turn), and again when the player takes over from 托管, the page
   // scrolls down just enough to show the whole row, never so far that the
-  // hand's top leaves the screen, and only when the row is below the fold:
-  // a player who scrolled past it (to the chat, the score sheet) is left
-  // where he is.
-  var hadButtons = false;
+  // hand's top or a notice's (托管 and its 接管) leaves the screen, and only
+  // when the row is below the fold: a player who scrolled past it (to the
+  // chat, the score sheet) is left where he is.
+  var buttonsState = "";
   function buttonsInView() {
     var row = document.querySelector("#table [data-region='actions']");
     var has = !!(row && row.querySelector("button[hx-post]") && row.getClientRects().length);
-    var came = has && !hadButtons;
-    hadButtons = has;
+    var notice = document.querySelector("#table > .notice");
+    var state = has ? (notice ? "notice" : "free") : "";
+    var came = state && state !== buttonsState;
+    buttonsState = state;
     if (!came) return;
     var r = row.getBoundingClientRect(), vh = window.innerHeight;
     if (r.bottom <= vh || r.top < 0) return;
     var by = r.bottom - vh + 6;
-    var hand = document.getElementById("my-hand");
-    if (hand && hand.getClientRects().length) by = Math.min(by, hand.getBoundingClientRect().top - 4);
+    [document.getElementById("my-hand"), notice].forEach(function (e) {
+      if (e && e.getClientRects().length) by = Math.min(by, e.getBoundingClientRect().top - 4);
+    });
     if (by > 0) window.scrollBy(0, by);
   }
 

@@ -27,7 +27,8 @@ Session 20, short screens (a browser's bars leave less than the screen:
   button on screen (the notice beside the hand's column, not above it; the
   page brings the row into view when a third row of cards needs it at 340);
   upright, the notice one block beside its button, at most 56 px tall (it
-  was 100).
+  was 100); opened at 360×640 on 托管, 接管 stays on screen, and once
+  pressed the play button comes on screen.
 
 Before session 20: upright the play button lay at 711-755 px (升级) and
 644-688 px (保皇, 360×640) of 640-667; on 托管 sideways at 332-376 of 340
@@ -360,13 +361,32 @@ def test_short_screens_the_play_button_without_scrolling_and_on_autoplay(site_se
             assert m["hand"]["top"] >= 0, f"the hand's top scrolled off on 托管 at {tag}: {m['hand']}"
             blocks = page.evaluate(OVERLAPS)
             assert not blocks["overlaps"], f"blocks overlap on 托管 at {tag} ({game}): {blocks}"
-        for size in (PHONE, {"width": 360, "height": 640}):
-            page.set_viewport_size(size)
-            page.wait_for_timeout(200)
-            m = page.evaluate(TURN_READING)
-            print(game, size, "托管 upright: notice", m["notice"])
-            assert m["notice"]["h"] <= 56, f"the 托管 notice {m['notice']['h']} px tall at {size} ({game})"
-            assert m["takeover"]["h"] >= MIN - 0.01
-            assert not page.evaluate(OVERLAPS)["overlaps"]
+        page.set_viewport_size(PHONE)
+        page.wait_for_timeout(200)
+        m = page.evaluate(TURN_READING)
+        print(game, PHONE, "托管 upright: notice", m["notice"])
+        assert m["notice"]["h"] <= 56, f"the 托管 notice {m['notice']['h']} px tall at 375×812 ({game})"
+        assert m["takeover"]["h"] >= MIN - 0.01
+        assert not page.evaluate(OVERLAPS)["overlaps"]
+        # opened upright on a short screen on 托管: the page does not scroll 接管 away;
+        # taking over brings the buttons' row on screen
+        page.set_viewport_size({"width": 360, "height": 640})
+        page.goto(f"{base}/rooms/{room['room_id']}/")
+        page.wait_for_selector("#autoplay-notice [data-action='autoplay-off']")
+        page.wait_for_function("() => document.querySelector('#my-hand').dataset.rows")
+        page.wait_for_timeout(300)
+        m = page.evaluate(TURN_READING)
+        print(game, "360x640 托管: scrollY", m["scrollY"], "notice", m["notice"], "play", m["play"])
+        assert m["notice"]["h"] <= 56, f"the 托管 notice {m['notice']['h']} px tall at 360×640 ({game})"
+        assert 0 <= m["takeover"]["top"] and m["takeover"]["bottom"] <= m["vh"], f"接管 off screen: {m['takeover']}"
+        page.screenshot(path=str(SHOT_DIR / f"short-{game}-autoplay-360x640.png"))
+        page.click("#autoplay-notice [data-action='autoplay-off']")
+        page.wait_for_selector("#table[data-my-turn='1'] [data-region='actions'] [data-action='play']")
+        page.wait_for_timeout(300)
+        m = page.evaluate(TURN_READING)
+        print(game, "360x640 taken over: scrollY", m["scrollY"], "play", m["play"])
+        page.screenshot(path=str(SHOT_DIR / f"short-{game}-taken-over-360x640.png"))
+        assert m["play"] and 0 <= m["play"]["top"] and m["play"]["bottom"] <= m["vh"], \
+            f"the play button not on screen after 接管 at 360×640 ({game}): {m['play']}"
     finally:
         ctx.close()
