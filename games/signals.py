@@ -50,7 +50,10 @@
     Asked by :func:`games.render.tables.table_snapshot` for the completed hand a
     table shows in its result panel: ``sender`` the game code, keyword
     argument ``hand``.  A receiver answers None or a dict ``{"key": str,
-    "label": str, "seats": {seat index: short text}}`` (e.g. the rating change ``"+12"``);
+    "label": str, "seats": {seat index: short text}}`` (e.g. the rating change ``"+12"``)
+    and optionally ``"marks": {seat index: a word}`` shown as a tag after that
+    seat's text (e.g. "暂定", a provisional rating; labels and marks may be
+    lazy, rendered in each reader's language);
     the answers are shown under the result, one line per note, the same for
     every viewer (a receiver must return only public information).
 

@@ -123,7 +123,10 @@ def on_hand_scored(sender, room, hand, rules, **kwargs) -> None:
 def hand_note(sender, hand, **kwargs) -> dict | None:
     """:data:`games.signals.result_notes` receiver: each human's displayed
     rating change in ``hand`` (``{"key": "rating", "label": "等级分",
-    "seats": {seat: "+12"}}``), or None when the hand was not rated."""
+    "seats": {seat: "+12"}, "marks": {seat: "暂定"}}``: a mark for each seat
+    whose rating is still provisional), or None when the hand was not rated.
+    (The provisional mark was a "?" after the number, "+12?", which read as
+    a help link beside the panel's "?" links: session 20.)"""
     rows = list(
         RatingChange.objects.filter(rated_hand__hand=hand, user__isnull=False)
         .order_by("seat").values_list("seat", "rating_before", "rating_after", "provisional")
@@ -133,10 +136,8 @@ def hand_note(sender, hand, **kwargs) -> dict | None:
     return {
         "key": "rating",
         "label": gettext_lazy("等级分"),  # shown in each reader's language
-        "seats": {
-            seat: f"{after - before:+d}" + ("?" if provisional else "")
-            for seat, before, after, provisional in rows
-        },
+        "seats": {seat: f"{after - before:+d}" for seat, before, after, _provisional in rows},
+        "marks": {seat: gettext_lazy("暂定") for seat, _b, _a, provisional in rows if provisional},
     }
 
 

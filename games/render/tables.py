@@ -259,17 +259,19 @@ def hand_result(hand: Hand, spec, fallback_names: list[str]) -> dict | None:
 def result_notes(game: str, hand: Hand) -> tuple[dict, ...]:
     """What other apps add to the result panel of the completed ``hand``
     (:data:`games.signals.result_notes`): per note its ``key``, ``label`` and
-    ``seats``, a list of ``{"index", "name", "text"}`` in seat order, names
-    as the hand was dealt."""
+    ``seats``, a list of ``{"index", "name", "text", "mark"}`` in seat order,
+    names as the hand was dealt, ``mark`` the note's word for that seat
+    (lazy) or None."""
     names = player_names(hand.players)  # bots' names lazy: the snapshot serves every language
     out = []
     for note in signals.collect_result_notes(game, hand):
         seats = sorted((int(i), str(text)) for i, text in note["seats"].items())
+        marks = {int(i): m for i, m in (note.get("marks") or {}).items()}
         out.append({
             "key": note.get("key", ""),
             "label": note["label"],
             "seats": [
-                {"index": i, "name": names[i] if i < len(names) else "", "text": text}
+                {"index": i, "name": names[i] if i < len(names) else "", "text": text, "mark": marks.get(i)}
                 for i, text in seats
             ],
         })
@@ -696,7 +698,9 @@ def table_view(
         # the snapshot's notes carry lazy labels and bot names (one snapshot,
         # every reader's language): plain strings in this reader's language
         result_notes=tuple(
-            {**n, "label": str(n["label"]), "seats": [{**s, "name": str(s["name"])} for s in n["seats"]]}
+            {**n, "label": str(n["label"]),
+             "seats": [{**s, "name": str(s["name"]), "mark": str(s["mark"]) if s.get("mark") else None}
+                       for s in n["seats"]]}
             for n in snapshot.result_notes
         ),
         score_rows=tuple(rows),

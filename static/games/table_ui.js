@@ -4,6 +4,7 @@
  *   and the favicon a red dot; an optional sound (static/games/sounds/
  *   turn.wav, off unless the player ticks it; remembered) and a short
  *   vibration where the browser allows it;
+ * - the buttons' row scrolled onto a short screen when a decision comes;
  * - hand tools (inserted above #my-hand after every swap): sort by suit
  *   (cards the server marks data-suit-of="T" and jokers first) or by rank
  *   (equal ranks together, ranks in the server's own order), remembered per
@@ -50,6 +51,33 @@
       favicon(false);
     }
     wasMyTurn = mine;
+  }
+
+  // The buttons' row on screen when a decision comes to the viewer (session
+  // 20): on a phone whose browser bars leave a short screen (640-667 px
+  // upright, 340 sideways) the play button lay below the fold.  When the
+  // row gets its buttons (the page opened, or a push that brought the
+  // viewer's turn), and again when the player takes over from 托管, the page
+  // scrolls down just enough to show the whole row, never so far that the
+  // hand's top or a notice's (托管 and its 接管) leaves the screen, and only
+  // when the row is below the fold: a player who scrolled past it (to the
+  // chat, the score sheet) is left where he is.
+  var buttonsState = "";
+  function buttonsInView() {
+    var row = document.querySelector("#table [data-region='actions']");
+    var has = !!(row && row.querySelector("button[hx-post]") && row.getClientRects().length);
+    var notice = document.querySelector("#table > .notice");
+    var state = has ? (notice ? "notice" : "free") : "";
+    var came = state && state !== buttonsState;
+    buttonsState = state;
+    if (!came) return;
+    var r = row.getBoundingClientRect(), vh = window.innerHeight;
+    if (r.bottom <= vh || r.top < 0) return;
+    var by = r.bottom - vh + 6;
+    [document.getElementById("my-hand"), notice].forEach(function (e) {
+      if (e && e.getClientRects().length) by = Math.min(by, e.getBoundingClientRect().top - 4);
+    });
+    if (by > 0) window.scrollBy(0, by);
   }
 
   // ---- sorting
@@ -398,7 +426,7 @@
     if (panel) panel.classList.add("dismissed");
   });
 
-  function afterSwap() { tools(); sortHand(); fan(); deal(); arrive(); wonSlide(); rings(); turnAlert(); names(); resultKeep(); }
+  function afterSwap() { tools(); sortHand(); fan(); deal(); arrive(); wonSlide(); rings(); turnAlert(); buttonsInView(); names(); resultKeep(); }
   document.addEventListener("htmx:wsAfterMessage", afterSwap);
   document.addEventListener("htmx:afterSwap", afterSwap);
   document.addEventListener("DOMContentLoaded", afterSwap);

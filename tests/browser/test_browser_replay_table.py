@@ -5,7 +5,11 @@ to the first play) until the first trick/round is complete shows each
 seat's last action of it in front of that seat (the DOM contract:
 ``data-region="play"``, ``data-seat``, ``data-card``), 升級's kitty is shown,
 the page never scrolls sideways, and the arrow keys step back and on.
-Screenshots: tmp/look-replay-<game>-<w>x<h>.png."""
+Screenshots: tmp/look-replay-<game>-<w>x<h>.png.
+
+Session 20: a player's name in the replay's lines of text (升级's 比牌 and
+上一轮 lines, "上一步：<name>") is never broken across lines ("机器人" / "3"
+in the 比牌 line before), at every width from 320 to 430 px and sideways."""
 
 from __future__ import annotations
 
@@ -88,5 +92,59 @@ def test_replay_steps_through_a_trick_on_the_felt(site_server, browser, hands, g
         page.wait_for_selector(f'#replay[data-step="{done - 1}"]')
         page.locator("body").press("ArrowRight")
         page.wait_for_selector(f'#replay[data-step="{done}"]')
+    finally:
+        ctx.close()
+
+
+#: Each seat's name where it stands in the replay's lines of text (the 比牌 /
+#: 上一轮 lines, "上一步"): per occurrence, the distinct line tops of its
+#: characters (one when it is whole on a line).
+NAME_LINES = r"""names => {
+  const out = [];
+  for (const box of document.querySelectorAll('#sj-replay-public p, #replay-said')) {
+    const walk = document.createTreeWalker(box, NodeFilter.SHOW_TEXT);
+    for (let t = walk.nextNode(); t; t = walk.nextNode()) {
+      for (const name of names) {
+        for (let at = t.data.indexOf(name); at >= 0; at = t.data.indexOf(name, at + 1)) {
+          const r = document.createRange(); r.setStart(t, at); r.setEnd(t, at + name.length);
+          const tops = new Set([...r.getClientRects()].filter(q => q.width > 0).map(q => Math.round(q.top)));
+          out.push({name: name, where: box.id || box.textContent.slice(0, 8), lines: tops.size});
+        }
+      }
+    }
+  }
+  return out;
+}"""
+
+
+@pytest.mark.parametrize("game", ("shengji", "baohuang"))
+def test_names_in_the_replays_lines_are_never_broken(site_server, browser, hands, game):
+    """At the auction's last step (升级: the 比牌 line holds every seat's
+    pile) and the first trick's end, at widths 320-430 px (every 3 px) and
+    812 px sideways: every seat's name in the lines of text on one line."""
+    base = site_server.web_url
+    hand_id, cookie, _actions = hands[game]
+    ctx, page = open_page(browser, base, cookie, {"width": 375, "height": 812})
+    try:
+        page.goto(f"{base}/hands/{hand_id}/replay/")
+        marks = [int(re.search(r"step=(\d+)", a).group(1))
+                 for a in page.locator("[data-jump-phase]").evaluate_all("els => els.map(e => e.getAttribute('href'))")]
+        first_trick = int(re.search(r"step=(\d+)", page.locator('[data-jump-trick="2"]').get_attribute("href")).group(1))
+        steps = sorted({m - 1 for m in marks[1:2] if m > 1} | {first_trick})
+        names = [n.strip().split(". ", 1)[1] for n in page.locator(".replay-hand .who").all_inner_texts()]
+        assert len(names) == (4 if game == "shengji" else 5)
+        seen = 0
+        for step in steps:
+            page.goto(f"{base}/hands/{hand_id}/replay/?step={step}")
+            for width in list(range(320, 431, 3)) + [812]:
+                page.set_viewport_size({"width": width, "height": 375 if width > 500 else 812})
+                found = page.evaluate(NAME_LINES, names)
+                seen += len(found)
+                broken = [f for f in found if f["lines"] > 1]
+                assert not broken, f"a name broken across lines at {width} px, step {step}: {broken}"
+        assert seen, "no name in the replay's lines"
+        if game == "shengji":  # the 比牌 line was among them
+            page.goto(f"{base}/hands/{hand_id}/replay/?step={steps[0]}")
+            assert page.locator("#sj-replay-public p", has_text="比牌").count() == 1
     finally:
         ctx.close()

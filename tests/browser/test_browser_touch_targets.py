@@ -13,6 +13,27 @@ Chromium with bounding boxes, for 升级 (four seats) and 保皇 (five seats):
   screen, and a tap there lands on that stack; the play button lies wholly
   inside the screen.
 
+Session 20, short screens (a browser's bars leave less than the screen:
+812×340 sideways, 375×667 and 360×640 upright), both games:
+
+* on the viewer's turn, the page opened at each size: the play button wholly
+  on screen without the player scrolling (the page brings the buttons' row
+  into view, never past the hand's top), every control reachable (inside the
+  page's width, and a tap at its centre, scrolled to, lands on it), none of
+  the table's blocks (notices, seats, the felt, the hand, its tools and
+  buttons, the seat's own buttons …) overlapping another;
+* on 托管 with the viewer's decision pending, the page opened sideways
+  (812×340 and 812×375): the notice's 接管, the hand's top and the play
+  button on screen (the notice beside the hand's column, not above it; the
+  page brings the row into view when a third row of cards needs it at 340);
+  upright, the notice one block beside its button, at most 56 px tall (it
+  was 100); opened at 360×640 on 托管, 接管 stays on screen, and once
+  pressed the play button comes on screen.
+
+Before session 20: upright the play button lay at 711-755 px (升级) and
+644-688 px (保皇, 360×640) of 640-667; on 托管 sideways at 332-376 of 340
+and 375.
+
 Each check fails on the layout before session 19: 关闭房间 26 px tall, 接管
 and 离座 30 px, the chat's summary 23 px, the tool row 38 px; sideways, the
 play button below the fold.  The dark theme is measured too (its own
@@ -218,5 +239,154 @@ def test_a_whole_hand_sideways_in_one_screen(site_server, browser, game):
             if game == "shengji":
                 assert m["copies"] == 52
             _hand_in_reach(m, f"{game} deal {theme}", need_actions=(game == "shengji"))
+    finally:
+        ctx.close()
+
+
+#: Short screens (session 20): sideways with the browser's bars, two upright phones.
+SHORT = [{"width": 812, "height": 340}, {"width": 375, "height": 667}, {"width": 360, "height": 640}]
+
+#: The play button, the 接管 button, the notice and the hand's top (CSS px, the viewport's).
+TURN_READING = r"""() => {
+  const box = e => { if (!e || !e.getClientRects().length) return null; const r = e.getBoundingClientRect();
+                     return {top: r.top, bottom: r.bottom, left: r.left, right: r.right, h: r.height}; };
+  return {vh: innerHeight, vw: innerWidth, scrollY: scrollY, docw: document.documentElement.scrollWidth,
+          play: box(document.querySelector("[data-region='actions'] [data-action='play']")),
+          actions: box(document.querySelector("[data-region='actions']")),
+          hand: box(document.querySelector("#my-hand")),
+          notice: box(document.querySelector("#autoplay-notice")),
+          takeover: box(document.querySelector("#autoplay-notice [data-action='autoplay-off']"))};
+}"""
+
+#: Every visible control (CONTROLS) reachable: inside the page's width, and,
+#: scrolled to the middle of the screen, a tap at its centre lands on it.
+#: The page is scrolled back where it was.
+REACHABLE = r"""sels => {
+  const y0 = scrollY, out = [];
+  for (const sel of sels) for (const e of document.querySelectorAll(sel)) {
+    if (!e.getClientRects().length || getComputedStyle(e).visibility === 'hidden') continue;
+    e.scrollIntoView({block: 'center', inline: 'nearest'});
+    const r = e.getBoundingClientRect(), x = r.left + r.width / 2, y = r.top + r.height / 2;
+    const hit = document.elementFromPoint(x, y);
+    const ok = r.left >= -0.5 && r.right <= innerWidth + 0.5 && !!hit && (e === hit || e.contains(hit));
+    if (!ok) out.push({sel: sel, text: (e.textContent || e.value || '').trim().slice(0, 20), left: r.left, right: r.right,
+                       hit: hit ? (hit.id || hit.className || hit.tagName) : null});
+  }
+  window.scrollTo(0, y0);
+  return out;
+}"""
+
+#: The table's blocks that must not overlap one another: the grid's items
+#: (the notices, each seat, the seat's own buttons …) and the board's parts
+#: (its top: whose turn, the felt, the facts …; its hand: the tools, the
+#: hand, the buttons).
+OVERLAPS = r"""() => {
+  const visible = e => e.getClientRects().length && getComputedStyle(e).visibility !== 'hidden'
+                       && getComputedStyle(e).position !== 'absolute' && e.getBoundingClientRect().height > 0;
+  const blocks = [...document.querySelectorAll(
+      "#table > :not(.seats):not(.board), #table > .seats > .seat, #table > .board > :not(.board-top):not(.board-hand),"
+    + " #table > .board > .board-top > *, #table > .board > .board-hand > *")].filter(visible);
+  const name = e => e.id || (e.className && String(e.className).split(' ')[0]) || e.tagName;
+  const out = [];
+  blocks.forEach((a, i) => blocks.slice(i + 1).forEach(b => {
+    if (a.contains(b) || b.contains(a)) return;
+    const A = a.getBoundingClientRect(), B = b.getBoundingClientRect();
+    if (A.left < B.right - 1 && B.left < A.right - 1 && A.top < B.bottom - 1 && B.top < A.bottom - 1)
+      out.push([name(a), name(b)]);
+  }));
+  return {n: blocks.length, overlaps: out};
+}"""
+
+
+@pytest.mark.parametrize("game", ["shengji", "baohuang"])
+def test_short_screens_the_play_button_without_scrolling_and_on_autoplay(site_server, browser, game):
+    """Session 20 (docs/table.md): the viewer's turn opened at 812×340,
+    375×667 and 360×640: the play button wholly on screen (the page scrolls
+    itself to the buttons' row, the hand's top kept), every control
+    reachable, no two blocks overlapping; then on 托管 (the bot's move held
+    back) opened sideways, 接管, the hand's top and the play button on
+    screen, and upright the notice compact."""
+    base = site_server.web_url
+    room = site_server.ops("bot_room", game=game, humans=1, autoplay=True, ready=True, bot_delay_ms=150,
+                           turn_seconds=600, prefix="ts")
+    ctx, page = open_page(browser, base, room["users"][0]["cookie"], PHONE)
+    SHOT_DIR.mkdir(parents=True, exist_ok=True)
+    try:
+        page.goto(f"{base}/rooms/{room['room_id']}/")
+        _turn_with_plays(page, game)
+        for size in SHORT:
+            tag = f"{size['width']}x{size['height']}"
+            page.set_viewport_size(size)
+            page.goto(f"{base}/rooms/{room['room_id']}/")  # opened at the viewer's turn, at this size
+            page.wait_for_selector("#table[data-my-turn='1'] [data-region='actions'] [data-action='play']")
+            page.wait_for_function("() => document.querySelector('#my-hand').dataset.rows")
+            page.wait_for_timeout(300)
+            m = page.evaluate(TURN_READING)
+            page.screenshot(path=str(SHOT_DIR / f"short-{game}-my-turn-{tag}.png"))
+            print(game, tag, "my turn: scrollY", m["scrollY"], "play", m["play"], "hand", m["hand"])
+            assert m["play"], f"no play button at {tag}"
+            assert 0 <= m["play"]["top"] and m["play"]["bottom"] <= m["vh"], \
+                f"the play button not wholly on screen at {tag} ({game}): {m['play']}"
+            assert m["hand"]["top"] >= 0, f"the hand's top scrolled off at {tag}: {m['hand']}"
+            assert m["docw"] <= m["vw"], f"sideways scroll at {tag}: {m['docw']}"
+            blocks = page.evaluate(OVERLAPS)
+            assert blocks["n"] > 5 and not blocks["overlaps"], f"blocks overlap at {tag} ({game}): {blocks}"
+            unreachable = page.evaluate(REACHABLE, CONTROLS)
+            assert not unreachable, f"controls out of reach at {tag} ({game}): {unreachable}"
+
+        # 托管 with the viewer's decision pending: the bot's move held back
+        site_server.ops("bot_delay", room_id=room["room_id"], ms=90_000)
+        page.click("[data-action='autoplay-on']")
+        page.wait_for_selector("#autoplay-notice [data-action='autoplay-off']")
+        page.wait_for_selector("[data-region='actions'] [data-action='play']")
+        for size in ({"width": 812, "height": 340}, SIDEWAYS):
+            tag = f"{size['width']}x{size['height']}"
+            page.set_viewport_size(size)
+            page.goto(f"{base}/rooms/{room['room_id']}/")  # opened on 托管 at this size
+            page.wait_for_selector("#autoplay-notice [data-action='autoplay-off']")
+            page.wait_for_selector("[data-region='actions'] [data-action='play']")
+            page.wait_for_function("() => document.querySelector('#my-hand').dataset.rows")
+            page.wait_for_timeout(300)
+            for theme in ("light", "dark"):
+                page.emulate_media(color_scheme=theme)
+                page.wait_for_timeout(100)
+                page.screenshot(path=str(SHOT_DIR / f"short-{game}-autoplay-{tag}-{theme}.png"))
+            m = page.evaluate(TURN_READING)
+            print(game, tag, "托管: scrollY", m["scrollY"], "notice", m["notice"], "play", m["play"], "actions", m["actions"])
+            assert m["play"] and 0 <= m["play"]["top"] and m["play"]["bottom"] <= m["vh"], \
+                f"the play button below the fold on 托管 at {tag} ({game}): {m['play']}"
+            assert m["actions"]["bottom"] <= m["vh"], f"the buttons' row below the fold on 托管 at {tag}: {m['actions']}"
+            assert m["takeover"] and 0 <= m["takeover"]["top"] and m["takeover"]["bottom"] <= m["vh"], \
+                f"接管 off screen at {tag}: {m['takeover']}"
+            assert m["hand"]["top"] >= 0, f"the hand's top scrolled off on 托管 at {tag}: {m['hand']}"
+            blocks = page.evaluate(OVERLAPS)
+            assert not blocks["overlaps"], f"blocks overlap on 托管 at {tag} ({game}): {blocks}"
+        page.set_viewport_size(PHONE)
+        page.wait_for_timeout(200)
+        m = page.evaluate(TURN_READING)
+        print(game, PHONE, "托管 upright: notice", m["notice"])
+        assert m["notice"]["h"] <= 56, f"the 托管 notice {m['notice']['h']} px tall at 375×812 ({game})"
+        assert m["takeover"]["h"] >= MIN - 0.01
+        assert not page.evaluate(OVERLAPS)["overlaps"]
+        # opened upright on a short screen on 托管: the page does not scroll 接管 away;
+        # taking over brings the buttons' row on screen
+        page.set_viewport_size({"width": 360, "height": 640})
+        page.goto(f"{base}/rooms/{room['room_id']}/")
+        page.wait_for_selector("#autoplay-notice [data-action='autoplay-off']")
+        page.wait_for_function("() => document.querySelector('#my-hand').dataset.rows")
+        page.wait_for_timeout(300)
+        m = page.evaluate(TURN_READING)
+        print(game, "360x640 托管: scrollY", m["scrollY"], "notice", m["notice"], "play", m["play"])
+        assert m["notice"]["h"] <= 56, f"the 托管 notice {m['notice']['h']} px tall at 360×640 ({game})"
+        assert 0 <= m["takeover"]["top"] and m["takeover"]["bottom"] <= m["vh"], f"接管 off screen: {m['takeover']}"
+        page.screenshot(path=str(SHOT_DIR / f"short-{game}-autoplay-360x640.png"))
+        page.click("#autoplay-notice [data-action='autoplay-off']")
+        page.wait_for_selector("#table[data-my-turn='1'] [data-region='actions'] [data-action='play']")
+        page.wait_for_timeout(300)
+        m = page.evaluate(TURN_READING)
+        print(game, "360x640 taken over: scrollY", m["scrollY"], "play", m["play"])
+        page.screenshot(path=str(SHOT_DIR / f"short-{game}-taken-over-360x640.png"))
+        assert m["play"] and 0 <= m["play"]["top"] and m["play"]["bottom"] <= m["vh"], \
+            f"the play button not on screen after 接管 at 360×640 ({game}): {m['play']}"
     finally:
         ctx.close()

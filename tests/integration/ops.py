@@ -20,6 +20,8 @@ Operations:
   when the stored log is replayed from the stored deal (``rebuild``).
 * ``legal``: ``{room_id, seat}`` → ``{version, actions}``: the engine's legal
   actions (record form) for ``seat`` in the hand in play.
+* ``bot_delay``: ``{room_id, ms}`` → ``{bot_delay_ms}``: the room's delay before a
+  bot's or a 托管 seat's move (the next deadline set uses it).
 * ``close``: ``{room_id}`` → ``{version}``: the owner closes the room.
 * ``players``: ``{n, prefix, ratings}`` → ``{users: [{username, id, cookie}]}``:
   ``n`` new accounts, logged in, optionally with a displayed rating each.
@@ -90,6 +92,15 @@ def bot_room(game="baohuang", humans=1, bot_delay_ms=100, turn_seconds=30, autop
             for i, u in enumerate(users)
         ],
     }
+
+
+def bot_delay(room_id, ms) -> dict:
+    """Set room ``room_id``'s bot delay to ``ms`` (the next deadline set for a
+    bot's or a 托管 seat's decision uses it)."""
+    from games.models import Room
+
+    Room.objects.filter(pk=room_id).update(bot_delay_ms=int(ms))
+    return {"bot_delay_ms": int(ms)}
 
 
 def bot_rooms(count, **kw) -> dict:
@@ -323,7 +334,7 @@ def turn_latency(room_id) -> dict:
             "chained_ms": sorted(round(x * 1000, 1) for x in chained)}
 
 
-OPS = {"turn_latency": turn_latency, "room_options": room_options, "review_status": review_status, "finished_hands": finished_hands, "event_round": event_round, "bot_room": bot_room, "bot_rooms": bot_rooms, "new_user": new_user, "players": players, "tables": tables, "ready": ready, "autoplay": autoplay,
+OPS = {"turn_latency": turn_latency, "room_options": room_options, "review_status": review_status, "finished_hands": finished_hands, "event_round": event_round, "bot_room": bot_room, "bot_rooms": bot_rooms, "bot_delay": bot_delay, "new_user": new_user, "players": players, "tables": tables, "ready": ready, "autoplay": autoplay,
        "cookie": cookie, "hand_log": hand_log,
        "legal": legal, "close": close}
 

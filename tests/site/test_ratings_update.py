@@ -11,7 +11,10 @@ kind it needs occurred.
 
 from __future__ import annotations
 
+import re
+
 import pytest
+from django.utils import translation
 from openskill.models import PlackettLuce
 
 from games.models import Seat
@@ -166,7 +169,9 @@ def test_voided_deal_is_not_rated(make_user, multipliers, monkeypatch):
 
 
 def test_result_panel_shows_the_rating_change(make_user, multipliers, monkeypatch):
-    """The "+12" of every human's displayed change on the result panel."""
+    """The "+12" of every human's displayed change on the result panel; a
+    provisional rating says so in a word after it ("暂定", English
+    "Provisional"), not with a "?" that read as a help link (session 20)."""
     from games.render.tables import render_table
 
     a, b = make_user("ra"), make_user("rb")
@@ -177,9 +182,16 @@ def test_result_panel_shows_the_rating_change(make_user, multipliers, monkeypatc
     for seat, user in ((0, a), (2, b)):
         c = RatingChange.objects.get(rated_hand__hand=hand, seat=seat)
         assert c.delta != 0
-        text = f"{c.delta:+d}?"  # provisional after the first hand
+        text = f"{c.delta:+d}"
         assert f'data-note-seat="{seat}"' in html and f'data-note-value="{text}"' in html
+        # provisional after the first hand: the word after the number
+        assert re.search(rf'data-note-seat="{seat}">[^<]*<strong data-note-value="{re.escape(text)}">'
+                         rf'{re.escape(text)}</strong> <span class="tag note-mark" data-note-mark>暂定</span>', html), html
+    assert not re.search(r'data-note-value="[^"]*\?', html)
     assert 'data-note-seat="1"' not in html  # bots have no rating change
+    with translation.override("en"):
+        html_en = render_table(room, a)
+    assert html_en.count("data-note-mark>Provisional</span>") == 2
 
 
 def test_human_on_autoplay_is_still_rated(make_user, multipliers, monkeypatch):
