@@ -117,7 +117,6 @@ class GameSpec:
       that viewer the public seat (never another viewer's), so a game says
       every key its three hooks read; with None every viewer builds its own
       rows (the default).
-
     - Wording: ``action_labels`` (data-action hook -> button label),
       ``choices`` (choice verb -> its choices in button order),
       ``verb_order``, ``phase_names``, ``rule_messages`` (ruling id -> the

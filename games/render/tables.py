@@ -538,8 +538,8 @@ def public_seats_for(snapshot: TableSnapshot, spec, view, may_take: bool) -> tup
     to take (``may_take``, a spectator of the live table, with an empty
     seat or a waiting table's bot).  Hidden information: the rows returned
     are built from the view for no seat alone; a viewer who knows more in
-    what the rows read (the secret guard on his own seat, B10; the ♥4*
-    holder's turn while he declares) differs there and gets its own.  None
+    what the rows read (a hidden role on its own seat, a turn only its own
+    view shows) differs there and gets its own.  None
     in :data:`games.render.memo.CHECK` (the tests' reference shares
     nothing).  No query."""
     reads = spec.seat_reads
