@@ -106,6 +106,17 @@ class GameSpec:
       trick or round on the table now (laid in front of its seat);
       ``result_extras(result)``
       completes a finished hand's result panel (winner label, places …).
+    - ``seat_reads``: the keys of the engine's view that ``seat_tags``,
+      ``seat_place`` and ``seat_plays`` read (a tuple of str), or None (not
+      said).  A viewer whose view holds, under these keys and the generic
+      ``counts`` and ``to_act``, the same values as the view for no seat
+      sees the seats as every viewer does: it takes the public rows
+      (:func:`games.render.tables.public_table`'s ``seats``) instead of
+      building its own; a viewer whose view differs there (a role only it
+      knows, its own hidden turn) builds its own.  A key left out would show
+      that viewer the public seat (never another viewer's), so a game says
+      every key its three hooks read; with None every viewer builds its own
+      rows (the default).
     - Wording: ``action_labels`` (data-action hook -> button label),
       ``choices`` (choice verb -> its choices in button order),
       ``verb_order``, ``phase_names``, ``rule_messages`` (ruling id -> the
@@ -134,6 +145,7 @@ class GameSpec:
     seat_tags: Callable[[Mapping | None, int], list[Tag]] = _no_tags
     seat_place: Callable[[Mapping | None, int], Any] = _no_place
     seat_plays: Callable[[Mapping | None], dict] = _no_plays
+    seat_reads: tuple[str, ...] | None = None
     result_extras: Callable[[dict], dict] = lambda result: {}
     action_labels: Mapping[str, Any] = field(default_factory=dict)
     choices: Mapping[str, tuple[str, ...]] = field(default_factory=dict)

@@ -82,6 +82,13 @@ def seat_plays(view: Mapping | None) -> dict:
     return _round_plays(last, winner, winner)
 
 
+#: The view's keys :func:`seat_tags`, :func:`seat_place` and :func:`seat_plays`
+#: read (``GameSpec.seat_reads``): a seat's view equal to the view for no
+#: seat under these shows the seats as everyone sees them; the guard's own
+#: view, while he is secret, differs in ``guard`` (B10).
+SEAT_READS = ("emperor", "guard", "finished", "trick_log", "top", "phase", "last_round")
+
+
 def result_extras(result: dict) -> dict:
     """The winner's words and each row's place and roles (B11, B12)."""
     summary = result["summary"]
@@ -106,6 +113,7 @@ SPEC = GameSpec(
     seat_tags=seat_tags,
     seat_place=seat_place,
     seat_plays=seat_plays,
+    seat_reads=SEAT_READS,
     shared_regions=SHARED_REGIONS,
     result_extras=result_extras,
     action_labels={

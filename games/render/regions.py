@@ -207,6 +207,9 @@ def row_inputs(prefix: str, row, names: list[str], common: dict) -> tuple[str, d
     return rid, values
 
 
+_MISSING = object()
+
+
 class Regions:
     """The regions of one render, in template order: ``parts`` maps each
     region id to ``(hash, tag, element html as rendered, data-h included)``.
@@ -215,7 +218,8 @@ class Regions:
     worked out once for every viewer of the version (:meth:`shared`);
     ``shared_rows`` (:func:`games.render.tables.shared_rows` of its
     snapshot) the rows of a ``region.rows(…, shared=…)`` as every viewer whose
-    own rows equal them gets them (:meth:`rows`), or None."""
+    own rows equal them gets them, with the rows they were rendered from
+    (``(source, ((inputs, (hash, tag, html)), …))``, :meth:`rows`), or None."""
 
     __slots__ = ("parts", "_shared", "_shared_rows")
 
@@ -289,11 +293,22 @@ class Regions:
         rendered for all, a row that differs (a role only this viewer knows,
         a seat it may take) is rendered from this viewer's own inputs.  So the
         html a viewer gets is always its own inputs' render: the shared rows
-        come from what everyone sees, never from another viewer.  Outside a
-        table render (no snapshot) every row is rendered as without it."""
+        come from what everyone sees, never from another viewer.  When
+        ``rows`` is the very tuple the shared rows were rendered from (the
+        table's view took the public seats, :func:`games.render.tables.public_seats_for`)
+        and ``common`` is theirs, every row is its shared row without
+        building and comparing its inputs.  Outside a table render (no
+        snapshot) every row is rendered as without it."""
         names = fields.split()
         public = self._shared_rows(shared, prefix, block, names, common) if (
             shared is not None and self._shared_rows is not None) else None
+        if public is not None:
+            source, public = public
+            if rows is source and (not public or all(
+                    public[0][0].get(key, _MISSING) == value for key, value in common.items())):
+                first = names[0]
+                record = self._record
+                return Markup(sep.join([record(f"{prefix}{inputs[first]}", found) for inputs, found in public]))
         htmls = []
         for i, row in enumerate(rows):
             rid, values = row_inputs(prefix, row, names, common)

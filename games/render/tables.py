@@ -517,6 +517,54 @@ def _auto_turn(seats, to_act) -> bool:
     )
 
 
+def _takeable(room: Room, seat: Seat) -> bool:
+    """A spectator may sit on ``seat``: an empty one, or a bot's while the
+    table waits."""
+    return (room.status != Room.Status.CLOSED and seat.is_empty) or (
+        room.status == Room.Status.WAITING and seat.is_bot)
+
+
+#: The keys of the engine's view every game's seat rows read (:func:`seat_views`
+#: itself); the game adds those its hooks read (``GameSpec.seat_reads``).
+SEAT_READS = ("counts", "to_act")
+
+
+def public_seats_for(snapshot: TableSnapshot, spec, view, may_take: bool) -> tuple[SeatView, ...] | None:
+    """The seats of :func:`public_table` (the view for no seat's rows, the
+    very tuple) when a viewer whose engine view is ``view`` would build the
+    same rows with :func:`seat_views`, else None (it builds its own).  The
+    same rows: the game says which keys of the view its seat hooks read
+    (``spec.seat_reads``; None: unknown, every viewer builds its own) and
+    ``view`` holds the public view's values under these, :data:`SEAT_READS`
+    included (its seat to act, hence the clock), and the viewer has no seat
+    to take (``may_take``, a spectator of the live table, with an empty
+    seat or a waiting table's bot).  Hidden information: the rows returned
+    are built from the view for no seat alone; a viewer who knows more in
+    what the rows read (a hidden role on its own seat, a turn only its own
+    view shows) differs there and gets its own.  None
+    in :data:`games.render.memo.CHECK` (the tests' reference shares
+    nothing).  No query."""
+    reads = spec.seat_reads
+    if reads is None or memo.CHECK:
+        return None
+    if may_take:
+        room = snapshot.room
+        if any(_takeable(room, seat) for seat in snapshot.seats):
+            return None
+    public = public_table(snapshot)
+    pview = public.view
+    if view is None or pview is None:
+        return public.seats if view is pview else None
+    get, pget = view.get, pview.get
+    for key in SEAT_READS:
+        if get(key) != pget(key):
+            return None
+    for key in reads:
+        if get(key) != pget(key):
+            return None
+    return public.seats
+
+
 def seat_views(
     snapshot: TableSnapshot, spec, view, to_act: int | None, deadline_ms: int, may_take: bool
 ) -> tuple[SeatView, ...]:
@@ -543,11 +591,7 @@ def seat_views(
             is_turn=is_turn,
             # the seat's play of the round on the table (games/_felt.html)
             played=plays.get(seat.index),
-            # a spectator may sit on an empty seat, or a bot's while the table waits
-            can_take=may_take and (
-                (room.status != Room.Status.CLOSED and seat.is_empty)
-                or (room.status == Room.Status.WAITING and seat.is_bot)
-            ),
+            can_take=may_take and _takeable(room, seat),
             # What the seat shows, as plain data: the input of its memo block,
             # the same for every viewer whose view shows the seat alike (its
             # tags are the roles as that view knows them); the countdown only
@@ -576,9 +620,11 @@ SHARED_ROWS = frozenset({"seats"})
 
 
 def shared_rows(snapshot: TableSnapshot, name: str, prefix: str, block, names: list, common: dict):
-    """``((inputs, (hash, tag, html with data-h)), …)``: each row of the
-    :func:`public_table`'s ``name`` (``"seats"``: the seats as the view for
-    no seat shows them) rendered as the region ``prefix + <its first field>``
+    """``(source, ((inputs, (hash, tag, html with data-h)), …))``: the
+    :func:`public_table`'s rows ``name`` (``"seats"``: the seats as the view
+    for no seat shows them, the very tuple: a viewer given them by
+    :func:`public_seats_for` takes every row's render without comparing,
+    :meth:`games.render.regions.Regions.rows`) and each of them rendered as the region ``prefix + <its first field>``
     by the ``*_blocks.html`` macro ``block`` from its fields ``names`` and
     ``common``; once per snapshot and language for all its viewers (kept in
     :attr:`TableSnapshot.rendered`; each row is kept per distinct inputs
@@ -595,14 +641,15 @@ def shared_rows(snapshot: TableSnapshot, name: str, prefix: str, block, names: l
     if memo.CHECK:
         return None
     key = ("rows", prefix, block, tuple(names), memo.language())
+    source = getattr(public_table(snapshot), name)
     found = snapshot.rendered.get(key)
     if found is None:
         out = []
-        for row in getattr(public_table(snapshot), name):
+        for row in source:
             rid, values = row_inputs(prefix, row, names, common)
             out.append((values, kept_region(rid, block, values)))
         found = snapshot.rendered[key] = tuple(out)
-    return found
+    return source, found
 
 
 def table_view(
@@ -651,7 +698,12 @@ def table_view(
     ref = me if me is not None else 0
     deadline_ms = epoch_ms(room.deadline) if room.status == Room.Status.PLAYING and not replay else 0
     auto_turn = _auto_turn(seats, to_act)
-    seat_rows = seat_views(snapshot, spec, view, to_act, deadline_ms, may_take=me is None and not replay)
+    may_take = me is None and not replay
+    # the public rows themselves when this viewer's would equal them (most
+    # viewers, most versions): not built again per viewer
+    seat_rows = public_seats_for(snapshot, spec, view, may_take)
+    if seat_rows is None:
+        seat_rows = seat_views(snapshot, spec, view, to_act, deadline_ms, may_take=may_take)
     seat_names = tuple(r.name for r in seat_rows)
     result = None
     last_result = None

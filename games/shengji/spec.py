@@ -55,6 +55,11 @@ def seat_plays(view: Mapping | None) -> dict:
                         "won_by": winner} for p in last["plays"]}
 
 
+#: The view's keys :func:`seat_tags` and :func:`seat_plays` read
+#: (``GameSpec.seat_reads``; no ``seat_place``): all public (S15, S10).
+SEAT_READS = ("dealer", "trick", "last_trick")
+
+
 def parse_give(verb: str, post) -> dict | None:
     """``give`` (还牌, S14) reads the fields ``give_<seat>`` of ``post``
     (space-separated codes per loser seat): ``{"give": {"1": ["4C"], …}}``;
@@ -91,6 +96,7 @@ SPEC = GameSpec(
     table_regions=shengji_regions,
     seat_tags=seat_tags,
     seat_plays=seat_plays,
+    seat_reads=SEAT_READS,
     action_labels={
         "bid": _("亮牌"),
         "trump-S": _("♠ 黑桃"),
