@@ -1,8 +1,11 @@
-"""Site tests' hooks: the fuzz test's count of requests in the terminal summary."""
+"""Site tests' hooks: the fuzz test's count of requests in the terminal summary;
+the secret-guard table's fixtures (tests/site/secret_guard.py)."""
 
 from __future__ import annotations
 
 import pytest
+
+from tests.site.secret_guard import _guard_seed, secret_guard  # noqa: F401 (fixtures for seated players)
 
 #: ``config.stash`` key of the fuzz test's counts ({"HTTP requests": n, …}).
 FUZZ_COUNTS = pytest.StashKey[dict]()

@@ -29,7 +29,7 @@ from games import registry
 from games.live import snapshots as live
 from games.render import memo, regions, tables
 from games.render.regions import Regions
-from tests.site.test_shared_regions import _drive, _guard_seed, declaring, secret_guard  # noqa: F401 (fixtures)
+from tests.site.secret_guard import _drive, declaring
 
 GAMES = ("baohuang", "shengji")
 
