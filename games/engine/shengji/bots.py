@@ -376,7 +376,9 @@ class Heuristic:
         per-(suit, size) tables of :meth:`_higher_unseen` with the formulas of
         :func:`_unit_chance` and :meth:`_cut_factor`, in the same float
         operations (tested equal to :meth:`_lead_win_chance` per candidate); the others through
-        :meth:`_lead_win_chance`."""
+        :meth:`_lead_win_chance`.  The values of a suit of play (its unseen
+        count, trumps or not, its cut memo, the partner's void, the short-suit
+        factor) are set once per run of candidates of that suit."""
         v = self.v
         info = v.ctx._t.info
         partner = (self.seat + 2) % 4
