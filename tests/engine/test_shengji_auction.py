@@ -142,3 +142,71 @@ def test_codes_are_accepted_as_well_as_cards(state):
 
     s = RULES.apply(state, Action(0, "bid", ["AS"]))
     assert s.highest == 6
+
+
+def _plain_cheapest_bid(hand, pile, highest, level):
+    """The cheapest bid as it was computed card by card (every combination of
+    copies of each 比牌 value in product order, the first with the least total,
+    then the most cards; level cards in C6 order), the reference below."""
+    from itertools import product
+
+    from games.engine.shengji.trumps import bid_points
+
+    need = highest - pile_total(pile, level)
+    groups = {}
+    for c in hand:
+        p = bid_points(c, level)
+        if p:
+            groups.setdefault(p, []).append(c)
+    if not groups:
+        return None
+    ones = sorted(groups.pop(1, []),
+                  key=lambda c: (-bid_points(c, level), "SHDC".index(c.suit) if c.suit else 4))
+    values = sorted(groups, reverse=True)
+    best = None
+    for counts in product(*(range(len(groups[v]) + 1) for v in values)):
+        high = sum(v * n for v, n in zip(values, counts))
+        k = max(0, need + 1 - high)
+        if k > len(ones) or high + k == 0:
+            continue
+        key = (high + k, -(sum(counts) + k))
+        if best is None or key < best[0]:
+            best = (key, counts, k)
+    if best is None:
+        return None
+    _key, counts, k = best
+    return tuple(c for v, n in zip(values, counts) for c in groups[v][:n]) + tuple(ones[:k])
+
+
+def test_cheapest_bid_from_kind_counts_equals_the_card_by_card_choice():
+    """S13: ``cheapest_bid`` reads the hand as counts of its 比牌 kinds; its bid
+    (cards and their order) equals the card-by-card reference for 3,000 random
+    52-card hands of the four decks at every level, against random piles and
+    highest totals, a hand with a marked card (outside the 54 kinds) included."""
+    import random
+
+    from games.engine.cards import BJ_MARKED
+    from games.engine.shengji.auction import cheapest_bid
+    from games.engine.shengji.deal import FULL_DECK
+    from games.engine.shengji.trumps import LEVELS
+
+    rng = random.Random(5)
+    bids = nones = 0
+    for i in range(3000):
+        deck = list(FULL_DECK)
+        rng.shuffle(deck)
+        hand = deck[:52]
+        if i % 100 == 0:
+            hand[0] = BJ_MARKED
+        level = rng.choice(LEVELS)
+        pile = tuple(c for c in deck[52:60] if pile_total((c,), level))
+        highest = rng.randrange(0, 40)
+        want = _plain_cheapest_bid(hand, pile, highest, level)
+        got = cheapest_bid(hand, pile, highest, level)
+        assert got == want, (level, highest, [c.code for c in hand])
+        if got is None:
+            nones += 1
+        else:
+            bids += 1
+            assert pile_total(pile, level) + pile_total(got, level) > highest
+    assert bids > 1000 and nones > 100

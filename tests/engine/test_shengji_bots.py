@@ -245,3 +245,22 @@ def test_unseen_equals_a_plain_count_of_the_deck():
         s = _play_hand(m, seed, ["heuristic"] * 4, rng, check)
         m = RULES.next_match(m, s)
     assert asked > 60
+
+
+def test_deck_by_suit_splits_the_deck_table_by_suit_of_play():
+    """``_deck_by_suit`` (what ``_unseen`` walks) holds every kind of the deck
+    table once, under its suit of play (S3: the level cards, 比牌 and 參謀 under
+    T), with its copies and order, each suit highest order first in the deck
+    table's order; the same object for the same trump context."""
+    for level, trump in (("2", "S"), ("7", "H"), ("T", "D"), ("K", "C")):
+        ctx = TrumpContext(level, trump)
+        deck = bots._deck(ctx)
+        split = bots._deck_by_suit(ctx)
+        assert [s for s, _k in split] == list("SHDCT")
+        for s, kinds in split:
+            assert list(kinds) == [(c, n, o) for c, n, cs, o in deck if cs == s]
+            orders = [o for _c, _n, o in kinds]
+            assert orders == sorted(orders, reverse=True)
+        assert sum(len(k) for _s, k in split) == len(deck) == 54
+        assert sum(n for _s, k in split for _c, n, _o in k) == 216
+        assert bots._deck_by_suit(ctx) is split

@@ -301,3 +301,30 @@ def test_take_lowest_is_the_sorted_prefix():
             ordered = sorted(counts.elements(), key=key)
             for k in (0, 1, 2, rnd.randint(3, 60)):
                 assert _take_lowest(counts, k, key) == ordered[:k]
+
+
+def test_candidate_lead_tractors_equal_the_whole_hand_scan():
+    """S6: ``candidate_leads`` scans for tractors of a unit size only up to the
+    most copies held of one card; its list equals the units, then
+    ``tractors_in`` of the whole hand for sizes 2, 3, 4 in order, then the
+    throws — for 300 random 52-card hands of the four decks (half of them
+    crowded, with many triples and quads) at random levels and trumps."""
+    from games.engine.shengji.deal import FULL_DECK
+    from games.engine.shengji.shapes import tractors_in
+
+    rnd = random.Random(9)
+    tractors = big = 0
+    for i in range(300):
+        deck = list(FULL_DECK)
+        rnd.shuffle(deck)
+        hand = deck[:52] if i % 2 else sorted(deck[:120], key=lambda c: c.code)[:52]
+        ctx = TrumpContext(rnd.choice(LEVELS), rnd.choice("SHDC"))
+        counts = Counter(hand)
+        got = candidate_leads(hand, ctx)
+        units = sum(counts.values())
+        want = [t for k in (2, 3, 4) for t in tractors_in(counts, ctx, k)]
+        assert got[units:units + len(want)] == want
+        assert all(len(decompose(t, ctx)) > 1 for t in got[units + len(want):])  # throws
+        tractors += len(want)
+        big += sum(1 for t in want if t.count(t[0]) >= 3)
+    assert tractors > 1000 and big > 50

@@ -114,31 +114,70 @@ def bid_options(hand, pile, highest: int, level: str, limit: int = 200) -> list[
     return [cards for _, cards in out[:limit]]
 
 
+def _bid_kinds(level: str) -> tuple[dict, tuple, tuple]:
+    """``(table, high, ones)`` of a level, built once: its :func:`bid_table`,
+    the kinds worth more than 1 point as ``(points, card)`` most points first
+    (each value is one kind: ♠A, ♥5, ♦5, BJ, SJ), and the level cards worth 1
+    in C6 suit order (S, H, D, C)."""
+    got = _BID_KINDS.get(level)
+    if got is None:
+        table = bid_table(level)
+        high = sorted(((p, c) for c, p in table.items() if p > 1), key=lambda pc: -pc[0])
+        ones = sorted((c for c, p in table.items() if p == 1), key=lambda c: _order_key(c, level))
+        got = _BID_KINDS[level] = (table, tuple(high), tuple(ones))
+    return got
+
+
+_BID_KINDS: dict = {}
+
+
 def cheapest_bid(hand, pile, highest: int, level: str) -> tuple[Card, ...] | None:
     """The cheapest bid (fewest 比牌 points; among equal totals the most cards,
     i.e. level cards rather than a ♠A) that lifts the pile above ``highest``,
     or None when no bid can.  Level cards are taken in C6 suit order.
 
+    The hand is read as counts of its 比牌 kinds (:func:`_bid_kinds`), one
+    ``Counter`` instead of a points lookup per card; a hand holding a card
+    outside the 54 kinds goes the per-card way (:func:`_cheapest_bid_cards`).
+
     >>> from ..cards import parse_cards
     >>> [c.code for c in cheapest_bid(parse_cards(["AS", "2C", "2S", "BJ"]), (), 3, "2")]
     ['BJ', '2S']
     """
-    need = highest - pile_total(pile, level)
-    groups: dict[int, list[Card]] = {}
-    table = bid_table(level)
-    for c in hand:
-        p = table[c] if c in table else bid_points(c, level)
-        if p:
-            groups.setdefault(p, []).append(c)
-    if not groups:
+    table, high_kinds, one_kinds = _bid_kinds(level)
+    counts = Counter(hand)
+    if not counts.keys() <= table.keys():
+        return _cheapest_bid_cards(hand, pile, highest, level)
+    get = counts.get
+    values: list[int] = []
+    groups: list[tuple[Card, ...]] = []
+    for v, c in high_kinds:
+        n = get(c)
+        if n:
+            values.append(v)
+            groups.append((c,) * n)
+    ones: list[Card] = []
+    for c in one_kinds:
+        n = get(c)
+        if n:
+            ones += (c,) * n
+    if not values and not ones:
         return None
-    ones = sorted(groups.pop(1, []), key=lambda c: _order_key(c, level))
-    values = sorted(groups, reverse=True)
+    return _cheapest_of(values, groups, ones, highest - pile_total(pile, level))
+
+
+def _cheapest_of(values, groups, ones, need: int) -> tuple[Card, ...] | None:
+    """:func:`cheapest_bid`'s choice from the held 比牌 worth more than 1 point
+    (``values`` most first, ``groups`` the cards of each), the level cards
+    ``ones`` in the order they are taken, and the points ``need`` that the
+    bid must exceed: every combination of counts in product order, the first
+    with the least total and then the most cards; None if none exceeds."""
     best = None
-    for counts in product(*(range(len(groups[v]) + 1) for v in values)):
+    n_ones = len(ones)
+    for counts in product(*(range(len(g) + 1) for g in groups)):
         high = sum(map(mul, values, counts))
         k = max(0, need + 1 - high)
-        if k > len(ones) or high + k == 0:
+        if k > n_ones or high + k == 0:
             continue
         key = (high + k, -(sum(counts) + k))
         if best is None or key < best[0]:
@@ -146,7 +185,22 @@ def cheapest_bid(hand, pile, highest: int, level: str) -> tuple[Card, ...] | Non
     if best is None:
         return None
     _key, counts, k = best
-    return tuple(c for v, n in zip(values, counts) for c in groups[v][:n]) + tuple(ones[:k])
+    return tuple(c for g, n in zip(groups, counts) for c in g[:n]) + tuple(ones[:k])
+
+
+def _cheapest_bid_cards(hand, pile, highest: int, level: str) -> tuple[Card, ...] | None:
+    """:func:`cheapest_bid` card by card (any cards, marked ones included)."""
+    groups: dict[int, list[Card]] = {}
+    for c in hand:
+        p = bid_points(c, level)
+        if p:
+            groups.setdefault(p, []).append(c)
+    if not groups:
+        return None
+    ones = sorted(groups.pop(1, []), key=lambda c: _order_key(c, level))
+    values = sorted(groups, reverse=True)
+    return _cheapest_of(values, [groups[v] for v in values], ones,
+                        highest - pile_total(pile, level))
 
 
 def next_in_auction(seat: int, passed) -> int:

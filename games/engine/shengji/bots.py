@@ -123,6 +123,19 @@ def _deck(ctx: TrumpContext) -> tuple[tuple[Card, int, str, int], ...]:
     return got
 
 
+def _deck_by_suit(ctx: TrumpContext) -> tuple[tuple[str, tuple[tuple[Card, int, int], ...]], ...]:
+    """:func:`_deck` split by suit of play, in the order S, H, D, C, T:
+    ``(suit, ((card, copies, order), ...))``, each suit highest order first;
+    built once per trump context (kept in ``ctx._t.memo``)."""
+    memo = ctx._t.memo
+    got = memo.get("bots.deck_by_suit")
+    if got is None:
+        deck = _deck(ctx)
+        got = memo["bots.deck_by_suit"] = tuple(
+            (s, tuple((c, n, o) for c, n, cs, o in deck if cs == s)) for s in "SHDCT")
+    return got
+
+
 def trump_score(hand, level: str, suit: str) -> float:
     """How good ``suit`` is as trumps for ``hand``: trumps held, pairs counted extra."""
     ctx = TrumpContext(level, suit)
@@ -237,12 +250,18 @@ class Heuristic:
             seen += v.kitty
         kget = Counter(seen).get
         pget = v.played.get
-        out: dict[str, list[tuple[int, int]]] = {s: [] for s in "SHDCT"}
-        for c, n, s, o in _deck(v.ctx):
-            k = n - kget(c, 0) - pget(c, 0)
-            if k > 0:
-                out[s].append((o, k))
-        totals = {s: sum(k for _o, k in got) for s, got in out.items()}
+        out: dict[str, list[tuple[int, int]]] = {}
+        totals: dict[str, int] = {}
+        for s, kinds in _deck_by_suit(v.ctx):
+            got: list[tuple[int, int]] = []
+            total = 0
+            for c, n, o in kinds:
+                k = n - kget(c, 0) - pget(c, 0)
+                if k > 0:
+                    got.append((o, k))
+                    total += k
+            out[s] = got
+            totals[s] = total
         self._unseen_cache = out
         self._unseen_n = totals
         return out
@@ -357,7 +376,9 @@ class Heuristic:
         per-(suit, size) tables of :meth:`_higher_unseen` with the formulas of
         :func:`_unit_chance` and :meth:`_cut_factor`, in the same float
         operations (tested equal to :meth:`_lead_win_chance` per candidate); the others through
-        :meth:`_lead_win_chance`."""
+        :meth:`_lead_win_chance`.  The values of a suit of play (its unseen
+        count, trumps or not, its cut memo, the partner's void, the short-suit
+        factor) are set once per run of candidates of that suit."""
         v = self.v
         info = v.ctx._t.info
         partner = (self.seat + 2) % 4
@@ -378,9 +399,27 @@ class Heuristic:
         points = CARD_POINTS
         scores: list[float] = []
         push = scores.append
+        # per suit of play, set when the suit changes (candidates come grouped
+        # by suit): its unseen count, whether it is trumps, the partner's void
+        # in it, its short-suit bonus factor and its cut memo
+        cur = None
+        unseen_suit = 0
+        is_t = pvoid = cut = False
+        bonus = 0.0
         for cards in cands:
             c0 = cards[0]
             suit, top, _ = info[c0]
+            if suit != cur:
+                cur = suit
+                unseen_suit = unseen_n[suit]
+                is_t = suit == "T"
+                if not is_t:
+                    cut = cut_of.get(suit)
+                    if cut is None:
+                        cut_factor(suit, unseen_suit, 1)  # fills the memo
+                        cut = cut_of[suit]
+                    pvoid = suit in partner_voids
+                    bonus = 0.2 * max(0, 8 - lengths.get(suit, 0))
             n = len(cards)
             if n == 1 or cards.count(c0) == n:
                 pts = points[c0] * n
@@ -389,7 +428,6 @@ class Heuristic:
                     higher_unseen(suit, n, top)
                     tab = tables[(suit, n)]
                 higher = tab[1][bisect_right(tab[0], top)]
-                unseen_suit = unseen_n[suit]
                 # _unit_chance(higher, n, unseen_suit)
                 if higher == 0:
                     p = 1.0
@@ -397,14 +435,9 @@ class Heuristic:
                     p = 0.55 / (1 + higher / 4)
                 else:
                     p = max(0.05, 1 - higher / max(unseen_suit, 1)) ** 2
-                # times _cut_factor(suit, unseen_suit, n)
-                if suit == "T":
-                    p = p * 1.0
-                else:
-                    cut = cut_of.get(suit)
-                    if cut is None:
-                        p = p * cut_factor(suit, unseen_suit, n)
-                    elif cut:
+                # times _cut_factor(suit, unseen_suit, n) (1 for trumps)
+                if not is_t:
+                    if cut:
                         p = p * 0.25
                     else:
                         p = p * (0.7 if unseen_suit < 6 * n else 1.0)
@@ -415,12 +448,10 @@ class Heuristic:
                     pts += points[c]
                 p = win_chance(cards)
                 jokers = None
-            if suit != "T" and suit in partner_voids and p < 0.5:
-                p = max(p, 0.5)  # the partner can trump it
             win_value = 8 + 3 * n + pts
             loss = pts * 1.5 + 2 * n
-            score = p * win_value - (1 - p) * loss
-            if suit == "T":
+            if is_t:
+                score = p * win_value - (1 - p) * loss
                 score -= (0.5 if trump_rich else 2.0) * n * (0.3 + (1 - p))
                 if p < 1:
                     if jokers is None:
@@ -428,7 +459,10 @@ class Heuristic:
                     if jokers:
                         score -= 4  # keep jokers and 比牌 unless they win
             else:
-                score += 0.2 * max(0, 8 - lengths.get(suit, 0)) * (1 - p)
+                if pvoid and p < 0.5:
+                    p = max(p, 0.5)  # the partner can trump it
+                score = p * win_value - (1 - p) * loss
+                score += bonus * (1 - p)
             push(score)
         return scores
 

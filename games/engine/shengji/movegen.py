@@ -100,7 +100,10 @@ def candidate_leads(hand: Sequence[Card], ctx: TrumpContext) -> list[tuple[Card,
     for card in sorted(counts, key=keys.__getitem__):
         for k in range(1, counts[card] + 1):
             out.append((card,) * k)
+    most = max(counts.values(), default=0)
     for k in (2, 3, 4):
+        if k > most:
+            break  # no unit of this size, so no tractor of it (S6)
         out.extend(tractors_in(counts, ctx, k))
     by_suit: dict[str, dict[Card, int]] = {}
     for c, n in counts.items():
