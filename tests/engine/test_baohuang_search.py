@@ -290,3 +290,66 @@ def test_buy3_knowledge_always_holds_in_the_real_deal():
                 if any(seat in (b, s) for b, s, _p, _t in state.bought):
                     applied += 1
     assert applied and forbidden
+
+
+# ---------------------------------------------------------------- the crown pile's 2s (B8)
+
+
+def _crown_twos_start(accept_after=(2, 1, 0)):
+    """Seat 2 holds BJ* and passes it; seats 1 and 0 each hold one 2 and add it
+    as later passers (B8); seat 4 accepts and is emperor with those two 2s and
+    none of his own.  Seat 3 (4H*, the guard) holds the other fourteen 2s, so
+    to him only two 2s are unseen.  Returns the state at the first lead."""
+    from tests.engine.baohuang_helpers import act, make_deal
+
+    no_two = "456789TJQKA"
+    spec = {0: ["3S", "2S"], 1: ["3H", "2H"], 2: ["3D", "BJ*"], 4: ["3S"],
+            3: ["3C", "4H*"] + ["2S"] * 3 + ["2H"] * 3 + ["2D"] * 4 + ["2C"] * 4}
+    state = RULES.start_hand(RULES.new_match(),
+                             make_deal(spec, {0: no_two, 1: no_two, 2: no_two, 4: no_two}))
+    assert state.bought == ()
+    for seat in accept_after:
+        state = act(state, seat, "crown", "pass")
+    state = act(state, 4, "crown", "accept")
+    state = act(state, 3, "guard", "secret")
+    assert state.phase == "play" and state.emperor == 4
+    return state
+
+
+def _twos(hand):
+    from games.engine.baohuang.order import TWO
+
+    return sum(hand[k] for k in RANK_KINDS[TWO])
+
+
+def test_the_emperor_keeps_the_crown_piles_2s_in_every_world():
+    """B8: every seat saw two 2s added to the crown pile, and the emperor took
+    the pile, so in every world of another seat he holds at least 2 − (2s he
+    has played) 2s, at the first lead and as the hand goes on.  Seat 3 holds
+    every other 2, so a world that forgot the pile would give the emperor both
+    unseen 2s only about one time in fifteen."""
+    from games.engine.baohuang import bots
+    from games.engine.baohuang.search import step as apply_step
+    from games.engine.baohuang.view import knowledge
+
+    state = _crown_twos_start()
+    assert _twos(state.hands[4]) == 2
+    assert infoset(state, 3).pile_twos == 2
+    rng = random.Random(11)
+    checked = 0
+    for step in range(40):
+        if RULES.is_complete(state) or not state.sizes[4]:
+            break
+        if step % 8 == 0:
+            played = sum(1 for a in state.log if a.verb == "play" and a.seat == 4
+                         for c in a.arg if c.rank == "2")
+            for seat in (3, 2):
+                info = infoset(state, seat)
+                for _ in range(30):
+                    world = sample_world(info, rng)
+                    assert _twos(world.hands[4]) >= 2 - played, (step, seat)
+                    checked += 1
+        seat = RULES.to_act(state)
+        verb, arg = bots.heuristic(knowledge(state, seat), rng)
+        state = apply_step(state, seat, verb, arg)
+    assert checked >= 120
