@@ -2,7 +2,8 @@
 that differ only in cards the seat cannot see give the same decision with the
 same seed), always returns a legal action in every phase (crown, declaration,
 play; B5–B10), is reproducible for a fixed seed, and its sampled worlds respect
-what the seat knows (own cards, B6 one 3 each, BJ* with the emperor)."""
+what the seat knows (own cards, B6 one 3 each, BJ* with the emperor, B7 買3,
+B8 the crown pile's 2s, public also after the crown)."""
 
 import random
 
@@ -295,20 +296,22 @@ def test_buy3_knowledge_always_holds_in_the_real_deal():
 # ---------------------------------------------------------------- the crown pile's 2s (B8)
 
 
-def _crown_twos_start(accept_after=(2, 1, 0)):
+def _crown_twos_start(previous=None):
     """Seat 2 holds BJ* and passes it; seats 1 and 0 each hold one 2 and add it
     as later passers (B8); seat 4 accepts and is emperor with those two 2s and
     none of his own.  Seat 3 (4H*, the guard) holds the other fourteen 2s, so
-    to him only two 2s are unseen.  Returns the state at the first lead."""
+    to him only two 2s are unseen.  ``previous``: the last hand's result
+    (``start.previous``), for tribute after the crown (B13).  Returns the
+    state at the first lead."""
     from tests.engine.baohuang_helpers import act, make_deal
 
     no_two = "456789TJQKA"
     spec = {0: ["3S", "2S"], 1: ["3H", "2H"], 2: ["3D", "BJ*"], 4: ["3S"],
             3: ["3C", "4H*"] + ["2S"] * 3 + ["2H"] * 3 + ["2D"] * 4 + ["2C"] * 4}
-    state = RULES.start_hand(RULES.new_match(),
-                             make_deal(spec, {0: no_two, 1: no_two, 2: no_two, 4: no_two}))
+    match = RULES.new_match(None, {"previous": previous} if previous else None)
+    state = RULES.start_hand(match, make_deal(spec, {0: no_two, 1: no_two, 2: no_two, 4: no_two}))
     assert state.bought == ()
-    for seat in accept_after:
+    for seat in (2, 1, 0):
         state = act(state, seat, "crown", "pass")
     state = act(state, 4, "crown", "accept")
     state = act(state, 3, "guard", "secret")
@@ -328,10 +331,6 @@ def test_the_emperor_keeps_the_crown_piles_2s_in_every_world():
     has played) 2s, at the first lead and as the hand goes on.  Seat 3 holds
     every other 2, so a world that forgot the pile would give the emperor both
     unseen 2s only about one time in fifteen."""
-    from games.engine.baohuang import bots
-    from games.engine.baohuang.search import step as apply_step
-    from games.engine.baohuang.view import knowledge
-
     state = _crown_twos_start()
     assert _twos(state.hands[4]) == 2
     assert infoset(state, 3).pile_twos == 2
@@ -350,6 +349,106 @@ def test_the_emperor_keeps_the_crown_piles_2s_in_every_world():
                     assert _twos(world.hands[4]) >= 2 - played, (step, seat)
                     checked += 1
         seat = RULES.to_act(state)
-        verb, arg = bots.heuristic(knowledge(state, seat), rng)
-        state = apply_step(state, seat, verb, arg)
+        state = RULES.apply(state, RULES.bot_action(state, seat, "heuristic", rng))
     assert checked >= 120
+
+
+def test_the_crown_piles_2s_may_leave_the_emperor_as_tribute():
+    """B13 after B8: seat 4 lost an open solo last hand, so after taking the
+    crown pile he pays his 2s (both of the pile's: he has no other) to seat 0,
+    the first rebel to finish.  Seats 2 and 3 do not see those cards, so their
+    worlds must not require the pile's 2s of the emperor (he holds none); seat
+    0 saw them and requires none either."""
+    from games.engine.baohuang.search import _constraints
+
+    state = _crown_twos_start({"emperor": 4, "guard": None, "solo": "open",
+                               "guard_declared": None, "finish_order": [0, 1, 2, 3, 4]})
+    assert [(f, t, c.rank) for f, t, c in state.tribute] == [(4, 0, "2"), (4, 0, "2")]
+    assert _twos(state.hands[4]) == 0
+    rng = random.Random(4)
+    for seat in (0, 2, 3):
+        info = infoset(state, seat)
+        assert info.pile_twos == 2
+        assert not _constraints(info)[1][4]
+        for _ in range(10):
+            assert sample_world(info, rng) is not None
+
+
+def test_the_crown_piles_count_of_2s_is_public_after_the_crown_and_its_suits_are_not():
+    """B8: every seat saw how many 2s were added, not which: after the crown
+    the view shows ``crown_twos`` (2) to every seat and a spectator, the crown
+    block stays closed (``crown`` null, as before) and no other seat's view
+    names the emperor's 2s; the information set of every seat carries the count."""
+    state = _crown_twos_start()
+    for seat in (0, 1, 2, 3, 4, None):
+        v = RULES.view(state, seat)
+        assert v["crown_twos"] == 2 and v["crown"] is None
+        if seat is not None:
+            assert infoset(state, seat).pile_twos == 2
+            if seat != 4:
+                assert infoset(state, seat).pile is None
+    before = RULES.view(RULES.start_hand(RULES.new_match(), state.deal), 3)
+    assert before["crown_twos"] is None and before["crown"]["twos"] == 0
+
+
+def test_a_later_passer_who_added_no_2_holds_none_after_the_crown():
+    """B8: seat 1 passes the crown on holding no 2 and the pile reaches the
+    emperor with none, so in seat 3's worlds seat 1 holds no 2 during the
+    play (no tribute has come to him); seat 2, the first passer, may."""
+    from tests.engine.baohuang_helpers import act, make_deal
+
+    no_two = "456789TJQKA"
+    spec = {0: ["3S"], 1: ["3H"], 2: ["3D", "BJ*"], 4: ["3S"], 3: ["3C", "4H*"]}
+    state = RULES.start_hand(RULES.new_match(), make_deal(spec, {1: no_two}))
+    state = act(act(state, 2, "crown", "pass"), 1, "crown", "pass")
+    state = act(act(state, 0, "crown", "accept"), 3, "guard", "secret")
+    assert state.phase == "play" and state.crown_twos == 0
+    info = infoset(state, 3)
+    rng = random.Random(2)
+    worlds = [sample_world(info, rng).hands for _ in range(40)]
+    assert all(_twos(w[1]) == 0 for w in worlds)
+    assert any(_twos(w[2]) for w in worlds)
+
+
+def test_crown_knowledge_always_holds_in_the_real_deal():
+    """The crown pile's 2s (B8) with tribute after the crown (B13, a solo's 2s
+    included): in seeded hands whose crown is passed on 1 to 4 times before it
+    is accepted (then heuristic play), every seat's required and forbidden
+    ranks per :func:`~games.engine.baohuang.search._constraints` hold in the
+    real hands, and the emperor's 2s were required in some states (a later
+    passer without a 2 is rare in a random deal: the crafted test above)."""
+    from games.engine.base import Action
+    from games.engine.baohuang.order import TWO
+    from games.engine.baohuang.search import _constraints
+
+    required = 0
+    for seed in range(15):
+        solo = seed % 6 == 5
+        match = RULES.new_match(None, {"previous": {
+            "emperor": seed % 5, "guard": None if solo else (seed + 2) % 5,
+            "solo": "open" if solo else None, "guard_declared": None if solo else "open",
+            "finish_order": [(seed + i) % 5 for i in range(5)]}})
+        state = RULES.start_hand(match, RULES.deal(match, seed))
+        rng = random.Random(seed)
+        passes = 1 + seed % 4
+        for steps in range(200):
+            if RULES.is_complete(state):
+                break
+            if steps % 9 == 0 or (state.phase == "declare" and steps < 12):
+                for seat in range(5):
+                    _mk, must_rank, forbid, _c, _fk = _constraints(infoset(state, seat))
+                    for s in range(5):
+                        if s == seat or not state.sizes[s]:
+                            continue
+                        for r, n in must_rank[s].items():
+                            assert state.rcs[s][r] >= n, (seed, steps, seat, s, r)
+                            required += r == TWO and s == state.emperor
+                        for r in forbid[s]:
+                            assert not state.rcs[s][r], (seed, steps, seat, s, r)
+            seat = RULES.to_act(state)
+            if state.phase == "crown":
+                verb = "pass" if len(state.crown_passed) < passes else "accept"
+                state = RULES.apply(state, Action(seat, "crown", verb))
+            else:
+                state = RULES.apply(state, RULES.bot_action(state, seat, "heuristic", rng))
+    assert required

@@ -7,6 +7,8 @@ in transit (the *pile*) belong to nobody until someone accepts: the acceptor
 takes the whole pile into his hand and is the emperor.  If all five pass, the
 pile is back with the first holder, who decides once more; a second pass voids
 the deal (phase ``"voided"``; the table redeals and the tribute stays owed).
+How many 2s the accepted pile carried stays public after the crown
+(``crown_twos``): every seat saw them added, though not their suits.
 
 After the crown the tribute is paid (B13, :mod:`.tribute`), then one
 declaration: if the emperor also holds ``4H*`` he declares ``solo``
@@ -43,7 +45,7 @@ def apply_crown(st: HandState, seat: int, choice) -> HandState:
     if choice == "accept":
         for c in pile:
             hands[seat][KIND_OF[c]] += 1
-        return _crowned(st, hands, seat)
+        return _crowned(st, hands, seat, sum(1 for c in pile if c.rank == "2"))
     # pass
     if st.crown_second:
         return st.evolve(phase="voided", to_act=None, crown_holder=None,
@@ -68,15 +70,15 @@ def apply_crown(st: HandState, seat: int, choice) -> HandState:
     )
 
 
-def _crowned(st: HandState, hands: list[list[int]], emperor: int) -> HandState:
+def _crowned(st: HandState, hands: list[list[int]], emperor: int, twos: int) -> HandState:
     sellers = {b[1] for b in st.bought}
     tribute = pay_tribute(st.match.previous, hands, emperor, sellers)
     h4 = next(s for s in range(5) if hands[s][KIND_H4_MARKED])
     return st.evolve(
         hands=tuple(tuple(h) for h in hands), rcs=tuple(rank_counts(h) for h in hands),
         sizes=tuple(sum(h) for h in hands), crown_pile=(), crown_holder=None,
-        emperor=emperor, guard=None if h4 == emperor else h4, tribute=tuple(tribute),
-        phase="declare", to_act=h4,
+        crown_twos=twos, emperor=emperor, guard=None if h4 == emperor else h4,
+        tribute=tuple(tribute), phase="declare", to_act=h4,
     )
 
 

@@ -3,23 +3,27 @@ information set.
 
 :func:`infoset` copies out of a state exactly what one seat may know (its own
 cards; everything public: hand sizes, the plays so far seat by seat, the crown
-offers and passes, the emperor, 買3 buyers and sellers, tribute payers and
-receivers, the round on the table, places; and what only this seat saw: the
-crown pile when it holds it, the card it paid or received in 買3 and tribute,
-the 3 it bought or sold, its own guard or solo role).  Nothing else of the state is read: the search
-works on :class:`InfoSet` alone, so two states that differ only in cards this
-seat cannot see give the same decision (tested).
+offers and passes, the number of 2s added to the crown pile (also after the
+crown, when the emperor has taken it: B8), the emperor, 買3 buyers and
+sellers, tribute payers and receivers, the round on the table, places; and
+what only this seat saw: the crown pile when it holds it, the card it paid
+or received in 買3 and tribute, the 3 it bought or sold, its own guard or solo
+role).  Nothing else of the state is read: the search works on
+:class:`InfoSet` alone, so two states that differ only in cards this seat
+cannot see give the same decision (tested).
 
 :func:`sample_world` deals the unseen cards to the other seats at random,
 consistent with that knowledge:
 
 * each seat gets its public number of cards;
 * each seat with cards holds exactly one 3 (B6, after 買3);
-* the emperor holds ``BJ*`` and the crown pile's 2s unless he has played them;
+* the emperor holds ``BJ*`` and the crown pile's 2s unless he has played them
+  or may have paid them as tribute (B8, B13; the number of 2s is public);
 * the guard holds ``4H*`` when known (明保, or I am the guard), the emperor when
   a solo is known; otherwise ``4H*`` lies anywhere unseen (a secret solo if it
   lands with the emperor);
-* a crown passer after the first who added no 2 held none (B8);
+* a crown passer after the first who added no 2 held none (B8), and holds
+  none later unless tribute may have brought him one;
 * a tribute payer this seat received from holds nothing above the lowest card
   he paid but ``BJ*``/``4H*`` (B13: a payer gives his highest cards); a
   receiver of this seat's tribute still holds it unless he played that card;
@@ -99,7 +103,8 @@ class InfoSet:
     :class:`~.state.HandState` with hidden parts removed (``guard``/``solo``/
     ``guard_declared`` as this seat sees them; ``bought`` as (buyer, seller, paid
     or None, the 3 or None), paid and 3 known only to buyer and seller (B7); ``tribute`` as (from, to, card or None); ``pile``: the crown pile's
-    cards when this seat holds it, else None; ``pile_twos`` their number of 2s)."""
+    cards when this seat holds it, else None; ``pile_twos`` the number of 2s in
+    it during the crown, and after it the number the emperor took: public, B8)."""
 
     seat: int
     phase: str
@@ -152,7 +157,7 @@ def infoset(st: HandState, seat: int) -> InfoSet:
         crown_first=st.crown_first, crown_holder=st.crown_holder,
         crown_passed=st.crown_passed, crown_second=st.crown_second,
         pile=st.crown_pile if seat == st.crown_holder else None,
-        pile_twos=sum(1 for c in st.crown_pile if c.rank == "2"),
+        pile_twos=sum(1 for c in st.crown_pile if c.rank == "2") + st.crown_twos,
         leader=st.leader, top=st.top, yielded=st.yielded, passed=st.passed,
         trick_log=st.trick_log, last_round=st.last_round, finished=st.finished,
     )
@@ -164,12 +169,12 @@ def infoset(st: HandState, seat: int) -> InfoSet:
 def _buy3_outflow(info: InfoSet, seat: int, kind: int) -> int:
     """At most how many cards of ``kind`` ``seat`` may have given away since
     買3 without this seat (``info.seat``) seeing which: a crown pass after the
-    first adds one 2 if he has one (B8; after the crown the pile's 2s are no
-    longer shown, so every such pass counts), and each tribute card he paid
+    first adds one 2 if he has one (B8; none did when the pile carried no 2,
+    during the crown and after it), and each tribute card he paid
     that this seat did not see may be any card (B13); a tribute card this
     seat saw counts when it is of ``kind``."""
     n = 0
-    if KIND_RANK[kind] == TWO and (info.phase != "crown" or info.pile_twos):
+    if KIND_RANK[kind] == TWO and info.pile_twos:
         n += sum(1 for s in info.crown_passed[1:] if s == seat)
     for frm, _to, card in info.tribute:
         if frm == seat and (card is None or KIND_OF[card] == kind):
@@ -192,9 +197,13 @@ def _constraints(info: InfoSet):
     if emp is not None and emp != me:
         if not info.played[emp][KIND_BJ_MARKED] and not played_total[KIND_BJ_MARKED]:
             must_kind[emp][KIND_BJ_MARKED] = 1
-        twos_played = sum(info.played[emp][k] for k in RANK_KINDS[TWO])
-        if info.pile_twos - twos_played > 0:
-            must_rank[emp][TWO] = info.pile_twos - twos_played
+        # B8: he took the pile with its 2s; B13: a tribute card he paid may
+        # have been one (any card this seat did not see)
+        twos_out = sum(info.played[emp][k] for k in RANK_KINDS[TWO])
+        twos_out += sum(1 for frm, _to, card in info.tribute
+                        if frm == emp and (card is None or card.rank == "2"))
+        if info.pile_twos - twos_out > 0:
+            must_rank[emp][TWO] = info.pile_twos - twos_out
     if not played_total[KIND_H4_MARKED]:
         holder = None
         if info.guard is not None:
@@ -204,11 +213,16 @@ def _constraints(info: InfoSet):
         if holder is not None and holder != me:
             must_kind[holder][KIND_H4_MARKED] = 1
     # B8: passers after the first add a 2 if they hold one; a pile without 2s
-    # after two or more passes means none of them held a 2
-    if info.phase == "crown" and len(info.crown_passed) > 1 and info.pile_twos == 0:
+    # after two or more passes means none of them held a 2, nor holds one
+    # later unless tribute may have brought him one (B13: a card this seat did
+    # not see, or a 2 it saw); the emperor took the pile
+    if len(info.crown_passed) > 1 and info.pile_twos == 0:
         for s in info.crown_passed[1:]:
-            if s != me:
-                forbid[s].add(TWO)
+            if s == me or s == emp:
+                continue
+            if any(to == s and (card is None or card.rank == "2") for _f, to, card in info.tribute):
+                continue
+            forbid[s].add(TWO)
     # tribute (B13): what I received caps the payer; what I paid stays with the
     # receiver (a receiver pays none) unless he played it.  買3 (B7): what I
     # paid stays with my seller unless it may have left him since
@@ -444,8 +458,9 @@ def sample_world(info: InfoSet, rng: random.Random) -> HandState | None:
         to_act=info.seat, bought=info.bought,
         crown_first=info.crown_first, crown_holder=info.crown_holder,
         crown_passed=info.crown_passed, crown_pile=tuple(pile or ()),
-        crown_second=info.crown_second, emperor=emp, guard=guard, solo=solo,
-        guard_declared=declared, h4_played=info.h4_played, tribute=(),
+        crown_second=info.crown_second,
+        crown_twos=info.pile_twos if info.phase != "crown" else 0,
+        emperor=emp, guard=guard, solo=solo, guard_declared=declared, h4_played=info.h4_played, tribute=(),
         leader=info.leader, top=info.top, yielded=info.yielded, passed=info.passed,
         trick_log=info.trick_log, last_round=info.last_round, finished=info.finished,
     )

@@ -118,7 +118,9 @@ class HandState:
     value), ``sizes``; ``phase`` (``"crown"``, ``"declare"``, ``"play"``, ``"done"``,
     ``"voided"``); ``to_act``; ``bought`` (tuples ``(buyer, seller, paid card or
     None, the 3)``); crown: ``crown_first``, ``crown_holder``, ``crown_passed``,
-    ``crown_pile`` (cards in transit), ``crown_second``; ``emperor``, ``guard``
+    ``crown_pile`` (cards in transit), ``crown_second``, ``crown_twos`` (the
+    number of 2s in the pile the emperor accepted: public, B8; 0 before the
+    crown is accepted, when the pile itself shows it); ``emperor``, ``guard``
     (4H* holder, None when solo), ``solo``, ``guard_declared``, ``h4_played``;
     ``tribute`` (tuples ``(from, to, card)``); play: ``leader``, ``top`` (``(seat,
     cards, shape)`` or None), ``yielded`` and ``passed`` (bit masks of seats),
@@ -135,7 +137,7 @@ class HandState:
     __slots__ = (
         "match", "deal", "hands", "rcs", "sizes", "phase", "to_act", "bought",
         "crown_first", "crown_holder", "crown_passed", "crown_pile", "crown_second",
-        "emperor", "guard", "solo", "guard_declared", "h4_played", "tribute",
+        "crown_twos", "emperor", "guard", "solo", "guard_declared", "h4_played", "tribute",
         "leader", "top", "yielded", "passed", "trick_log", "last_round", "finished", "_log",
     )
 
@@ -203,7 +205,7 @@ def new_state(**fields) -> HandState:
     """A :class:`HandState` with every slot given (missing ones default)."""
     defaults: dict[str, Any] = dict(
         to_act=None, bought=(), crown_first=None, crown_holder=None, crown_passed=(),
-        crown_pile=(), crown_second=False, emperor=None, guard=None, solo=None,
+        crown_pile=(), crown_second=False, crown_twos=0, emperor=None, guard=None, solo=None,
         guard_declared=None, h4_played=False, tribute=(), leader=None, top=None,
         yielded=0, passed=0, trick_log=(), last_round=(), finished=(), log=(),
     )

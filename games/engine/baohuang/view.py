@@ -12,7 +12,9 @@ with the same visibility rules:
 * payment cards of 買3 and tribute are shown only to payer and receiver while
   the hand is in play (``null`` with ``"hidden": true`` for others), and so is
   the 3 that changed hands in 買3 (``three``; the seller handed it over);
-* the crown pile's cards are shown to its holder, its number of 2s to all;
+* the crown pile's cards are shown to its holder, its number of 2s to all,
+  during the crown (``crown.twos``) and after it (``crown_twos``: how many 2s
+  the emperor took with the pile, B8; their suits stay hidden);
 * once the hand is over (or voided) everything is shown.
 """
 
@@ -124,6 +126,7 @@ def view(st: HandState, seat: int | None, summary=None) -> dict:
         "solo": solo_visible(st, seat),
         "guard_declared": declared,
         "crown": crown,
+        "crown_twos": st.crown_twos if st.emperor is not None else None,
         "top": top,
         "round": {
             "leader": st.leader,
