@@ -23,7 +23,9 @@ through ``deploy/nginx.conf``, which puts all of a table's sockets on one
 daphne), ``wrk`` (the Celery workers), ``beat``, ``pg`` (the PostgreSQL backends of
 the bench database), ``pg*`` (the whole PostgreSQL cluster: other users'
 databases included), ``redis`` (the shared redis-server) and ``cli`` (the
-bench client).  The machine's load average is printed with every row.
+bench client).  The machine's load average is printed with every row, and a
+machine gauge (``machine_gauge``: the same fixed engine work's rate per CPU-second)
+once before the stack starts, so that figures of different days can be compared.
 """
 
 from __future__ import annotations
@@ -82,6 +84,7 @@ def main() -> int:
                         help="default: redis://127.0.0.1:6379/<index + 8 of REDIS_URL, or 9>")
     args = parser.parse_args()
 
+    print(machine_gauge(), flush=True)
     workdir = Path(tempfile.mkdtemp(prefix="bench-stack-"))
     kw = {"webs": args.webs,
           "worker_args": (f"--pool={args.worker_pool}", f"--concurrency={args.concurrency}")}
@@ -169,6 +172,26 @@ def main() -> int:
     if args.sample:
         print(thread_cpu(Path(args.sample)))
     return status
+
+
+def machine_gauge(hands: int = 300) -> str:
+    """One line that says how fast this machine runs the project's Python today.
+
+    The same fixed work every time (``simulate baohuang --hands 300 --seed 1``:
+    heuristic bots, one process, its CPU seconds), run in a child process before
+    the stack starts.  The bench's CPU milliseconds per move scale with it: two
+    machines of the same kind differ by a third here (session 21: 232 hands per
+    CPU-second against 328 in session 18, the engine's play unchanged), so a
+    figure from another day is compared after dividing by the ratio of gauges."""
+    result = subprocess.run(
+        [sys.executable, "manage.py", "simulate", "baohuang", "--hands", str(hands), "--seed", "1"],
+        cwd=REPO, capture_output=True, text=True, timeout=600,
+        env={k: v for k, v in os.environ.items() if k not in ("DATABASE_URL", "REDIS_URL")})
+    rate = next((line for line in result.stdout.splitlines() if "per CPU-second" in line), None)
+    if result.returncode != 0 or rate is None:
+        return f"machine gauge: simulate failed ({result.returncode})"
+    return (f"machine gauge (simulate baohuang --hands {hands} --seed 1, before the stack starts): "
+            f"{rate.split('(wall)')[-1].strip()}")
 
 
 class ReviewLoad:
