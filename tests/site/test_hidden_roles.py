@@ -70,7 +70,7 @@ def _seed() -> tuple[int, int]:
 def _normalise(html: str, h: int, names: tuple[str, ...], visible_h_turn: bool) -> str:
     # Once the hand is over nothing is hidden (B10) and the ledger credits
     # points to humans only: per-seat point notes follow the seats' public kind.
-    html = re.sub(r'<span class="note-seat"[^>]*>.*?</strong>(?: <span class="tag note-mark"[^>]*>[^<]*</span>)?</span>',
+    html = re.sub(r'<span class="note-seat"[^>]*>.*?</strong>(?:&nbsp;<span class="tag note-mark"[^>]*>[^<]*</span>)?</span>',
                   "", html, flags=re.S)
     html = re.sub(r'(data-seat="%d"[^>]*>\s*<div class="seat-name">).*?(</div>)' % h, r"\1<H>\2",
                   html, flags=re.S)

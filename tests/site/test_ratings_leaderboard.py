@@ -42,7 +42,8 @@ def test_order_established_first_then_rating_with_win_rate_and_title(client, mak
     assert 'data-win-rate="0.750"' in row_b and "75%" in row_b
     assert "学前班" in row_b  # 25 points: the second rung of the C4 ladder
     row_c = html[html.index('data-user="c"'):]
-    assert "<abbr" in row_c.split("</tr>")[0]  # provisional mark
+    assert "data-provisional" in row_c.split("</tr>")[0]  # provisional tag
+    assert "data-provisional" not in row_b  # established: no tag
     me = html[html.index('data-user="a"'):].split("</tr>")[0]
     assert 'class="me"' in me and 'aria-current="true"' in me
     assert html.count('class="me"') == 1

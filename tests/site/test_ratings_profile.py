@@ -73,5 +73,7 @@ def test_profile_page_shows_the_rating_section(client, make_user, multipliers, m
     html = client.get(f"/accounts/u/{a.username}/").content.decode()
     assert 'data-testid="rating-graph-shengji" data-points="2"' in html
     assert 'data-testid="record-shengji"' in html and 'data-stat="levels"' in html
+    # one hand: provisional, said in a word after the rating, as at the table (session 21)
+    assert re.search(r'data-testid="rating-shengji">\d+</span>&nbsp;<span class="tag" data-provisional>暂定</span>', html)
     other = make_user("nobody")
     assert "rating-graph" not in client.get(f"/accounts/u/{other.username}/").content.decode()

@@ -186,7 +186,7 @@ def test_result_panel_shows_the_rating_change(make_user, multipliers, monkeypatc
         assert f'data-note-seat="{seat}"' in html and f'data-note-value="{text}"' in html
         # provisional after the first hand: the word after the number
         assert re.search(rf'data-note-seat="{seat}">[^<]*<strong data-note-value="{re.escape(text)}">'
-                         rf'{re.escape(text)}</strong> <span class="tag note-mark" data-note-mark>暂定</span>', html), html
+                         rf'{re.escape(text)}</strong>&nbsp;<span class="tag note-mark" data-note-mark>暂定</span>', html), html
     assert not re.search(r'data-note-value="[^"]*\?', html)
     assert 'data-note-seat="1"' not in html  # bots have no rating change
     with translation.override("en"):
