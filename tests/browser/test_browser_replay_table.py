@@ -148,3 +148,33 @@ def test_names_in_the_replays_lines_are_never_broken(site_server, browser, hands
             assert page.locator("#sj-replay-public p", has_text="比牌").count() == 1
     finally:
         ctx.close()
+
+
+@pytest.mark.parametrize("game", ("shengji", "baohuang"))
+def test_sideways_the_controls_stay_while_the_felt_is_in_view(site_server, browser, hands, game):
+    """At 812 × 340 (a phone sideways, session 21) the felt starts below the
+    fold. Scrolled so that the felt's plays are in view, "next" is still on
+    screen, above the felt and not covering any play, and a tap on it steps on;
+    the page never scrolls sideways."""
+    base = site_server.web_url
+    hand_id, cookie, _actions = hands[game]
+    ctx, page = open_page(browser, base, cookie, {"width": 812, "height": 340})
+    try:
+        page.goto(f"{base}/hands/{hand_id}/replay/")
+        first_trick = int(re.search(r"step=(\d+)", page.locator('[data-jump-trick="2"]').get_attribute("href")).group(1))
+        page.goto(f"{base}/hands/{hand_id}/replay/?step={first_trick}")
+        plays = page.locator('#replay-table [data-region="play"] [data-card]')
+        assert plays.count()
+        top = min(b["y"] for b in (plays.nth(i).bounding_box() for i in range(plays.count())))
+        page.evaluate("y => window.scrollBy(0, y)", top - 120)  # the plays 120 px from the top
+        nxt = page.locator('#replay-nav [data-action="replay-next"]')
+        box = nxt.bounding_box()
+        assert 0 <= box["y"] and box["y"] + box["height"] <= 340, box
+        cards = [plays.nth(i).bounding_box() for i in range(plays.count())]
+        assert all(c["y"] >= box["y"] + box["height"] for c in cards if c["y"] + c["height"] > 0), (box, cards)
+        page.screenshot(path=str(SHOTS / f"look-replay-{game}-812x340-scrolled.png"))
+        nxt.click()
+        page.wait_for_selector(f'#replay[data-step="{first_trick + 1}"]')
+        assert page.evaluate("document.documentElement.scrollWidth <= window.innerWidth")
+    finally:
+        ctx.close()
