@@ -178,3 +178,41 @@ def test_sideways_the_controls_stay_while_the_felt_is_in_view(site_server, brows
         assert page.evaluate("document.documentElement.scrollWidth <= window.innerWidth")
     finally:
         ctx.close()
+
+
+#: The felt's plays by their place (``--area``: p0 the viewer's, then round
+#: the table): the box of each play's cards.
+PLACES = r"""() => Object.fromEntries([...document.querySelectorAll('#replay-table [data-region="play"]')].map(p => {
+  const rs = [...p.querySelectorAll('[data-card]')].map(c => c.getBoundingClientRect());
+  return [getComputedStyle(p).getPropertyValue('--area').trim(),
+          rs.length ? {t: Math.min(...rs.map(r => r.top)), b: Math.max(...rs.map(r => r.bottom)),
+                       l: Math.min(...rs.map(r => r.left)), r: Math.max(...rs.map(r => r.right))} : null];
+}))"""
+
+
+def test_four_plays_lie_in_a_cross_on_a_wide_screen(site_server, browser, hands):
+    """升級 at 1280 × 800 (session 21): with the first trick whole on the
+    felt, the viewer's play lies under the one across, and each side play's
+    middle lies between theirs (before: the side plays level with the
+    viewer's, which stood in the middle of the felt like a fifth seat's);
+    no two plays overlap."""
+    base = site_server.web_url
+    hand_id, cookie, _actions = hands["shengji"]
+    ctx, page = open_page(browser, base, cookie, {"width": 1280, "height": 800})
+    try:
+        page.goto(f"{base}/hands/{hand_id}/replay/")
+        done = int(re.search(r"step=(\d+)", page.locator('[data-jump-trick="2"]').get_attribute("href")).group(1))
+        page.goto(f"{base}/hands/{hand_id}/replay/?step={done}")
+        box = page.evaluate(PLACES)
+        assert sorted(box) == ["p0", "p1", "p2", "p3"] and all(box.values()), box
+        mid = {k: (b["t"] + b["b"]) / 2 for k, b in box.items()}
+        assert box["p0"]["t"] >= box["p2"]["b"], box
+        for side in ("p1", "p3"):
+            assert mid["p2"] + 10 < mid[side] < mid["p0"] - 10, (side, mid)
+        for i, a in enumerate(sorted(box)):
+            for b in sorted(box)[i + 1:]:
+                A, B = box[a], box[b]
+                assert not (A["l"] < B["r"] and B["l"] < A["r"] and A["t"] < B["b"] and B["t"] < A["b"]), (a, b, box)
+        page.screenshot(path=str(SHOTS / "look-replay-shengji-1280x800-cross.png"))
+    finally:
+        ctx.close()
