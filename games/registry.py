@@ -117,6 +117,17 @@ class GameSpec:
       that viewer the public seat (never another viewer's), so a game says
       every key its three hooks read; with None every viewer builds its own
       rows (the default).
+    - ``board_shared(public) -> value`` and ``board_reads``: the part of the
+      game's ``table_regions`` that is the same for every viewer of a room
+      version in one language, built once for all of them from a
+      :class:`~games.render.view.PublicTable` (the engine's view for no seat,
+      the seats' names) and handed to ``table_regions`` as
+      ``table.shared_board``; ``board_reads`` the keys of the engine's view
+      it reads (a tuple of str).  A viewer whose view holds the public
+      view's values under every one of these keys gets it; any other (a
+      seat whose view shows more there, its own cards) gets None and its
+      ``table_regions`` builds that part itself.  Never the viewer's aids.
+      The default: None (every viewer builds its whole board).
     - Wording: ``action_labels`` (data-action hook -> button label),
       ``choices`` (choice verb -> its choices in button order),
       ``verb_order``, ``phase_names``, ``rule_messages`` (ruling id -> the
@@ -146,6 +157,8 @@ class GameSpec:
     seat_place: Callable[[Mapping | None, int], Any] = _no_place
     seat_plays: Callable[[Mapping | None], dict] = _no_plays
     seat_reads: tuple[str, ...] | None = None
+    board_shared: Callable[[Any], Any] | None = None
+    board_reads: tuple[str, ...] = ()
     result_extras: Callable[[dict], dict] = lambda result: {}
     action_labels: Mapping[str, Any] = field(default_factory=dict)
     choices: Mapping[str, tuple[str, ...]] = field(default_factory=dict)

@@ -510,6 +510,33 @@ def shared_region(snapshot: TableSnapshot, rid: str, block) -> tuple[str, str, s
     return found
 
 
+def shared_board_for(snapshot: TableSnapshot, spec, view):
+    """The game's board part every viewer sees alike
+    (``spec.board_shared(public_table(snapshot))``), built once per snapshot
+    and language, for a viewer whose engine view is ``view``; None when the
+    game has none, before the first deal, or when ``view`` differs from the
+    view for no seat under a key the part reads (``spec.board_reads``): that
+    viewer's game builds its own.  Hidden information: built from the view
+    for no seat alone.  None in :data:`games.render.memo.CHECK` (the tests'
+    reference shares nothing).  No query."""
+    build = spec.board_shared
+    if build is None or view is None or memo.CHECK:
+        return None
+    public = public_table(snapshot)
+    pview = public.view
+    if pview is None:
+        return None
+    get, pget = view.get, pview.get
+    for key in spec.board_reads:
+        if get(key) != pget(key):
+            return None
+    key = ("board", memo.language())
+    found = snapshot.rendered.get(key)
+    if found is None:
+        found = snapshot.rendered[key] = build(public)
+    return found
+
+
 def _auto_turn(seats, to_act) -> bool:
     """The seat to act is a bot or on 托管."""
     return to_act is not None and 0 <= to_act < len(seats) and (
@@ -766,6 +793,7 @@ def table_view(
         between_hands=complete and not replay and room.status == Room.Status.PLAYING,
         auto_turn=auto_turn,
         help_url=rulings.rule_url(room.game),
+        shared_board=shared_board_for(snapshot, spec, view),
     )
 
 

@@ -86,7 +86,11 @@ class TableView:
 
     Clocks (epoch ms): ``version``, ``committed_at``, ``deadline_ms`` (0:
     none), ``server_now_ms``; ``between_hands``, ``auto_turn`` (the seat to
-    act is a bot or on 托管); ``help_url`` (the game's rules page).
+    act is a bot or on 托管); ``help_url`` (the game's rules page);
+    ``shared_board`` the game's board part every viewer of this version
+    sees alike (``GameSpec.board_shared``, built once for all of them from
+    the view for no seat) when this viewer's view equals that view where it
+    reads (``GameSpec.board_reads``), else None (the game builds it).
     """
 
     room: Any
@@ -128,6 +132,7 @@ class TableView:
     between_hands: bool
     auto_turn: bool
     help_url: str
+    shared_board: Any = None
 
 
 @dataclass(frozen=True, slots=True)

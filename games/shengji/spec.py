@@ -12,7 +12,7 @@ from games.engine.shengji import tournament as tournament_hooks
 from games.engine.shengji.match import team_of
 from games.registry import GameSpec, Tag
 
-from .table import shengji_regions
+from .table import BOARD_READS, shengji_board_shared, shengji_regions
 
 
 DEALER = Tag("role dealer", _("庄"))
@@ -97,6 +97,8 @@ SPEC = GameSpec(
     seat_tags=seat_tags,
     seat_plays=seat_plays,
     seat_reads=SEAT_READS,
+    board_shared=shengji_board_shared,
+    board_reads=BOARD_READS,
     action_labels={
         "bid": _("亮牌"),
         "trump-S": _("♠ 黑桃"),

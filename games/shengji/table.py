@@ -197,6 +197,97 @@ class ShengjiRegions:
     hint: str
 
 
+#: The keys of the engine's view :func:`_public_board` reads
+#: (``GameSpec.board_reads``): all public (S13 the piles, S9–S12 the tricks
+#: and a failed throw, S2/S17 the levels and the dealer).
+BOARD_READS = ("piles", "pile_points", "passed", "highest", "trick", "last_trick",
+               "failed_throw", "levels", "dealer", "shown_card", "opener", "auction_winner")
+
+
+def _public_board(names: list, view) -> dict:
+    """The parts of the 升级 board built from the public keys of ``view``
+    (:data:`BOARD_READS`) and the seats' names alone: the auction piles
+    (S13), the plays of the trick and of the last trick, a failed throw
+    (never who stopped it, S11/S12), the teams' levels, the shown card, the
+    opener and the auction's winner.  Never the viewer's hand nor its aids."""
+    piles = []
+    for s in range(4):
+        pile = view["piles"].get(str(s)) or []
+        piles.append(
+            {
+                "seat": s,
+                "name": names[s],
+                "cards": [{"code": c, "label": short(c), "css": card_css(c)} for c in pile],
+                "points": view["pile_points"].get(str(s), 0),
+                "passed": s in view["passed"],
+                "highest": bool(pile) and view["pile_points"].get(str(s), 0) == view["highest"],
+            }
+        )
+
+    def plays_of(plays, leader=None):
+        return [
+            {
+                "seat": p["seat"],
+                "name": names[p["seat"]],
+                "cards": [{"code": c, "label": short(c), "css": card_css(c)} for c in p["cards"]],
+                "lead": p["seat"] == leader,
+            }
+            for p in plays
+        ]
+
+    trick_plays = None
+    if view["trick"] is not None:
+        trick_plays = plays_of(view["trick"]["plays"], view["trick"]["leader"])
+    last = None
+    if view["last_trick"] is not None:
+        lt = view["last_trick"]
+        last = {
+            "winner": lt["winner"],
+            "winner_name": names[lt["winner"]],
+            "points": lt["points"],
+            "failed_throw": lt["failed_throw"],
+            "plays": plays_of(lt["plays"], lt["leader"]),
+        }
+    failed = None
+    if view["failed_throw"]:
+        f = view["failed_throw"]
+        failed = {
+            "seat": f["seat"],
+            "name": names[f["seat"]],
+            "attempted": [short(c) for c in f["attempted"]],
+            "played": [short(c) for c in f["played"]],
+        }
+
+    dealer = view["dealer"]
+    attackers = 1 - team_of(dealer) if dealer is not None else None
+    levels = [
+        {
+            "team": t,
+            "level": level_label(view["levels"][str(t)]),
+            "players": _team_label(t, names),
+            "attacking": attackers == t,
+        }
+        for t in (0, 1)
+    ]
+    return {
+        "piles": piles,
+        "trick_plays": trick_plays,
+        "last_trick": last,
+        "failed": failed,
+        "levels": levels,
+        "shown_card": short(view["shown_card"]) if view["shown_card"] else "",
+        "opener": names[view["opener"]] if view["opener"] is not None else "",
+        "auction_winner": names[view["auction_winner"]] if view["auction_winner"] is not None else "",
+    }
+
+
+def shengji_board_shared(public) -> dict:
+    """The game's ``board_shared`` hook: :func:`_public_board` from the view
+    for no seat (a :class:`~games.render.view.PublicTable`), built once per
+    version and language for every viewer whose view equals it there."""
+    return _public_board(list(public.names), public.view)
+
+
 def shengji_regions(table: TableView) -> ShengjiRegions | None:
     """The 升级 board of ``table`` (None before the first deal): built from
     the viewer's own view and aids only (hidden information, S13–S15)."""
@@ -239,76 +330,32 @@ def shengji_regions(table: TableView) -> ShengjiRegions | None:
             }
         )
 
-    # --- auction piles (S13)
-    piles = []
-    for s in range(4):
-        pile = view["piles"].get(str(s)) or []
-        piles.append(
-            {
-                "seat": s,
-                "name": names[s],
-                "cards": [{"code": c, "label": short(c), "css": card_css(c)} for c in pile],
-                "points": view["pile_points"].get(str(s), 0),
-                "passed": s in view["passed"],
-                "highest": bool(pile) and view["pile_points"].get(str(s), 0) == view["highest"],
-            }
-        )
+    # --- what every viewer sees alike: built once per version and language
+    # (``table.shared_board``) when this viewer's view equals the view for no
+    # seat where it reads, else here
+    shared = table.shared_board
+    if shared is None:
+        shared = _public_board(names, view)
+    piles = shared["piles"]
     if phase == "auction" and me is not None and me == view["to_act"] and "bid" in view["legal"]:
         hint = " ".join(aids["bid"] or [])
-
-    def plays_of(plays, leader=None):
-        return [
-            {
-                "seat": p["seat"],
-                "name": names[p["seat"]],
-                "cards": [{"code": c, "label": short(c), "css": card_css(c)} for c in p["cards"]],
-                "lead": p["seat"] == leader,
-            }
-            for p in plays
-        ]
 
     trick = None
     if view["trick"] is not None:
         plays = view["trick"]["plays"]
         trick = {
             "leader": view["trick"]["leader"],
-            "plays": plays_of(plays, view["trick"]["leader"]),
+            "plays": shared["trick_plays"],
             # the seat winning so far (the engine's S10 comparison; public plays only)
             "winning": view["trick"].get("winning"),
             # the suit of play led (T for trumps): public once the lead is on the table
+            # (the viewer's aids: never shared)
             "led_suit": aids["led_suit"] if plays else "",
             "led_count": len(plays[0]["cards"]) if plays else 0,
         }
-    last = None
-    if view["last_trick"] is not None:
-        lt = view["last_trick"]
-        last = {
-            "winner": lt["winner"],
-            "winner_name": names[lt["winner"]],
-            "points": lt["points"],
-            "failed_throw": lt["failed_throw"],
-            "plays": plays_of(lt["plays"], lt["leader"]),
-        }
-    failed = None
-    if view["failed_throw"]:
-        f = view["failed_throw"]
-        failed = {
-            "seat": f["seat"],
-            "name": names[f["seat"]],
-            "attempted": [short(c) for c in f["attempted"]],
-            "played": [short(c) for c in f["played"]],
-        }
-
-    attackers = 1 - team_of(dealer) if dealer is not None else None
-    levels = {
-        t: {
-            "team": t,
-            "level": level_label(view["levels"][str(t)]),
-            "players": _team_label(t, names),
-            "attacking": attackers == t,
-        }
-        for t in (0, 1)
-    }
+    last = shared["last_trick"]
+    failed = shared["failed"]
+    levels = shared["levels"]
 
     give_ctx = None
     if phase == "give":
@@ -394,9 +441,9 @@ def shengji_regions(table: TableView) -> ShengjiRegions | None:
         "count": len(cards),
         "piles": piles,
         "highest": view["highest"],
-        "shown_card": short(view["shown_card"]) if view["shown_card"] else "",
-        "opener": names[view["opener"]] if view["opener"] is not None else "",
-        "auction_winner": names[view["auction_winner"]] if view["auction_winner"] is not None else "",
+        "shown_card": shared["shown_card"],
+        "opener": shared["opener"],
+        "auction_winner": shared["auction_winner"],
         "trump": trump,
         "trump_name": suit_name(trump),
         "trump_order": order_labels,
@@ -404,7 +451,7 @@ def shengji_regions(table: TableView) -> ShengjiRegions | None:
         "level": level_label(level),
         "dealer": dealer,
         "dealer_name": names[dealer] if dealer is not None else "",
-        "levels": [levels[0], levels[1]],
+        "levels": levels,
         "attackers_points": points_sofar,
         "trick": trick,
         "last_trick": last,
