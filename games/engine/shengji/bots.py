@@ -454,8 +454,12 @@ class Heuristic:
                 score = p * win_value - (1 - p) * loss
                 score -= (0.5 if trump_rich else 2.0) * n * (0.3 + (1 - p))
                 if p < 1:
-                    if jokers is None:
-                        jokers = any(info[c][1] >= 44 for c in cards)
+                    if jokers is None:  # any joker or 比牌 (a loop: no closure once compiled)
+                        jokers = False
+                        for c in cards:
+                            if info[c][1] >= 44:
+                                jokers = True
+                                break
                     if jokers:
                         score -= 4  # keep jokers and 比牌 unless they win
             else:
