@@ -510,6 +510,17 @@ def shared_region(snapshot: TableSnapshot, rid: str, block) -> tuple[str, str, s
     return found
 
 
+def _agrees(view, pview, keys) -> bool:
+    """``view`` holds the public view ``pview``'s values under every one of
+    ``keys`` (a missing key reads None on both sides): what a viewer must
+    share with the view for no seat to take a part built from it."""
+    get, pget = view.get, pview.get
+    for key in keys:
+        if get(key) != pget(key):
+            return False
+    return True
+
+
 def shared_board_for(snapshot: TableSnapshot, spec, view):
     """The game's board part every viewer sees alike
     (``spec.board_shared(public_table(snapshot))``), built once per snapshot
@@ -526,10 +537,8 @@ def shared_board_for(snapshot: TableSnapshot, spec, view):
     pview = public.view
     if pview is None:
         return None
-    get, pget = view.get, pview.get
-    for key in spec.board_reads:
-        if get(key) != pget(key):
-            return None
+    if not _agrees(view, pview, spec.board_reads):
+        return None
     key = ("board", memo.language())
     found = snapshot.rendered.get(key)
     if found is None:
@@ -582,13 +591,8 @@ def public_seats_for(snapshot: TableSnapshot, spec, view, may_take: bool) -> tup
     pview = public.view
     if view is None or pview is None:
         return public.seats if view is pview else None
-    get, pget = view.get, pview.get
-    for key in SEAT_READS:
-        if get(key) != pget(key):
-            return None
-    for key in reads:
-        if get(key) != pget(key):
-            return None
+    if not (_agrees(view, pview, SEAT_READS) and _agrees(view, pview, reads)):
+        return None
     return public.seats
 
 

@@ -80,7 +80,6 @@ def test_the_leaderboard_and_profile_say_provisional_in_a_word(site_server, brow
         # the leaderboard's column may put it under the number, but the page never scrolls sideways
         assert page.evaluate("document.documentElement.scrollWidth <= window.innerWidth")
         page.screenshot(path=str(SHOTS / f"browser-provisional-{where}-360.png"), full_page=True)
-        ctx.set_extra_http_headers({})
         page.context.add_cookies([{"name": "django_language", "value": "en", "url": base}])
         page.reload()
         assert tag.inner_text() == "Provisional"
