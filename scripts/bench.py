@@ -24,7 +24,7 @@ daphne), ``wrk`` (the Celery workers), ``beat``, ``pg`` (the PostgreSQL backends
 the bench database), ``pg*`` (the whole PostgreSQL cluster: other users'
 databases included), ``redis`` (the shared redis-server) and ``cli`` (the
 bench client).  The machine's load average is printed with every row, and a
-machine gauge (``machine_gauge``: the same fixed engine work's rate per CPU-second)
+machine gauge (``machine_gauge``: a fixed standard-library workload's rounds per CPU-second)
 once before the stack starts, so that figures of different days can be compared.
 """
 
@@ -174,24 +174,45 @@ def main() -> int:
     return status
 
 
-def machine_gauge(hands: int = 300) -> str:
-    """One line that says how fast this machine runs the project's Python today.
+GAUGE_WORK = """
+import json, random, re, time
+def one_round(rng):
+    words = ["".join(rng.choice("abcdefghij") for _ in range(6)) for _ in range(200)]
+    counts = {}
+    for w in words:
+        counts[w[:3]] = counts.get(w[:3], 0) + 1
+    text = json.dumps({"words": words, "counts": counts}, sort_keys=True)
+    back = json.loads(text)
+    hits = len(re.findall(r"a[b-e]+", text))
+    ordered = sorted(back["words"], key=lambda w: (w[::-1], len(w)))
+    return hits + len(ordered) + sum(counts.values())
+rng = random.Random(1)
+start = time.process_time()
+rounds = 0
+while rounds < 400 or time.process_time() - start < 1.0:
+    one_round(rng)
+    rounds += 1
+print(f"{rounds / (time.process_time() - start):.0f}")
+"""
 
-    The same fixed work every time (``simulate baohuang --hands 300 --seed 1``:
-    heuristic bots, one process, its CPU seconds), run in a child process before
-    the stack starts.  The bench's CPU milliseconds per move scale with it: two
-    machines of the same kind differ by a third here (session 21: 232 hands per
-    CPU-second against 328 in session 18, the engine's play unchanged), so a
-    figure from another day is compared after dividing by the ratio of gauges."""
-    result = subprocess.run(
-        [sys.executable, "manage.py", "simulate", "baohuang", "--hands", str(hands), "--seed", "1"],
-        cwd=REPO, capture_output=True, text=True, timeout=600,
-        env={k: v for k, v in os.environ.items() if k not in ("DATABASE_URL", "REDIS_URL")})
-    rate = next((line for line in result.stdout.splitlines() if "per CPU-second" in line), None)
-    if result.returncode != 0 or rate is None:
-        return f"machine gauge: simulate failed ({result.returncode})"
-    return (f"machine gauge (simulate baohuang --hands {hands} --seed 1, before the stack starts): "
-            f"{rate.split('(wall)')[-1].strip()}")
+
+def machine_gauge() -> str:
+    """One line that says how fast this machine runs Python today: rounds per CPU-second.
+
+    ``GAUGE_WORK`` is a fixed standard-library workload (string building, dicts,
+    ``json``, ``re``, sorting with a key: the kinds of work a move's render and
+    services do), run in a child process before the stack starts, at least 400
+    rounds and one CPU-second.  It does not depend on the project's code, so a
+    faster engine or render does not move it; the bench's CPU milliseconds per
+    move from two days are compared after dividing by the ratio of their gauges.
+    (The gauge used to be ``simulate baohuang``, which moved with the engine's
+    play-out and so stopped measuring the machine.)"""
+    result = subprocess.run([sys.executable, "-c", GAUGE_WORK], capture_output=True,
+                            text=True, timeout=120)
+    if result.returncode != 0 or not result.stdout.strip().isdigit():
+        return f"machine gauge: failed ({result.returncode})"
+    return (f"machine gauge (GAUGE_WORK in scripts/bench.py, before the stack starts): "
+            f"{result.stdout.strip()} rounds per CPU-second")
 
 
 class ReviewLoad:
