@@ -29,6 +29,7 @@ from django.db.models import Q
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
+from accounts.house import house_user
 from games import services as game_services
 from games.engine import get_rules
 from games.services.deadlines import FILL_POLICY
@@ -284,7 +285,9 @@ def _open(game: str, table: matcher.Table, entries: dict, now) -> Room:
         entry = entries[party_id]
         users.append(entry.partner if entry.user in users else entry.user)
     humans = [u for u in users if u is not None]
-    owner = humans[0]
+    # The house owns a quick-play table: no matched stranger may close it for
+    # the others or set its seat requirement.
+    owner = house_user()
     room = game_services.create_room(owner, game, _("快速开始"), take_seat=False,
                                      bot_delay_ms=settings.QUICKPLAY_BOT_DELAY_MS)
     for index, user in enumerate(users):

@@ -10,7 +10,7 @@ once a minute, 24 hours ahead).  Each kept slot is handed once to
 
 * the arena belongs to the site's house club (:func:`house_club`, made on
   first use, its events owned by the house user :func:`house_user`, who has
-  no password and never plays);
+  no password and never plays: :mod:`accounts.house`);
 * it is **open to all** (``Arena.open_to_all``): any signed-in player may
   join, before it starts (waiting in the pool) or while it runs;
 * it is created with its start and end (the slot's) and its event still
@@ -27,28 +27,17 @@ from __future__ import annotations
 from datetime import timedelta
 
 from django.conf import settings
-from django.contrib.auth import get_user_model
 from django.db import transaction
 from django.utils import timezone
+
+from accounts.house import HOUSE_USER, house_user  # noqa: F401 (HOUSE_USER: this module's name for it)
 
 from ..models import Arena, Club, Event, Membership
 from . import pool
 
-#: The house club's name and the house user's username (settings may rename
-#: them).  The username holds a space, which no sign-up accepts (Django's
-#: username validator), so no player can register as the house.
+#: The house club's name (settings may rename it).  The house user, who owns
+#: it and its arenas, is :func:`accounts.house.house_user`.
 HOUSE_CLUB = getattr(settings, "SITE_ARENA_CLUB", "牌室竞技场")
-HOUSE_USER = getattr(settings, "SITE_ARENA_USER", "site arena")
-
-
-def house_user():
-    """The user who owns the site's arenas and their tables: made on first use,
-    with an unusable password (nobody signs in as it)."""
-    user, made = get_user_model().objects.get_or_create(username=HOUSE_USER)
-    if made:
-        user.set_unusable_password()
-        user.save(update_fields=["password"])
-    return user
 
 
 def house_club() -> Club:
