@@ -37,6 +37,8 @@ TITLES = """() => [...document.querySelectorAll('[data-title], table.leaderboard
 
 
 def page_for(browser, base, cookie, size, lang):
+    """A phone-like page of ``size`` ("WxH") in ``lang``, signed in with the
+    session ``cookie`` (None: a visitor): ``(context, page)``."""
     w, h = (int(x) for x in size.split("x"))
     ctx = browser.new_context(viewport={"width": w, "height": h}, device_scale_factor=1, is_mobile=True,
                               has_touch=True, locale="en-US" if lang == "en" else "zh-CN")
@@ -48,6 +50,7 @@ def page_for(browser, base, cookie, size, lang):
 
 
 def lobby(page) -> str:
+    """The lobby's figures as one line of text (see the module's docstring)."""
     buttons = page.locator('[data-action="play-now"]')
     lines = [b.evaluate(TEXT_LINES) for b in buttons.all()]
     bottom = page.evaluate("() => { const b = document.querySelector('[data-action=\"play-now\"]');"
@@ -60,6 +63,7 @@ def lobby(page) -> str:
 
 
 def board(page, eleven) -> str:
+    """The leaderboard's figures as one line; ``eleven``: the 11-character name."""
     page_x = page.evaluate("document.scrollingElement.scrollWidth - document.documentElement.clientWidth")
     box_x = page.evaluate("(() => { const w = document.querySelector('.table-wrap');"
                           " return w.scrollWidth - w.clientWidth; })()")

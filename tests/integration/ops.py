@@ -360,6 +360,13 @@ OPS["moderator"] = moderator
 
 
 def ladder_board(game="shengji", prefix="lb") -> dict:
+    """A leaderboard to read on a phone (C4's ladder): for each row of
+    ``game``'s title ladder a rated player (rating 1500 down by 10, 40 hands,
+    17 wins) holding that row's threshold in game points; a 30-character name
+    (rating 2400, the title longest in English) and an 11-character one
+    (1990, the first title).  Returns ``{long_name, eleven, cookie, longest}``:
+    the two names, the 30-character player's session cookie, and per language
+    code of ``settings.LANGUAGES`` the ladder's longest title in it."""
     import secrets
 
     from django.conf import settings
