@@ -103,3 +103,31 @@ def click_copies(page, codes: list[str], seen: dict[str, int] | None = None) -> 
             left -= counts[i]
             i += 1
         page.locator(f'#my-hand [data-card="{code}"]').nth(i).click()
+
+
+#: ``el => n``: how many lines an element's text stands on (distinct tops of
+#: its text's boxes; 0 when it is not rendered).
+TEXT_LINES = """el => {
+  const r = document.createRange(); r.selectNodeContents(el);
+  const tops = new Set([...r.getClientRects()].filter(b => b.width > 0).map(b => Math.round(b.top)));
+  return tops.size;
+}"""
+
+#: ``el => [word, …]``: the words of an element's text that are cut across two
+#: lines (a word's characters do not all share one top).
+BROKEN_WORDS = """el => {
+  const out = [];
+  const walk = document.createTreeWalker(el, NodeFilter.SHOW_TEXT);
+  for (let t = walk.nextNode(); t; t = walk.nextNode()) {
+    const s = t.textContent, re = /\\S+/g;
+    for (let m = re.exec(s); m; m = re.exec(s)) {
+      const tops = new Set();
+      for (let i = m.index; i < m.index + m[0].length; i++) {
+        const r = document.createRange(); r.setStart(t, i); r.setEnd(t, i + 1);
+        const b = r.getBoundingClientRect(); if (b.width > 0) tops.add(Math.round(b.top));
+      }
+      if (tops.size > 1) out.push(m[0]);
+    }
+  }
+  return out;
+}"""

@@ -30,6 +30,12 @@ Operations:
 * ``review_status``: ``{hand_id}`` → ``{status, decisions, cpu_ms}`` of its review.
 * ``moderator``: ``{prefix}`` → ``{username, id, cookie}``: a fresh user in
   the moderators' group, logged in.
+* ``ladder_board``: ``{game, prefix}`` → ``{long_name, eleven, cookie, longest}``:
+  one rated player per row of ``game``'s title ladder (holding that row's
+  threshold in game points), a player with a 30-character name (highest
+  rating, holding the title longest in English) and one with an
+  11-character name; ``cookie`` signs the 30-character one in; ``longest``
+  maps each language code to the ladder's longest title in it.
 * ``tables``: ``{usernames}`` → per user his queue entries (status, game,
   room) and, per room they name, its seats (user or bot level) and status.
 """
@@ -351,6 +357,55 @@ def moderator(prefix="mod") -> dict:
 
 
 OPS["moderator"] = moderator
+
+
+def ladder_board(game="shengji", prefix="lb") -> dict:
+    """A leaderboard to read on a phone (C4's ladder): for each row of
+    ``game``'s title ladder a rated player (rating 1500 down by 10, 40 hands,
+    17 wins) holding that row's threshold in game points; a 30-character name
+    (rating 2400, the title longest in English) and an 11-character one
+    (1990, the first title).  Returns ``{long_name, eleven, cookie, longest}``:
+    the two names, the 30-character player's session cookie, and per language
+    code of ``settings.LANGUAGES`` the ladder's longest title in it."""
+    import secrets
+
+    from django.conf import settings
+    from django.contrib.auth import get_user_model
+    from django.utils import translation
+
+    from accounts import ledger
+    from accounts.models import LevelTitle
+    from ratings import compute
+    from ratings.models import PlayerRating
+
+    User = get_user_model()
+    tag = f"{prefix}{secrets.token_hex(3)}"
+    ladder = list(LevelTitle.objects.filter(game=game).order_by("threshold"))
+    longest = {}
+    for code, _name in settings.LANGUAGES:
+        with translation.override(code):
+            longest[code] = max((row.display_name for row in ladder), key=len)
+    with translation.override("en"):
+        top_en = max(ladder, key=lambda row: len(row.display_name))
+
+    def rated(name, rating, points):
+        user = User.objects.create_user(name, password=None)
+        mu = (rating - 500) / 40
+        PlayerRating.objects.create(user=user, game=game, mu=mu, rating=compute.display(mu), hands=40,
+                                    wins=17)
+        if points:
+            ledger.credit(user, game, points, reason="adjustment")
+        return user
+
+    for i, row in enumerate(ladder):
+        rated(f"{tag}r{row.level_no}", 1500 - 10 * i, row.threshold)
+    long_user = rated((tag + "w" * 30)[:30], 2400, top_en.threshold)
+    eleven = rated((tag + "e" * 11)[:11], 1990, ladder[0].threshold)
+    return {"long_name": long_user.get_username(), "eleven": eleven.get_username(),
+            "cookie": login_cookie(long_user), "longest": longest}
+
+
+OPS["ladder_board"] = ladder_board
 
 
 def main(argv: list[str]) -> int:
