@@ -20,6 +20,8 @@ with the same visibility rules:
 
 from __future__ import annotations
 
+from itertools import chain, repeat
+
 from .crown import declaring_verb
 from .order import KINDS
 from .sets import can_beat
@@ -74,6 +76,17 @@ def legal_verbs(st: HandState, seat: int | None) -> list[str]:
 
 def _codes(cards):
     return [c.code for c in cards]
+
+
+#: Each card kind's code, in :data:`.order.KINDS` order (a hand's counts are by kind).
+_KIND_CODES = tuple(k.code for k in KINDS)
+
+
+def hand_codes(counts) -> list[str]:
+    """A hand's card codes, high to low, from its counts by kind (``st.hands[seat]``):
+    each kind's code as many times as it is held (built in C: no Python loop
+    over the kinds)."""
+    return list(chain.from_iterable(map(repeat, _KIND_CODES, counts)))
 
 
 #: The keys of :func:`view` whose values are the same for every seat and a
@@ -164,11 +177,7 @@ def view_from_public(st: HandState, seat: int | None, pub: dict) -> dict:
         return v
     v["seat"] = seat
     v["to_act"] = visible_to_act(st, seat)
-    hand = []
-    for k, n in enumerate(st.hands[seat]):
-        if n:
-            hand.extend([KINDS[k].code] * n)
-    v["hand"] = hand
+    v["hand"] = hand_codes(st.hands[seat])
     over = st.phase in ("done", "voided")
     if not over:
         if st.guard is not None and v["guard"] is None and guard_visible(st, seat):
