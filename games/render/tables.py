@@ -48,6 +48,26 @@ def phase_name(spec, phase):
     return {**PHASE_NAMES, **spec.phase_names}.get(phase, phase)
 
 
+#: ``(language, game, word's key) -> the word as a plain string``: a game's
+#: fixed words (phase names, button labels) in each language, so a render
+#: casts no lazy translation for them (each cast asks Django's catalogs).
+_words: dict = {}
+
+
+def fixed_word(spec, key: str, text):
+    """``text``, a fixed word of ``spec``'s game (a lazy translation from its
+    tables, :func:`phase_name`'s, :func:`action_labels`'), as a plain string
+    in the active language, kept per language, game and ``key`` (a string
+    naming the word, e.g. ``"phase play"``); None stays None.  No query."""
+    if text is None:
+        return None
+    found_key = (memo.language(), spec.code, key)
+    found = _words.get(found_key)
+    if found is None:
+        found = _words[found_key] = str(text)
+    return found
+
+
 def rule_message(spec, rule: str | None):
     """The sentence for a refusal citing ``rule``, or None."""
     return {**RULE_MESSAGES, **spec.rule_messages}.get(rule)
@@ -63,7 +83,8 @@ class ActionButton:
 def action_buttons(verbs, spec) -> list[ActionButton]:
     """One button per legal choice of ``spec``'s game (a choice verb gives
     one button per choice, e.g. ``<verb>-<choice>``), card verbs need cards,
-    other verbs are plain buttons; in the game's ``verb_order``."""
+    other verbs are plain buttons; in the game's ``verb_order``; each label a
+    plain string in the active language (:func:`fixed_word`)."""
     labels = action_labels(spec)
     order = spec.verb_order
     out = []
@@ -71,11 +92,11 @@ def action_buttons(verbs, spec) -> list[ActionButton]:
         if verb in CHOICE_VERBS:
             for choice in spec.choices.get(verb, ()):
                 key = f"{verb}-{choice}"
-                out.append(ActionButton(key, labels.get(key, key), False))
+                out.append(ActionButton(key, fixed_word(spec, "verb " + key, labels.get(key, key)), False))
         elif verb in CARD_VERBS:
-            out.append(ActionButton(verb, labels.get(verb, verb), True))
+            out.append(ActionButton(verb, fixed_word(spec, "verb " + verb, labels.get(verb, verb)), True))
         else:
-            out.append(ActionButton(verb, labels.get(verb, verb), False))
+            out.append(ActionButton(verb, fixed_word(spec, "verb " + verb, labels.get(verb, verb)), False))
     return out
 
 
@@ -791,7 +812,7 @@ def table_view(
         aids=rules.seat_aids(state, me) if hand is not None else None,
         to_act=to_act,
         my_turn=to_act is not None and to_act == me,
-        phase_name=phase_name(spec, (view or {}).get("phase")),
+        phase_name=fixed_word(spec, f"phase {(view or {}).get('phase')}", phase_name(spec, (view or {}).get("phase"))),
         buttons=tuple(buttons),
         hint=hint,
         result=result,

@@ -147,3 +147,25 @@ def test_each_viewer_in_their_own_language_within_one_fan_out(five_humans, make_
     assert english in htmls[1] and english in htmls[3]
     assert english not in htmls[0] and english not in htmls[2] and english not in htmls[5]
     assert htmls[0] != htmls[4]  # 简体 and 繁體 are told apart
+
+
+def test_fixed_words_and_plurals_are_kept_per_language():
+    """A game's phase names and button labels, and the templates' plural
+    literals, are worked out once per language: each language keeps its own
+    word, whichever was asked first."""
+    from games.render import jinja
+    from games.render.memo import rendering_in
+
+    spec = registry.get("baohuang")
+    words = {}
+    for language in ("en", "zh-hans", "en", "zh-hant"):
+        with rendering_in(language):
+            labels = [b.label for b in tables.action_buttons({"play", "pass"}, spec)]
+            phase = tables.fixed_word(spec, "phase play", tables.phase_name(spec, "play"))
+            counts = [jinja.plural("%(n)s 张", "%(n)s 张", n) for n in (1, 2)]
+        assert type(phase) is str and all(type(label) is str for label in labels)
+        words.setdefault(language, (labels, phase, counts))
+        assert words[language] == (labels, phase, counts)
+    assert words["en"] == (["Play", "Pass"], "Play", ["%(n)s card", "%(n)s cards"])
+    assert words["zh-hans"] == (["出牌", "过"], "出牌", ["%(n)s 张", "%(n)s 张"])
+    assert tables.fixed_word(spec, "phase none", None) is None
