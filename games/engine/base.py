@@ -282,6 +282,21 @@ class GameRules(Protocol):
     # the defaults below describe a game without the feature, so the site
     # calls every hook unconditionally.
 
+    #: The keys of :meth:`view` whose values are the same for every seat and a
+    #: spectator at one state (a game that says none: every key per seat).
+    public_keys: frozenset[str] = frozenset()
+
+    def view_from_public(self, state: Any, seat: int | None, public: dict) -> dict:
+        """:meth:`view` for ``seat`` (None: a spectator), given ``public``,
+        ``view(state, None)`` of the same state: a game may take the values
+        every seat shares (:attr:`public_keys`) from it and work out only the
+        seat's own parts, so a site rendering every seat of one state builds
+        the public view once.  Must equal ``view(state, seat)`` (hidden
+        information as that view keeps it: a seat's cards and hidden roles
+        only in its own view); the returned dict may share ``public``'s
+        values, which nobody changes.  Default: ``view(state, seat)``."""
+        return self.view(state, seat)
+
     def hint(self, state: Any, seat: int) -> Action | None:
         """A move to suggest (提示) to ``seat``, from that seat's own cards
         only; None when there is nothing to suggest.  Default: the C5 move

@@ -49,7 +49,7 @@ from concurrent.futures import ThreadPoolExecutor
 from channels.layers import get_channel_layer
 
 from games.live import snapshots as live, notify
-from games.live.socket_scope import render_in
+from games.render.memo import rendering_in
 
 log = logging.getLogger(__name__)
 
@@ -83,20 +83,28 @@ def _render_all(snap, viewers, version, committed_at) -> tuple[list[str | None],
     worker thread, no query), and how many renders that took: viewers of
     one audience (:func:`games.live.snapshots.audience`: the same seat, or
     spectators who differ in nothing the fragment shows) in one language
-    share one render, the same string.  None for a viewer whose render failed
-    (logged)."""
-    out: list[str | None] = []
+    share one render, the same string.  The viewers of one language are
+    rendered together, that language activated once for all of them
+    (:func:`games.render.memo.rendering_in`: Django's ``translation.override``
+    once per language, not once per viewer); the list returned is in
+    ``viewers``' order.  None for a viewer whose render failed (logged)."""
+    out: list[str | None] = [None] * len(viewers)
+    by_language: dict[str, list[int]] = {}
+    for i, (language, _user) in enumerate(viewers):
+        by_language.setdefault(language, []).append(i)
     done: dict = {}
-    for language, user in viewers:
-        try:
-            key = (language, live.audience(snap, user))
-            html = done.get(key)
-            if html is None:
-                html = done[key] = render_in(language, live.render_seat, snap, user, version, committed_at)
-            out.append(html)
-        except Exception:
-            log.exception("rendering room %s version %s failed", snap.room.pk, snap.version)
-            out.append(None)
+    for language, indexes in by_language.items():
+        with rendering_in(language):
+            for i in indexes:
+                user = viewers[i][1]
+                try:
+                    key = (language, live.audience(snap, user))
+                    html = done.get(key)
+                    if html is None:
+                        html = done[key] = live.render_seat(snap, user, version, committed_at)
+                    out[i] = html
+                except Exception:
+                    log.exception("rendering room %s version %s failed", snap.room.pk, snap.version)
     return out, len(done)
 
 

@@ -100,11 +100,31 @@ def translate(message: str) -> Markup:
     return found
 
 
+#: ``(language, singular, plural, n) -> translation`` of the templates' own
+#: plural literals (:func:`plural`), in a render whose language is known: the
+#: catalogs do not change while the process runs, and the numbers a table
+#: counts (cards in a hand) are few.  Emptied when it holds :data:`KEEP_PLURALS`.
+_plurals: dict[tuple[str, str, str, int], Markup] = {}
+KEEP_PLURALS = 2000
+
+
 def plural(singular: str, plural_form: str, n) -> Markup:
     """``{% blocktranslate count %}``: the translation of ``singular`` or
     ``plural_form`` that fits the number ``n`` in the reader's language ("1
-    card", "2 cards"), not escaped; fill its placeholders with ``fmt``."""
-    return Markup(ngettext(singular, plural_form, int(n or 0)))
+    card", "2 cards"), not escaped; fill its placeholders with ``fmt``.  Kept
+    per language, literal and number when the render's language is known
+    (:data:`_plurals`)."""
+    n = int(n or 0)
+    language = memo_store._language.get()
+    if language is None:
+        return Markup(ngettext(singular, plural_form, n))
+    key = (language, singular, plural_form, n)
+    found = _plurals.get(key)
+    if found is None:
+        if len(_plurals) >= KEEP_PLURALS:
+            _plurals.clear()
+        found = _plurals[key] = Markup(ngettext(singular, plural_form, n))
+    return found
 
 
 def default_if_none(value, default=""):

@@ -48,6 +48,26 @@ def phase_name(spec, phase):
     return {**PHASE_NAMES, **spec.phase_names}.get(phase, phase)
 
 
+#: ``(language, game, word's key) -> the word as a plain string``: a game's
+#: fixed words (phase names, button labels) in each language, so a render
+#: casts no lazy translation for them (each cast asks Django's catalogs).
+_words: dict = {}
+
+
+def fixed_word(spec, key: str, text):
+    """``text``, a fixed word of ``spec``'s game (a lazy translation from its
+    tables, :func:`phase_name`'s, :func:`action_labels`'), as a plain string
+    in the active language, kept per language, game and ``key`` (a string
+    naming the word, e.g. ``"phase play"``); None stays None.  No query."""
+    if text is None:
+        return None
+    found_key = (memo.language(), spec.code, key)
+    found = _words.get(found_key)
+    if found is None:
+        found = _words[found_key] = str(text)
+    return found
+
+
 def rule_message(spec, rule: str | None):
     """The sentence for a refusal citing ``rule``, or None."""
     return {**RULE_MESSAGES, **spec.rule_messages}.get(rule)
@@ -63,7 +83,8 @@ class ActionButton:
 def action_buttons(verbs, spec) -> list[ActionButton]:
     """One button per legal choice of ``spec``'s game (a choice verb gives
     one button per choice, e.g. ``<verb>-<choice>``), card verbs need cards,
-    other verbs are plain buttons; in the game's ``verb_order``."""
+    other verbs are plain buttons; in the game's ``verb_order``; each label a
+    plain string in the active language (:func:`fixed_word`)."""
     labels = action_labels(spec)
     order = spec.verb_order
     out = []
@@ -71,11 +92,11 @@ def action_buttons(verbs, spec) -> list[ActionButton]:
         if verb in CHOICE_VERBS:
             for choice in spec.choices.get(verb, ()):
                 key = f"{verb}-{choice}"
-                out.append(ActionButton(key, labels.get(key, key), False))
+                out.append(ActionButton(key, fixed_word(spec, "verb " + key, labels.get(key, key)), False))
         elif verb in CARD_VERBS:
-            out.append(ActionButton(verb, labels.get(verb, verb), True))
+            out.append(ActionButton(verb, fixed_word(spec, "verb " + verb, labels.get(verb, verb)), True))
         else:
-            out.append(ActionButton(verb, labels.get(verb, verb), False))
+            out.append(ActionButton(verb, fixed_word(spec, "verb " + verb, labels.get(verb, verb)), False))
     return out
 
 
@@ -462,15 +483,38 @@ def public_table(snapshot: TableSnapshot) -> PublicTable:
     key = ("public", memo.language())
     found = snapshot.rendered.get(key)
     if found is None:
-        view = snapshot.rendered.get("public view", False)
-        if view is False:
-            rules = registry.get(snapshot.room.game).rules
-            view = rules.view(snapshot.state, None) if snapshot.hand is not None else None
-            snapshot.rendered["public view"] = view
+        view = public_view(snapshot)
         names = tuple(words[0] or _("空座") for words in seat_words(snapshot))
         found = snapshot.rendered[key] = PublicTable(
             view, names, rulings.rule_url(snapshot.room.game), _public_seats(snapshot, view))
     return found
+
+
+def public_view(snapshot: TableSnapshot) -> dict | None:
+    """The engine's view for no seat of ``snapshot`` (``rules.view(state,
+    None)``: a spectator's; None before the first deal), worked out once per
+    snapshot and kept in :attr:`TableSnapshot.rendered`: :func:`public_table`
+    reads it, and each seat's view is built from it
+    (``rules.view_from_public``, :func:`seat_view`).  No query."""
+    view = snapshot.rendered.get("public view", False)
+    if view is False:
+        rules = registry.get(snapshot.room.game).rules
+        view = rules.view(snapshot.state, None) if snapshot.hand is not None else None
+        snapshot.rendered["public view"] = view
+    return view
+
+
+def seat_view(snapshot: TableSnapshot, rules, me: int | None) -> dict:
+    """The engine's view of ``snapshot``'s hand for seat ``me`` (None: a
+    spectator), built from the view for no seat worked out once per snapshot
+    (:func:`public_view`, ``rules.view_from_public``: the game works out only
+    the seat's own parts; equal to ``rules.view(state, me)``, hidden
+    information included: a seat's cards and the roles only it knows reach
+    only its view).  In :data:`games.render.memo.CHECK` (the tests'
+    reference) the whole ``rules.view(state, me)``.  The hand must be dealt."""
+    if memo.CHECK:
+        return rules.view(snapshot.state, me)
+    return rules.view_from_public(snapshot.state, me, public_view(snapshot))
 
 
 def _public_seats(snapshot: TableSnapshot, view) -> tuple[SeatView, ...]:
@@ -707,7 +751,7 @@ def table_view(
     buttons: list[ActionButton] = []
     hint = ""
     if hand is not None:
-        view = rules.view(state, me)
+        view = seat_view(snapshot, rules, me)
         if me is not None and not complete:
             buttons = action_buttons(rules.legal_verbs(state, me), spec)
             if any(b.needs_cards for b in buttons):
@@ -736,12 +780,7 @@ def table_view(
     if seat_rows is None:
         seat_rows = seat_views(snapshot, spec, view, to_act, deadline_ms, may_take=may_take)
     seat_names = tuple(r.name for r in seat_rows)
-    result = None
-    last_result = None
-    if complete:
-        result = hand_result(hand, spec, list(seat_names))
-    elif snapshot.previous is not None:
-        last_result = hand_result(snapshot.previous, spec, list(seat_names))
+    result, last_result, notes = shared_results(snapshot, spec, seat_names)
     if result is not None and result["hand_id"] in hidden:
         result = {**result, "hidden": hidden[result["hand_id"]]}
     if last_result is not None and last_result["hand_id"] in hidden:
@@ -773,19 +812,12 @@ def table_view(
         aids=rules.seat_aids(state, me) if hand is not None else None,
         to_act=to_act,
         my_turn=to_act is not None and to_act == me,
-        phase_name=phase_name(spec, (view or {}).get("phase")),
+        phase_name=fixed_word(spec, f"phase {(view or {}).get('phase')}", phase_name(spec, (view or {}).get("phase"))),
         buttons=tuple(buttons),
         hint=hint,
         result=result,
         last_result=last_result,
-        # the snapshot's notes carry lazy labels and bot names (one snapshot,
-        # every reader's language): plain strings in this reader's language
-        result_notes=tuple(
-            {**n, "label": str(n["label"]),
-             "seats": [{**s, "name": str(s["name"]), "mark": str(s["mark"]) if s.get("mark") else None}
-                       for s in n["seats"]]}
-            for n in snapshot.result_notes
-        ),
+        result_notes=notes,
         score_rows=tuple(rows),
         totals=tuple(totals),
         settlement=snapshot.settlement,
@@ -799,6 +831,43 @@ def table_view(
         help_url=rulings.rule_url(room.game),
         shared_board=shared_board_for(snapshot, spec, view),
     )
+
+
+def shared_results(snapshot: TableSnapshot, spec, seat_names: tuple) -> tuple:
+    """``(result, last result, notes)`` of ``snapshot`` in the active
+    language: the result panel of the completed hand shown (:func:`hand_result`,
+    None while it is in play), else of the previous hand of the match (None
+    when there is none), and the apps' notes on that hand
+    (:attr:`TableSnapshot.result_notes`, their lazy labels and bot names as
+    plain strings).  The same for every viewer of the snapshot (what a
+    viewer may not open, ``hidden``, :func:`table_view` adds to its own
+    copy): built once per snapshot, language and seat names, kept in
+    :attr:`TableSnapshot.rendered`; built afresh in
+    :data:`games.render.memo.CHECK` (the tests' reference).  No query."""
+    key = ("results", memo.language(), seat_names)
+    found = None if memo.CHECK else snapshot.rendered.get(key)
+    if found is None:
+        hand = snapshot.hand
+        result = last_result = None
+        if snapshot.complete:
+            result = hand_result(hand, spec, list(seat_names))
+        elif snapshot.previous is not None:
+            last_result = hand_result(snapshot.previous, spec, list(seat_names))
+        notes = tuple(
+            {**n, "label": str(n["label"]),
+             "seats": [{**s, "name": str(s["name"]), "mark": str(s["mark"]) if s.get("mark") else None}
+                       for s in n["seats"]]}
+            for n in snapshot.result_notes
+        )
+        found = (result, last_result, notes)
+        if not memo.CHECK:
+            snapshot.rendered[key] = found
+            stats["results built"] += 1
+    return found
+
+
+#: How often :func:`shared_results` built a snapshot's results (tests, the bench).
+stats = {"results built": 0}
 
 
 def table_render(

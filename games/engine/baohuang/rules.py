@@ -32,7 +32,7 @@ from .scoring import score
 from .sets import beating_shapes, lead_shapes
 from .state import HandState, Match, Previous, new_state, parse_options
 from .tribute import leave_settlement, match_after_leave
-from .view import knowledge, legal_verbs, view
+from .view import PUBLIC_KEYS, knowledge, legal_verbs, view, view_from_public
 from .review import UNIT
 from .review import review_problem
 from .search import search_action
@@ -249,6 +249,15 @@ class BaohuangRules(GameRules):
     def view(self, state: HandState, seat: int | None) -> dict:
         summ = self.summary(state) if state.phase in ("done", "voided") else None
         return view(state, seat, summ)
+
+    #: The keys of a view that are the same for every seat (:data:`.view.PUBLIC_KEYS`).
+    public_keys = PUBLIC_KEYS
+
+    def view_from_public(self, state: HandState, seat: int | None, public: dict) -> dict:
+        """:meth:`view` for ``seat`` from ``public``, ``view(state, None)``:
+        only the seat's own parts worked out (:func:`.view.view_from_public`;
+        hidden information as B7, B8, B9, B10, B13 say)."""
+        return view_from_public(state, seat, public)
 
     def is_complete(self, state: HandState) -> bool:
         return state.phase in ("done", "voided")

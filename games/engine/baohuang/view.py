@@ -20,6 +20,8 @@ with the same visibility rules:
 
 from __future__ import annotations
 
+from itertools import chain, repeat
+
 from .crown import declaring_verb
 from .order import KINDS
 from .sets import can_beat
@@ -76,14 +78,35 @@ def _codes(cards):
     return [c.code for c in cards]
 
 
-def view(st: HandState, seat: int | None, summary=None) -> dict:
-    """The JSON view for ``seat`` (None: spectator).  See the module docstring."""
+#: Each card kind's code, in :data:`.order.KINDS` order (a hand's counts are by kind).
+_KIND_CODES = tuple(k.code for k in KINDS)
+
+
+def hand_codes(counts) -> list[str]:
+    """A hand's card codes, high to low, from its counts by kind (``st.hands[seat]``):
+    each kind's code as many times as it is held (built in C: no Python loop
+    over the kinds)."""
+    return list(chain.from_iterable(map(repeat, _KIND_CODES, counts)))
+
+
+#: The keys of :func:`view` whose values are the same for every seat and a
+#: spectator (they come from :func:`public` alone); the other keys (``seat``,
+#: ``to_act`` while the 4H* holder declares, ``hand``, ``guard``, ``solo``,
+#: ``guard_declared``, ``crown``, ``bought_threes``, ``tribute``, ``legal``)
+#: are worked out per seat by :func:`view_from_public` (B7, B8, B9, B10, B13).
+PUBLIC_KEYS = frozenset({
+    "game", "phase", "counts", "emperor", "crown_twos", "top", "round", "trick_log",
+    "last_round", "finished", "h4_played", "result",
+})
+
+
+def public(st: HandState, summary=None) -> dict:
+    """The view for no seat (a spectator's, ``view(st, None, summary)``): no
+    hand, no hidden role (B9, B10), no hidden payment or crown pile (B7, B8,
+    B13) while the hand is in play.  ``summary``: the completed hand's
+    summary (``result`` once the hand is over).  A fresh dict; its values
+    under :data:`PUBLIC_KEYS` are every seat's too."""
     over = st.phase in ("done", "voided")
-    hand = []
-    if seat is not None:
-        for k, n in enumerate(st.hands[seat]):
-            if n:
-                hand.extend([KINDS[k].code] * n)
     crown = None
     if st.phase == "crown" or st.phase == "voided":
         crown = {
@@ -92,38 +115,34 @@ def view(st: HandState, seat: int | None, summary=None) -> dict:
             "passed": list(st.crown_passed),
             "twos": sum(1 for c in st.crown_pile if c.rank == "2"),
             "second_round": st.crown_second,
-            "pile": _codes(st.crown_pile) if (seat == st.crown_holder or over) else None,
+            "pile": _codes(st.crown_pile) if over else None,
         }
     bought = []
     for buyer, seller, paid, three in st.bought:
-        show = over or seat in (buyer, seller)
         bought.append({"buyer": buyer, "seller": seller,
-                       "paid": (paid.code if paid else None) if show else None,
-                       "three": three.code if show else None,
-                       "hidden": not show})
+                       "paid": (paid.code if paid else None) if over else None,
+                       "three": three.code if over else None,
+                       "hidden": not over})
     tribute = []
     for frm, to, card in st.tribute:
-        show = over or seat in (frm, to)
-        tribute.append({"from": frm, "to": to, "card": card.code if show else None,
-                        "hidden": not show})
-    gv = guard_visible(st, seat)
-    # "open" for everyone; a 暗保 ("secret") only to the guard himself and after the hand
+        tribute.append({"from": frm, "to": to, "card": card.code if over else None,
+                        "hidden": not over})
     declared = st.guard_declared
-    if declared == "secret" and not (over or seat == st.guard):
+    if declared == "secret" and not over:
         declared = None
     top = None
     if st.top is not None:
         top = {"seat": st.top[0], "cards": _codes(st.top[1])}
     return {
         "game": "baohuang",
-        "seat": seat,
+        "seat": None,
         "phase": st.phase,
-        "to_act": visible_to_act(st, seat),
-        "hand": hand,
+        "to_act": visible_to_act(st, None),
+        "hand": [],
         "counts": {str(s): st.sizes[s] for s in range(5)},
         "emperor": st.emperor,
-        "guard": st.guard if gv else None,
-        "solo": solo_visible(st, seat),
+        "guard": st.guard if guard_visible(st, None) else None,
+        "solo": solo_visible(st, None),
         "guard_declared": declared,
         "crown": crown,
         "crown_twos": st.crown_twos if st.emperor is not None else None,
@@ -139,9 +158,56 @@ def view(st: HandState, seat: int | None, summary=None) -> dict:
         "h4_played": st.h4_played,
         "bought_threes": bought,
         "tribute": tribute,
-        "legal": legal_verbs(st, seat),
+        "legal": [],
         "result": summary if over else None,
     }
+
+
+def view_from_public(st: HandState, seat: int | None, pub: dict) -> dict:
+    """:func:`view` for ``seat`` (None: a spectator) from ``pub``, the view
+    for no seat of the same state (:func:`public`, the same summary): a new
+    dict holding ``pub``'s values under :data:`PUBLIC_KEYS` (the very
+    objects: read them, never change them) and the seat's own parts worked
+    out here.  What only ``seat`` may know reaches only its view: its cards;
+    the guard to himself while secret (B10); a secret solo to the emperor
+    (B9); the crown pile to its holder (B8); a 買3's and a tribute's cards to
+    payer and receiver (B7, B13); its turn while it declares (B10)."""
+    v = dict(pub)
+    if seat is None:
+        return v
+    v["seat"] = seat
+    v["to_act"] = visible_to_act(st, seat)
+    v["hand"] = hand_codes(st.hands[seat])
+    over = st.phase in ("done", "voided")
+    if not over:
+        if st.guard is not None and v["guard"] is None and guard_visible(st, seat):
+            v["guard"] = st.guard
+        if st.solo is not None and v["solo"] is None:
+            v["solo"] = solo_visible(st, seat)
+        if st.guard_declared == "secret" and seat == st.guard:
+            v["guard_declared"] = "secret"
+        crown = v["crown"]
+        if crown is not None and seat == st.crown_holder:
+            v["crown"] = {**crown, "pile": _codes(st.crown_pile)}
+        if st.bought:
+            v["bought_threes"] = [
+                {"buyer": buyer, "seller": seller,
+                 "paid": paid.code if paid else None, "three": three.code, "hidden": False}
+                if seat in (buyer, seller) else shown
+                for (buyer, seller, paid, three), shown in zip(st.bought, v["bought_threes"])]
+        if st.tribute:
+            v["tribute"] = [
+                {"from": frm, "to": to, "card": card.code, "hidden": False}
+                if seat in (frm, to) else shown
+                for (frm, to, card), shown in zip(st.tribute, v["tribute"])]
+    v["legal"] = legal_verbs(st, seat)
+    return v
+
+
+def view(st: HandState, seat: int | None, summary=None) -> dict:
+    """The JSON view for ``seat`` (None: spectator).  See the module docstring:
+    ``view_from_public(st, seat, public(st, summary))``."""
+    return view_from_public(st, seat, public(st, summary))
 
 
 class Knowledge:
