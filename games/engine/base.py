@@ -312,6 +312,18 @@ class GameRules(Protocol):
         ``match`` unchanged (nothing lapses)."""
         return match
 
+    def bot_playout(self, state: Any, rng: Any) -> Any:
+        """The completed hand after playing ``state`` to the end with the
+        ``heuristic`` policy at every seat, computed faster than deciding and
+        applying one action at a time, or None when the game offers no such
+        play-out from ``state`` (then the caller steps with
+        :meth:`bot_action` and :meth:`apply`).  A state returned must equal
+        what stepping gives (the same :meth:`actions` and end state), so
+        ``simulate`` may use it when every seat plays ``heuristic``; ``rng``
+        is the bots' random source, as for :meth:`bot_action`.  Default: None
+        (not provided)."""
+        return None
+
     #: The unit and class thresholds of the hand review, a
     #: :class:`~games.engine.review.ReviewUnit`; None: the game has no reviewer.
     review_unit: Any = None
