@@ -31,6 +31,9 @@ from .view import Knowledge
 #: The ``pass``/``yield`` actions of each seat (actions are immutable).
 _PASS = tuple(Action(seat, "pass", True) for seat in range(5))
 _YIELD = tuple(Action(seat, "yield", True) for seat in range(5))
+#: Their trick-log entries (``(seat, verb, cards)``, as :mod:`.play` logs them).
+_PASS_LOG = tuple((seat, "pass", ()) for seat in range(5))
+_YIELD_LOG = tuple((seat, "yield", ()) for seat in range(5))
 
 
 def heuristic_playout(st: HandState, observe=None) -> HandState:
@@ -115,11 +118,11 @@ def heuristic_playout(st: HandState, observe=None) -> HandState:
         elif verb == "pass":
             passed |= 1 << s
             actions.append(_PASS[s])
-            trick.append((s, "pass", ()))
+            trick.append(_PASS_LOG[s])
         else:
             yielded |= 1 << s
             actions.append(_YIELD[s])
-            trick.append((s, "yield", ()))
+            trick.append(_YIELD_LOG[s])
         top_seat = top[0]
         nxt = next_in_round(s, top_seat, sizes, passed)
         if nxt is None:
