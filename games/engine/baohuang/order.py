@@ -87,16 +87,13 @@ def kinds_to_cards(counts) -> list[Card]:
     return out
 
 
-#: ``(first, end)`` kind indices of each rank value: KINDS is sorted by rank
-#: (B2), so each rank's kinds are one run (checked here at import).
-_RANK_SPANS: tuple[tuple[int, int], ...] = tuple((ks[0], ks[-1] + 1) for ks in RANK_KINDS)
-assert all(tuple(range(a, b)) == ks for (a, b), ks in zip(_RANK_SPANS, RANK_KINDS))
-
-
 def rank_counts(counts) -> tuple[int, ...]:
-    """16 counts by rank value from a 56-count hand (a list or tuple): the
-    sum of each rank's run of kinds."""
-    return tuple([sum(counts[a:b]) for a, b in _RANK_SPANS])
+    """16 counts by rank value from a 56-count hand."""
+    rc = [0] * NRANKS
+    for k, n in enumerate(counts):
+        if n:
+            rc[KIND_RANK[k]] += n
+    return tuple(rc)
 
 
 def by_rank_cards(hand) -> list:
