@@ -119,6 +119,11 @@ def run_simulation(
     ``on_record(n, record)``: called after hand ``n`` (0-based) with its
     one-hand record (:func:`hand_record`; ``simulate --records``).
     Stops early (with fewer hands) after ``max_seconds`` of wall time if given.
+    When every seat plays ``heuristic`` and the game offers
+    :meth:`~games.engine.base.GameRules.bot_playout`, the rest of a hand is
+    played by it at once (the same actions and results as stepping): its
+    decisions are counted and each is timed as the play-out's time divided by
+    their number.
     Raises ``ValueError`` if the number of policies is not the seat count.
     """
     rules = get_rules(game)
