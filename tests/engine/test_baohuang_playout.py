@@ -144,14 +144,14 @@ def test_every_games_bot_playout_is_absent_or_agrees_with_stepping(game):
 
 
 def test_simulate_records_are_the_same_with_and_without_the_playout(monkeypatch):
-    def records(run):
+    def records():
         out = []
         run_simulation("baohuang", 12, 4, ["heuristic"] * 5,
                        on_record=lambda n, rec: out.append(rec))
         return out
 
-    with_playout = records(None)
+    with_playout = records()
     monkeypatch.setattr(type(RULES), "bot_playout", lambda self, state, rng: None)
-    without = records(None)
+    without = records()
     assert len(with_playout) == 12
     assert with_playout == without
