@@ -109,6 +109,15 @@ class Action:
     verb: str
     arg: Any = True
 
+    def __init__(self, seat: int, verb: str, arg: Any = True):
+        # Written out (the dataclass keeps it): the generated frozen __init__
+        # sets each field through object.__setattr__; the slots' own setters
+        # do the same assignment about three times faster.  Same signature,
+        # same fields, still frozen (assigning later raises FrozenInstanceError).
+        _set_seat(self, seat)
+        _set_verb(self, verb)
+        _set_arg(self, arg)
+
     @property
     def cards(self) -> tuple[Card, ...]:
         """The cards of a card verb (empty for others)."""
@@ -168,6 +177,13 @@ class Action:
         except CardError as exc:
             raise RecordError(str(exc)) from None
         return cls(seat, verb, arg)
+
+
+#: The slot setters :meth:`Action.__init__` uses (bypassing the frozen
+#: ``__setattr__``, as the generated ``__init__`` does).
+_set_seat = Action.__dict__["seat"].__set__
+_set_verb = Action.__dict__["verb"].__set__
+_set_arg = Action.__dict__["arg"].__set__
 
 
 @runtime_checkable
@@ -326,6 +342,18 @@ class GameRules(Protocol):
         """B14: the carry-in once a player left (the debt lapsed).  Default:
         ``match`` unchanged (nothing lapses)."""
         return match
+
+    def bot_playout(self, state: Any, rng: Any) -> Any:
+        """The completed hand after playing ``state`` to the end with the
+        ``heuristic`` policy at every seat, computed faster than deciding and
+        applying one action at a time, or None when the game offers no such
+        play-out from ``state`` (then the caller steps with
+        :meth:`bot_action` and :meth:`apply`).  A state returned must equal
+        what stepping gives (the same :meth:`actions` and end state), so
+        ``simulate`` may use it when every seat plays ``heuristic``; ``rng``
+        is the bots' random source, as for :meth:`bot_action`.  Default: None
+        (not provided)."""
+        return None
 
     #: The unit and class thresholds of the hand review, a
     #: :class:`~games.engine.review.ReviewUnit`; None: the game has no reviewer.

@@ -181,9 +181,21 @@ def shuffled(cards: Sequence[Card], seed: int) -> list[Card]:
 
     The same seed and input order always give the same result, on any machine,
     because :class:`random.Random` is seeded with an int (Mersenne Twister).
+    The permutation is exactly ``random.Random(seed).shuffle``'s (Fisher–Yates
+    from the end, each index drawn as ``_randbelow`` draws it: ``getrandbits``
+    of the bound's bit length, redrawn while too large), written out here so
+    that a deal makes no method call per card; ``tests/engine/test_shuffled.py``
+    compares the two.
     """
     out = list(cards)
-    random.Random(seed).shuffle(out)
+    getrandbits = random.Random(seed).getrandbits
+    for i in range(len(out) - 1, 0, -1):
+        n = i + 1
+        k = n.bit_length()
+        j = getrandbits(k)
+        while j >= n:
+            j = getrandbits(k)
+        out[i], out[j] = out[j], out[i]
     return out
 
 

@@ -119,6 +119,11 @@ def run_simulation(
     ``on_record(n, record)``: called after hand ``n`` (0-based) with its
     one-hand record (:func:`hand_record`; ``simulate --records``).
     Stops early (with fewer hands) after ``max_seconds`` of wall time if given.
+    When every seat plays ``heuristic`` and the game offers
+    :meth:`~games.engine.base.GameRules.bot_playout`, the rest of a hand is
+    played by it at once (the same actions and results as stepping): its
+    decisions are counted and each is timed as the play-out's time divided by
+    their number.
     Raises ``ValueError`` if the number of policies is not the seat count.
     """
     rules = get_rules(game)
@@ -138,11 +143,29 @@ def run_simulation(
     by_seat = [report.policy_decisions.setdefault(name, []) for name in policies]
     is_complete, to_act, apply = rules.is_complete, rules.to_act, rules.apply
     bot_action = rules.bot_action
+    # every seat heuristic: the game may play the rest of a hand at once
+    # (GameRules.bot_playout); its decisions share the play-out's time equally
+    playout = getattr(rules, "bot_playout", None)
+    if not all(p == "heuristic" for p in policies):
+        playout = None
+    actions = rules.actions
     for _ in range(hands):
         deal = rules.deal(match, master.getrandbits(63))
         state = rules.start_hand(match, deal)
         decisions = 0
         while not is_complete(state):
+            if playout is not None:
+                t0 = clock()
+                done = playout(state, bot_rng)
+                if done is not None:
+                    spent = clock() - t0
+                    n = len(actions(done)) - len(actions(state))
+                    share = spent / n if n else 0.0
+                    decision_seconds.extend([share] * n)
+                    by_seat[0].extend([share] * n)  # one policy: one shared list
+                    decisions += n
+                    state = done
+                    break
             seat = to_act(state)
             policy = policies[seat]
             t0 = clock()

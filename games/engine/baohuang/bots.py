@@ -100,6 +100,11 @@ def _side(kn, other: int) -> int:
     return 0
 
 
+#: The two declines :func:`_follow` answers (built once: answers are never changed).
+_YIELD = ("yield", True)
+_PASS = ("pass", True)
+
+
 def _lead(kn, p):
     rc = kn.rc
     if kn.size == rc[THREE]:
@@ -120,7 +125,7 @@ def _follow(kn, p):
     rc = kn.rc
     top_seat, tshape = kn.top
     side = _side(kn, top_seat)
-    decline = ("yield", True) if kn.can_yield else ("pass", True)
+    decline = _YIELD if kn.can_yield else _PASS
     non3 = kn.size - rc[THREE]
     if side == 1 and len(tshape) != non3 and p["partner_limit"] is None:
         return decline  # never beat a known partner unless it empties the hand
@@ -140,7 +145,7 @@ def _follow(kn, p):
     if best is None:
         # Whatever beats the top later also beats it now (B4 is transitive and
         # the size is fixed for the round): nothing to wait for, so 過.
-        return ("pass", True)
+        return _PASS
     top_left = kn.sizes[top_seat]
     if best_cost < -50:
         return "play", best

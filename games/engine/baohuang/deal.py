@@ -37,6 +37,8 @@ def deck() -> list[Card]:
 
 
 DECK_COUNTER: Counter = Counter(deck())
+#: :func:`deck` built once (cards are immutable): what :func:`deal_cards` shuffles.
+_DECK: tuple[Card, ...] = tuple(deck())
 
 
 @dataclass(frozen=True, slots=True)
@@ -55,7 +57,7 @@ class Deal:
 
 def deal_cards(seed: int) -> Deal:
     """Shuffle the B1 deck with ``seed`` (C3) and deal 41 cards to each seat."""
-    cards = shuffled(deck(), seed)
+    cards = shuffled(_DECK, seed)
     hands = tuple(tuple(cards[i * HAND_SIZE:(i + 1) * HAND_SIZE]) for i in range(SEATS))
     return Deal(hands, seed)
 

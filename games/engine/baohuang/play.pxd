@@ -6,6 +6,13 @@
 import cython
 
 
-@cython.locals(p=cython.int, passed=cython.int, top_seat=cython.int,
-               leader=cython.int)
+@cython.locals(p=cython.int)
+cpdef next_in_round(int actor, int top_seat, sizes, int passed)
+
+
+@cython.locals(leader=cython.int)
+cpdef int round_leader(int top_seat, sizes) except -1
+
+
+@cython.locals(top_seat=cython.int)
 cpdef _advance(new, int actor)

@@ -170,24 +170,44 @@ def apply_pass(st: HandState, seat: int) -> HandState:
     return _advance(new, seat)
 
 
-def _advance(new: HandState, actor: int) -> HandState:
-    """Finish ``new`` (a fresh copy holding the action's changes, not yet
-    returned to anyone) with the next seat to act, ending the round if all
-    others have passed."""
-    sizes = new.sizes
-    passed = new.passed
-    top_seat = new.top[0]
+def next_in_round(actor: int, top_seat: int, sizes, passed: int) -> int | None:
+    """The seat to act after ``actor`` in this round (B5, C2), or None when
+    the round is over.
+
+    ``top_seat``: the seat whose set is on top (skipped); ``sizes``: the five
+    hand sizes (seats without cards are skipped); ``passed``: bit mask of the
+    seats that passed (過) this round.  The one statement of the turn order:
+    :func:`_advance`, :mod:`.playout` and :func:`.search.fast_rollout` use it.
+    """
     for p in _AFTER[actor]:
         if p == top_seat or not sizes[p] or passed >> p & 1:
             continue
-        new.to_act = p
-        return new
-    # Round over: the player on top leads, or 接風 to the next seat with cards.
+        return p
+    return None
+
+
+def round_leader(top_seat: int, sizes) -> int:
+    """The seat that leads the next round (B5): the seat on top, or when it
+    has no cards left (接風) the next seat after it with cards.  ``sizes``: the
+    five hand sizes; at least one seat must hold cards."""
     leader = top_seat
     while not sizes[leader]:
         leader = (leader + 1) % 5
-    new.to_act = leader
-    new.leader = leader
+    return leader
+
+
+def _advance(new: HandState, actor: int) -> HandState:
+    """Finish ``new`` (a fresh copy holding the action's changes, not yet
+    returned to anyone) with the next seat to act, ending the round if all
+    others have passed (:func:`next_in_round`, :func:`round_leader`)."""
+    sizes = new.sizes
+    top_seat = new.top[0]
+    p = next_in_round(actor, top_seat, sizes, new.passed)
+    if p is not None:
+        new.to_act = p
+        return new
+    # Round over: the player on top leads, or 接風 to the next seat with cards.
+    new.to_act = new.leader = round_leader(top_seat, sizes)
     new.top = None
     new.yielded = 0
     new.passed = 0

@@ -28,6 +28,7 @@ from .deal import deal_from_record as _deal_from_record
 from .order import KIND_OF, KINDS, by_rank_cards, rank_counts, shape_to_cards
 from .play import _FACTS as _PLAY_FACTS
 from .play import apply_pass, apply_play, apply_yield
+from .playout import heuristic_playout
 from .scoring import score
 from .sets import beating_shapes, lead_shapes
 from .state import HandState, Match, Previous, new_state, parse_options
@@ -244,6 +245,17 @@ class BaohuangRules(GameRules):
         if policy == "auto":
             return self.auto_action(state, seat)
         raise ValueError(f"unknown bot policy {policy!r}; known: random, heuristic, search, auto")
+
+    def bot_playout(self, state: HandState, rng: Any) -> HandState | None:
+        """The play phase (B5, B6, B11) with the heuristic at every seat, run
+        on mutable counts (:func:`.playout.heuristic_playout`): the same
+        actions and end state as stepping :meth:`bot_action` ``"heuristic"``
+        and :meth:`apply`.  None before the play phase (crown and declaration
+        are stepped) and once the hand is over.  The heuristic does not draw
+        from ``rng`` in play."""
+        if state.phase != "play":
+            return None
+        return heuristic_playout(state)
 
     # -- reading -----------------------------------------------------------
     def view(self, state: HandState, seat: int | None) -> dict:

@@ -64,7 +64,7 @@ from . import bots
 from .crown import apply_crown, apply_declaration
 from .order import (BJ, H4, KIND_BJ_MARKED, KIND_H4_MARKED, KIND_OF, KIND_RANK,
                     NKINDS, RANK_KINDS, SJ, THREE, TWO, rank_counts, shape_to_cards)
-from .play import apply_pass, apply_play, apply_yield
+from .play import apply_pass, apply_play, apply_yield, next_in_round, round_leader
 from .scoring import score
 from .sets import beating_shapes
 from .state import HandState, Match, Previous, new_state
@@ -568,17 +568,9 @@ def fast_rollout(st: HandState, rng: random.Random, deadline: float | None = Non
             yielded |= 1 << s
         # the next seat to act, or the end of the round (B5)
         top_seat = top[0]
-        nxt = None
-        for i in range(1, 6):
-            p = (s + i) % 5
-            if p == top_seat or not sizes[p] or passed >> p & 1:
-                continue
-            nxt = p
-            break
+        nxt = next_in_round(s, top_seat, sizes, passed)
         if nxt is None:
-            nxt = top_seat
-            while not sizes[nxt]:
-                nxt = (nxt + 1) % 5
+            nxt = round_leader(top_seat, sizes)
             top = None
             yielded = passed = 0
         s = nxt

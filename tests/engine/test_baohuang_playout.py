@@ -1,0 +1,157 @@
+"""The heuristic play-out (playout.py, GameRules.bot_playout) plays the play
+phase (B5, B6, B9–B11) exactly as stepping bot_action("heuristic") and
+apply one action at a time: the same actions, the same decisions from the
+same knowledge at every seat, the same end state; and simulate's records are
+the same with and without it."""
+
+import random
+
+import pytest
+
+from games.engine import GAMES, get_rules
+from games.engine.baohuang import RULES
+from games.engine.baohuang import bots
+from games.engine.baohuang.playout import heuristic_playout
+from games.engine.baohuang.view import knowledge
+from games.engine.simulate import random_start, run_simulation
+
+HANDS = 120
+
+
+def _step_once(st, rng):
+    seat = RULES.to_act(st)
+    return RULES.apply(st, RULES.bot_action(st, seat, "heuristic", rng))
+
+
+def _to_play(match, seed, rng):
+    st = RULES.start_hand(match, RULES.deal(match, seed))
+    while st.phase in ("crown", "declare"):
+        st = _step_once(st, rng)
+    return st
+
+
+def _stepped(st, rng):
+    """The end state by stepping, and the decisions: (seat, knowledge dict, verb, arg)."""
+    seen = []
+    while not RULES.is_complete(st):
+        seat = st.to_act
+        kn = knowledge(st, seat)
+        verb, arg = bots.heuristic(kn, rng)
+        seen.append((seat, kn.as_dict(), verb, arg))
+        st = RULES.apply(st, RULES.bot_action(st, seat, "heuristic", rng))
+    return st, seen
+
+
+def _played_out(st):
+    seen = []
+
+    def observe(kn, verb, arg):
+        d = kn.as_dict()
+        d["sizes"] = tuple(d["sizes"])
+        seen.append((kn.seat, d, verb, arg))
+
+    return heuristic_playout(st, observe), seen
+
+
+def _hands():
+    """(start of play, a state some actions into play) for HANDS seeded hands
+    from random match starts (tribute, previous solos and guards)."""
+    rng = random.Random(20261129)
+    for _ in range(HANDS):
+        match = random_start("baohuang", rng)
+        st = _to_play(match, rng.getrandbits(63), random.Random(1))
+        if st.phase != "play":
+            continue  # voided by the crown (B8)
+        mid = st
+        for _ in range(rng.randrange(1, 60)):
+            if RULES.is_complete(mid):
+                break
+            mid = _step_once(mid, rng)
+        yield st, mid
+
+
+def test_playout_equals_stepping_from_the_start_and_from_the_middle_of_play():
+    cases = {"solo": 0, "secret_guard_revealed": 0, "open_guard": 0, "mid_round": 0, "hands": 0}
+    for start, mid in _hands():
+        cases["hands"] += 1
+        for st in (start, mid):
+            if RULES.is_complete(st):
+                assert RULES.bot_playout(st, random.Random(0)) is None
+                continue
+            want, want_seen = _stepped(st, random.Random(0))
+            got, got_seen = _played_out(st)
+            assert got_seen == want_seen
+            assert RULES.actions(got) == RULES.actions(want)
+            assert got == want
+            assert RULES.summary(got) == RULES.summary(want)
+            assert RULES.bot_playout(st, random.Random(0)) == want
+            if st.top is not None:
+                cases["mid_round"] += 1
+        if start.solo is not None:
+            cases["solo"] += 1
+        elif start.guard_declared == "secret":
+            # 暗保 revealed to the others when 4H* is played before the end
+            end = heuristic_playout(start)
+            if any(a.verb == "play" and any(c.code == "4H*" for c in a.arg)
+                   for a in end.log[len(start.log):]):
+                cases["secret_guard_revealed"] += 1
+        elif start.guard_declared == "open":
+            cases["open_guard"] += 1
+    assert cases["hands"] >= 100
+    for name, n in cases.items():
+        assert n > 0, f"no hand reached the {name} case: {cases}"
+
+
+def test_playout_refuses_a_state_before_play():
+    match = RULES.new_match()
+    st = RULES.start_hand(match, RULES.deal(match, 5))
+    assert RULES.bot_playout(st, random.Random(0)) is None
+    with pytest.raises(ValueError):
+        heuristic_playout(st)
+
+
+def test_playout_leaves_its_input_unchanged():
+    rng = random.Random(3)
+    st = _to_play(RULES.new_match(), 99, rng)
+    before = (st.hands, st.rcs, st.sizes, st.log, st.top, st.trick_log, st.finished)
+    heuristic_playout(st)
+    assert (st.hands, st.rcs, st.sizes, st.log, st.top, st.trick_log, st.finished) == before
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_every_games_bot_playout_is_absent_or_agrees_with_stepping(game):
+    rules = get_rules(game)
+    offered = 0
+    for seed in range(6):
+        match = rules.new_match(None, None)
+        st = rules.start_hand(match, rules.deal(match, seed))
+        rng = random.Random(seed)
+        while not rules.is_complete(st):
+            done = rules.bot_playout(st, random.Random(seed))
+            if done is not None:
+                offered += 1
+                want = st
+                step_rng = random.Random(seed)
+                while not rules.is_complete(want):
+                    seat = rules.to_act(want)
+                    want = rules.apply(want, rules.bot_action(want, seat, "heuristic", step_rng))
+                assert rules.actions(done) == rules.actions(want)
+                assert rules.summary(done) == rules.summary(want)
+            seat = rules.to_act(st)
+            st = rules.apply(st, rules.bot_action(st, seat, "heuristic", rng))
+    if game == "baohuang":
+        assert offered > 0
+
+
+def test_simulate_records_are_the_same_with_and_without_the_playout(monkeypatch):
+    def records():
+        out = []
+        run_simulation("baohuang", 12, 4, ["heuristic"] * 5,
+                       on_record=lambda n, rec: out.append(rec))
+        return out
+
+    with_playout = records()
+    monkeypatch.setattr(type(RULES), "bot_playout", lambda self, state, rng: None)
+    without = records()
+    assert len(with_playout) == 12
+    assert with_playout == without
