@@ -473,16 +473,22 @@ class Heuristic:
     # ----------------------------------------------------------- follows
     def _extra_follows(self, lead_cards) -> list[tuple[Card, ...]]:
         """More legal single follows than the representative set: every
-        distinct card of the led suit, or when void every distinct trump."""
+        distinct card of the led suit, or when void every distinct card of the
+        hand (S9: any card may follow a single when void in the led suit); each
+        as a 1-tuple, in hand order, first copy of each card.
+
+        Hand order, not a set: cards hash by identity, so a set's order follows
+        memory addresses and would break ties between equal follows
+        differently from one run to the next (the play must be deterministic)."""
         v = self.v
         info = v.ctx._t.info
         if len(lead_cards) != 1:
             return []
         led = info[lead_cards[0]][0]
-        same = {c for c in v.hand if info[c][0] == led}
+        same = dict.fromkeys(c for c in v.hand if info[c][0] == led)
         if same:
             return [(c,) for c in same]
-        return [(c,) for c in set(v.hand)]
+        return [(c,) for c in dict.fromkeys(v.hand)]
 
     def follow(self) -> Action:
         v = self.v
