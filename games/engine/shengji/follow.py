@@ -173,14 +173,14 @@ def greedy(counts: dict[Card, int], plan: Plan, ctx: TrumpContext, high: bool = 
             steps.append(_step("tractor", k, tuple(used)))
     demands.sort(reverse=True)
     entries: list[tuple[int, ...]] = []
+    # (order, C6) or (-order, C6) per card: the key (n, -o if high else o,
+    # C6) compared as (n, that pair), the same order
+    okey = _greedy_keys(ctx)[1 if high else 0]
     for d in demands:
         rem = d
         got: list[int] = []
         while rem >= 2:
-            mx = 0
-            for n in counts.values():
-                if n > mx:
-                    mx = n
+            mx = max(counts.values(), default=0)  # counts are never negative
             g = rem if rem < mx else mx
             if g < 2:
                 break
@@ -188,8 +188,7 @@ def greedy(counts: dict[Card, int], plan: Plan, ctx: TrumpContext, high: bool = 
             bkey = None
             for card, n in counts.items():
                 if n >= g:
-                    o = info[card][1]
-                    key = (n, -o if high else o, _c6(card))
+                    key = (n, okey[card])
                     if bkey is None or key < bkey:
                         best, bkey = card, key
             counts[best] -= g
@@ -202,6 +201,20 @@ def greedy(counts: dict[Card, int], plan: Plan, ctx: TrumpContext, high: bool = 
 
 def _c6(card: Card) -> int:
     return SUITS.index(card.suit) if card.suit else 4
+
+
+def _greedy_keys(ctx: TrumpContext) -> tuple[dict, dict]:
+    """The matcher's per-card tie keys of a trump context, built once (kept in
+    ``ctx._t.memo``): ``({card: (order, C6)}, {card: (-order, C6)})``, low
+    and high."""
+    memo = ctx._t.memo
+    got = memo.get("follow.greedy_keys")
+    if got is None:
+        info = ctx._t.info
+        got = memo["follow.greedy_keys"] = (
+            {c: (info[c][1], _c6(c)) for c in info},
+            {c: (-info[c][1], _c6(c)) for c in info})
+    return got
 
 
 def _find_run(counts, info, k, m, high):

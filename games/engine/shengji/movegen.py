@@ -161,8 +161,13 @@ def _take_lowest(counts: dict[Card, int], k: int, key) -> list[Card]:
         live = [c for c, n in counts.items() if n > 0]
         return [min(live, key=key)] if live else []
     out: list[Card] = []
-    for c in sorted((c for c, n in counts.items() if n > 0), key=key):
-        take = min(k - len(out), counts[c])
+    for c in sorted(counts, key=key):  # the empty entries are skipped below
+        n = counts[c]
+        if n <= 0:
+            continue
+        take = k - len(out)
+        if n < take:
+            take = n
         out.extend((c,) * take)
         if len(out) >= k:
             break
