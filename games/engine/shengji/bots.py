@@ -39,7 +39,7 @@ from collections import Counter
 from typing import Callable
 
 from ..base import Action
-from ..cards import Card
+from ..cards import Card, tally
 from .auction import cheapest_bid, pile_total
 from .deal import FULL_COUNTS
 from .give import choose_give
@@ -248,7 +248,7 @@ class Heuristic:
             seen += cards
         if v.kitty is not None:
             seen += v.kitty
-        kget = Counter(seen).get
+        kget = tally(seen).get
         pget = v.played.get
         out: dict[str, list[tuple[int, int]]] = {}
         totals: dict[str, int] = {}
