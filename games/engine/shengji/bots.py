@@ -403,7 +403,7 @@ class Heuristic:
         # by suit): its unseen count, whether it is trumps, the partner's void
         # in it, its short-suit bonus factor and its cut memo
         cur = None
-        unseen_suit = 0
+        unseen_suit = denom = 0
         is_t = pvoid = cut = False
         bonus = 0.0
         for cards in cands:
@@ -412,6 +412,7 @@ class Heuristic:
             if suit != cur:
                 cur = suit
                 unseen_suit = unseen_n[suit]
+                denom = unseen_suit if unseen_suit > 1 else 1  # max(unseen_suit, 1)
                 is_t = suit == "T"
                 if not is_t:
                     cut = cut_of.get(suit)
@@ -434,7 +435,8 @@ class Heuristic:
                 elif n > 1:
                     p = 0.55 / (1 + higher / 4)
                 else:
-                    p = max(0.05, 1 - higher / max(unseen_suit, 1)) ** 2
+                    q = 1 - higher / denom
+                    p = (q if q > 0.05 else 0.05) ** 2  # max(0.05, q) ** 2, no call
                 # times _cut_factor(suit, unseen_suit, n) (1 for trumps)
                 if not is_t:
                     if cut:
