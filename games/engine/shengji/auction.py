@@ -171,30 +171,10 @@ def _cheapest_of(values, groups, ones, need: int) -> tuple[Card, ...] | None:
     (``values`` most first, ``groups`` the cards of each), the level cards
     ``ones`` in the order they are taken, and the points ``need`` that the
     bid must exceed: every combination of counts in product order, the first
-    with the least total and then the most cards; None if none exceeds.
-
-    The choice depends only on ``values``, the group sizes, ``len(ones)`` and
-    ``need``, so it is kept by those (:data:`_CHEAPEST`): the same few shapes
-    of holding come back at every auction."""
-    n_ones = len(ones)
-    memo_key = (tuple(values), tuple(map(len, groups)), n_ones, need)
-    got = _CHEAPEST.get(memo_key, _CHEAPEST)
-    if got is _CHEAPEST:
-        got = _cheapest_counts(values, memo_key[1], n_ones, need)
-        if len(_CHEAPEST) >= _CHEAPEST_LIMIT:
-            _CHEAPEST.clear()
-        _CHEAPEST[memo_key] = got
-    if got is None:
-        return None
-    counts, k = got
-    return tuple(c for g, n in zip(groups, counts) for c in g[:n]) + tuple(ones[:k])
-
-
-def _cheapest_counts(values, sizes, n_ones: int, need: int):
-    """:func:`_cheapest_of`'s search: ``(counts, k)`` (how many cards of each
-    group, how many level cards), or None when no bid exceeds ``need``."""
+    with the least total and then the most cards; None if none exceeds."""
     best = None
-    for counts in product(*(range(n + 1) for n in sizes)):
+    n_ones = len(ones)
+    for counts in product(*(range(len(g) + 1) for g in groups)):
         high = sum(map(mul, values, counts))
         k = max(0, need + 1 - high)
         if k > n_ones or high + k == 0:
@@ -204,13 +184,8 @@ def _cheapest_counts(values, sizes, n_ones: int, need: int):
             best = (key, counts, k)
     if best is None:
         return None
-    return best[1], best[2]
-
-
-#: :func:`_cheapest_of`'s answers by ``(values, group sizes, level cards,
-#: need)``; cleared when it reaches ``_CHEAPEST_LIMIT`` entries.
-_CHEAPEST: dict = {}
-_CHEAPEST_LIMIT = 1 << 14
+    _key, counts, k = best
+    return tuple(c for g, n in zip(groups, counts) for c in g[:n]) + tuple(ones[:k])
 
 
 def _cheapest_bid_cards(hand, pile, highest: int, level: str) -> tuple[Card, ...] | None:
