@@ -137,8 +137,9 @@ def cheapest_bid(hand, pile, highest: int, level: str) -> tuple[Card, ...] | Non
     or None when no bid can.  Level cards are taken in C6 suit order.
 
     The hand is read as counts of its 比牌 kinds (:func:`_bid_kinds`), one
-    count (:func:`~games.engine.cards.tally`) instead of a points lookup per card; a hand holding a card
-    outside the 54 kinds goes the per-card way (:func:`_cheapest_bid_cards`).
+    count (:func:`~games.engine.cards.tally`) instead of a points lookup per
+    card; a hand holding a card outside the 54 kinds goes the per-card way
+    (:func:`_cheapest_bid_cards`).
 
     >>> from ..cards import parse_cards
     >>> [c.code for c in cheapest_bid(parse_cards(["AS", "2C", "2S", "BJ"]), (), 3, "2")]
