@@ -26,6 +26,14 @@ from collections import Counter
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
+try:
+    from _collections import _count_elements
+except ImportError:  # another Python: the same loop in Python
+    def _count_elements(mapping, iterable):
+        get = mapping.get
+        for elem in iterable:
+            mapping[elem] = get(elem, 0) + 1
+
 RANKS = "23456789TJQKA"
 """Plain ranks, low to high by face value (games define their own orders)."""
 SUITS = "SHDC"
@@ -207,6 +215,17 @@ def suit_tiebreak(card: Card) -> int:
 def counter(cards: Iterable[Card]) -> Counter[Card]:
     """A multiset of cards."""
     return Counter(cards)
+
+
+def tally(cards: Iterable[Card]) -> dict[Card, int]:
+    """``{card: copies}`` of ``cards`` as a plain dict: what ``Counter(cards)``
+    holds, keys in first-seen order, by the same C counting loop, without
+    Counter's Python-level ``__init__``/``update`` (about four times faster for
+    a few cards; the engines count hands and plays in their hot loops).  A
+    missing card is absent: read it with ``.get(card, 0)``, not ``[card]``."""
+    got: dict[Card, int] = {}
+    _count_elements(got, cards)
+    return got
 
 
 def remove_cards(hand: Sequence[Card], cards: Iterable[Card]) -> tuple[Card, ...]:

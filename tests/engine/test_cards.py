@@ -71,3 +71,26 @@ def test_cards_are_interned_through_construction_copy_and_pickle():
 def test_constructing_a_card_that_does_not_exist_is_refused():
     with pytest.raises(CardError):
         Card("Z", "S")
+
+
+def test_tally_holds_what_a_counter_holds_in_the_same_order():
+    """``tally`` (the engines' plain-dict card count) has the keys, counts and
+    first-seen key order of ``Counter``, for tuples, lists and generators of
+    random multisets of a two-deck pile, the empty one included; a missing card
+    is absent (not counted as 0)."""
+    import random
+    from collections import Counter
+
+    from games.engine.cards import tally
+
+    rng = random.Random(4)
+    deck = standard_deck() * 2
+    for size in (0, 1, 2, 3, 5, 12, 25, 54):
+        for _ in range(20):
+            cards = rng.sample(deck, size)
+            for given in (tuple(cards), list(cards), (c for c in cards)):
+                got = tally(given)
+                want = Counter(cards)
+                assert type(got) is dict
+                assert list(got.items()) == list(want.items())
+    assert Card.parse("AS") not in tally(parse_cards(["KS", "KS"]))

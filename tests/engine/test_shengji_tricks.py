@@ -108,3 +108,42 @@ def test_triple_tractor_of_trumps_beats_a_pair_tractor_of_six_trumps():
 def test_equal_off_suit_level_pairs_trumping_tie_to_the_first():
     assert winner(L7H, "KC KC", "7S 7S", "7D 7D", "7C 7C") == 1
     assert winner(L7H, "KC KC", "7S 7S", "7H 7H", "7C 7C") == 2
+
+
+def test_trick_keys_of_a_single_and_of_a_repeated_lead_equal_the_decomposed_keys():
+    """S10 as keys: a single played after a one-component lead gets the key of
+    its decomposition (flag, size, top) without decomposing it, and asking
+    again for the same lead tuple (kept as the last one) answers alike; for
+    every card after a single, a pair and a tractor led in a side suit and in
+    trumps, and for a lead asked between two others."""
+    from games.engine.shengji import tricks
+    from games.engine.shengji.deal import FULL_COUNTS
+    from games.engine.shengji.shapes import decompose
+
+    ctx = TrumpContext("2", "H")
+    info = ctx._t.info
+
+    def plain_key(lead, cards):
+        lc = decompose(lead, ctx)[0]
+        s = info[lead[0]][0]
+        ps = info[cards[0]][0]
+        if ps not in (s, "T"):
+            return None
+        pc = decompose(cards, ctx)[0]
+        if pc.count != lc.count or pc.size < lc.size:
+            return None
+        return (0 if ps == s else 1, pc.size, pc.top)
+
+    leads = [tuple(parse_cards(x)) for x in (["9S"], ["9S", "9S"], ["9S", "9S", "8S", "8S"],
+                                              ["3H"], ["BJ", "BJ"])]
+    checked = keyed = 0
+    for lead in leads:
+        for again in range(2):
+            key_of, best = tricks._trick_keys(lead, ctx)
+            for c in FULL_COUNTS:
+                want = plain_key(lead, (c,))
+                assert key_of((c,)) == want, (lead, c)
+                checked += 1
+                keyed += want is not None
+            tricks._trick_keys(leads[0] if lead is not leads[0] else leads[1], ctx)
+    assert checked == 5 * 2 * 54 and keyed > 40

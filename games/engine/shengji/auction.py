@@ -21,7 +21,7 @@ from itertools import product
 from operator import mul
 
 from ..base import IllegalAction
-from ..cards import Card, holds
+from ..cards import Card, holds, tally
 from .trumps import bid_points, bid_table
 
 __all__ = [
@@ -137,15 +137,16 @@ def cheapest_bid(hand, pile, highest: int, level: str) -> tuple[Card, ...] | Non
     or None when no bid can.  Level cards are taken in C6 suit order.
 
     The hand is read as counts of its 比牌 kinds (:func:`_bid_kinds`), one
-    ``Counter`` instead of a points lookup per card; a hand holding a card
-    outside the 54 kinds goes the per-card way (:func:`_cheapest_bid_cards`).
+    count (:func:`~games.engine.cards.tally`) instead of a points lookup per
+    card; a hand holding a card outside the 54 kinds goes the per-card way
+    (:func:`_cheapest_bid_cards`).
 
     >>> from ..cards import parse_cards
     >>> [c.code for c in cheapest_bid(parse_cards(["AS", "2C", "2S", "BJ"]), (), 3, "2")]
     ['BJ', '2S']
     """
     table, high_kinds, one_kinds = _bid_kinds(level)
-    counts = Counter(hand)
+    counts = tally(hand)
     if not counts.keys() <= table.keys():
         return _cheapest_bid_cards(hand, pile, highest, level)
     get = counts.get

@@ -39,7 +39,7 @@ from collections import Counter
 from typing import Callable
 
 from ..base import Action
-from ..cards import Card
+from ..cards import Card, tally
 from .auction import cheapest_bid, pile_total
 from .deal import FULL_COUNTS
 from .give import choose_give
@@ -248,7 +248,7 @@ class Heuristic:
             seen += cards
         if v.kitty is not None:
             seen += v.kitty
-        kget = Counter(seen).get
+        kget = tally(seen).get
         pget = v.played.get
         out: dict[str, list[tuple[int, int]]] = {}
         totals: dict[str, int] = {}
@@ -403,7 +403,7 @@ class Heuristic:
         # by suit): its unseen count, whether it is trumps, the partner's void
         # in it, its short-suit bonus factor and its cut memo
         cur = None
-        unseen_suit = 0
+        unseen_suit = denom = 0
         is_t = pvoid = cut = False
         bonus = 0.0
         for cards in cands:
@@ -412,6 +412,7 @@ class Heuristic:
             if suit != cur:
                 cur = suit
                 unseen_suit = unseen_n[suit]
+                denom = unseen_suit if unseen_suit > 1 else 1  # max(unseen_suit, 1)
                 is_t = suit == "T"
                 if not is_t:
                     cut = cut_of.get(suit)
@@ -434,7 +435,8 @@ class Heuristic:
                 elif n > 1:
                     p = 0.55 / (1 + higher / 4)
                 else:
-                    p = max(0.05, 1 - higher / max(unseen_suit, 1)) ** 2
+                    q = 1 - higher / denom
+                    p = (q if q > 0.05 else 0.05) ** 2  # max(0.05, q) ** 2, no call
                 # times _cut_factor(suit, unseen_suit, n) (1 for trumps)
                 if not is_t:
                     if cut:
@@ -473,16 +475,22 @@ class Heuristic:
     # ----------------------------------------------------------- follows
     def _extra_follows(self, lead_cards) -> list[tuple[Card, ...]]:
         """More legal single follows than the representative set: every
-        distinct card of the led suit, or when void every distinct trump."""
+        distinct card of the led suit, or when void every distinct card of the
+        hand (S9: any card may follow a single when void in the led suit); each
+        as a 1-tuple, in hand order, first copy of each card.
+
+        Hand order, not a set: cards hash by identity, so a set's order follows
+        memory addresses and would break ties between equal follows
+        differently from one run to the next (the play must be deterministic)."""
         v = self.v
         info = v.ctx._t.info
         if len(lead_cards) != 1:
             return []
         led = info[lead_cards[0]][0]
-        same = {c for c in v.hand if info[c][0] == led}
+        same = dict.fromkeys(c for c in v.hand if info[c][0] == led)
         if same:
             return [(c,) for c in same]
-        return [(c,) for c in set(v.hand)]
+        return [(c,) for c in dict.fromkeys(v.hand)]
 
     def follow(self) -> Action:
         v = self.v

@@ -78,12 +78,11 @@ True
 
 from __future__ import annotations
 
-from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from ..base import IllegalAction
-from ..cards import SUITS, Card
+from ..cards import SUITS, Card, tally
 from .shapes import (UNIT_NAMES, UNIT_NAMES_EN, Component, cards_text, decompose,
                      decompose_counts, slot_builder)
 from .trumps import SUIT_NAMES, SUIT_NAMES_EN, TrumpContext
@@ -173,14 +172,14 @@ def greedy(counts: dict[Card, int], plan: Plan, ctx: TrumpContext, high: bool = 
             steps.append(_step("tractor", k, tuple(used)))
     demands.sort(reverse=True)
     entries: list[tuple[int, ...]] = []
+    # (order, C6) or (-order, C6) per card: the key (n, -o if high else o,
+    # C6) compared as (n, that pair), the same order
+    okey = _greedy_keys(ctx)[1 if high else 0]
     for d in demands:
         rem = d
         got: list[int] = []
         while rem >= 2:
-            mx = 0
-            for n in counts.values():
-                if n > mx:
-                    mx = n
+            mx = max(counts.values(), default=0)  # counts are never negative
             g = rem if rem < mx else mx
             if g < 2:
                 break
@@ -188,8 +187,7 @@ def greedy(counts: dict[Card, int], plan: Plan, ctx: TrumpContext, high: bool = 
             bkey = None
             for card, n in counts.items():
                 if n >= g:
-                    o = info[card][1]
-                    key = (n, -o if high else o, _c6(card))
+                    key = (n, okey[card])
                     if bkey is None or key < bkey:
                         best, bkey = card, key
             counts[best] -= g
@@ -202,6 +200,20 @@ def greedy(counts: dict[Card, int], plan: Plan, ctx: TrumpContext, high: bool = 
 
 def _c6(card: Card) -> int:
     return SUITS.index(card.suit) if card.suit else 4
+
+
+def _greedy_keys(ctx: TrumpContext) -> tuple[dict, dict]:
+    """The matcher's per-card tie keys of a trump context, built once (kept in
+    ``ctx._t.memo``): ``({card: (order, C6)}, {card: (-order, C6)})``, low
+    and high."""
+    memo = ctx._t.memo
+    got = memo.get("follow.greedy_keys")
+    if got is None:
+        info = ctx._t.info
+        got = memo["follow.greedy_keys"] = (
+            {c: (info[c][1], _c6(c)) for c in info},
+            {c: (-info[c][1], _c6(c)) for c in info})
+    return got
 
 
 def _find_run(counts, info, k, m, high):
@@ -250,9 +262,10 @@ def requirement(hand: Sequence[Card], lead_cards: Sequence[Card], ctx: TrumpCont
                 follow: str = "format", hand_counts: dict | None = None) -> Requirement:
     """The S9 requirement of ``hand`` against ``lead_cards`` (computed once).
 
-    ``hand_counts``, if given, is ``Counter(hand)``.  The last requirement of a
-    tuple hand and lead is kept: a bot's move generation and the engine's check
-    of the follow it chose (S9) ask for the same one, on the same objects."""
+    ``hand_counts``, if given, is ``tally(hand)`` (or ``Counter(hand)``).  The
+    last requirement of a tuple hand and lead is kept: a bot's move generation
+    and the engine's check of the follow it chose (S9) ask for the same one, on
+    the same objects."""
     global _LAST_REQ
     if follow not in FOLLOW_MODES:
         raise ValueError(f"follow must be 'format' or 'suit', got {follow!r}")
@@ -261,7 +274,7 @@ def requirement(hand: Sequence[Card], lead_cards: Sequence[Card], ctx: TrumpCont
         return last[4]
     plan = lead_plan(lead_cards, ctx)
     info = ctx._t.info
-    counts = hand_counts if hand_counts is not None else Counter(hand)
+    counts = hand_counts if hand_counts is not None else tally(hand)
     s = plan.suit
     suit_counts = {c: n for c, n in counts.items() if n > 0 and info[c][0] == s}
     held = sum(suit_counts.values())
@@ -315,7 +328,7 @@ def _satisfies(req: Requirement, cards: Sequence[Card], ctx: TrumpContext) -> st
         return None
     if req.score is None:
         return None
-    pc = Counter(in_suit)
+    pc = tally(in_suit)
     score, _steps, _left = greedy(pc, req.plan, ctx)
     if score >= req.score:
         return None
@@ -386,11 +399,11 @@ def check_follow(hand: Sequence[Card], lead_cards: Sequence[Card], cards: Sequen
         return None
     if type(hand) is not tuple and type(hand) is not list:
         hand = list(hand)
-    for c, k in Counter(cards).items():
+    for c, k in tally(cards).items():
         if hand.count(c) < k:
             raise IllegalAction(f"你没有 {cards_text([c] * k)} (you do not hold {c.code} ×{k})",
                                 "S9")
-    # the hand's Counter only if the requirement is not the one just computed
+    # the hand's counts only if the requirement is not the one just computed
     req = requirement(hand, lead_cards, ctx, follow)
     msg = satisfies(req, cards, ctx)
     if msg is not None:

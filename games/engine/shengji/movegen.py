@@ -34,7 +34,7 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Sequence
 
-from ..cards import SUITS, Card
+from ..cards import SUITS, Card, tally
 from .follow import greedy, requirement, satisfies
 from .shapes import decompose_counts, tractors_in, units_in
 from .trumps import TrumpContext, card_points
@@ -95,7 +95,7 @@ def candidate_leads(hand: Sequence[Card], ctx: TrumpContext) -> list[tuple[Card,
     are in display order (:func:`.trumps.sort_key`)."""
     info = ctx._t.info
     keys = ctx._t.sort_keys
-    counts = Counter(hand)
+    counts = tally(hand)
     out: list[tuple[Card, ...]] = []
     for card in sorted(counts, key=keys.__getitem__):
         for k in range(1, counts[card] + 1):
@@ -161,8 +161,13 @@ def _take_lowest(counts: dict[Card, int], k: int, key) -> list[Card]:
         live = [c for c, n in counts.items() if n > 0]
         return [min(live, key=key)] if live else []
     out: list[Card] = []
-    for c in sorted((c for c, n in counts.items() if n > 0), key=key):
-        take = min(k - len(out), counts[c])
+    for c in sorted(counts, key=key):  # the empty entries are skipped below
+        n = counts[c]
+        if n <= 0:
+            continue
+        take = k - len(out)
+        if n < take:
+            take = n
         out.extend((c,) * take)
         if len(out) >= k:
             break
@@ -304,7 +309,7 @@ def candidate_follows(hand: Sequence[Card], lead_cards: Sequence[Card], ctx: Tru
     if len(lead_cards) == 1:
         out = _single_follows(hand, lead_cards[0], ctx)
         return out[:limit] if limit is not None else out
-    counts = Counter(hand)
+    counts = tally(hand)
     req = requirement(hand, lead_cards, ctx, follow, hand_counts=counts)
     keys = ctx._t.sort_keys
     seen = set()

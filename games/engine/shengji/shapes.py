@@ -38,11 +38,10 @@ top card (S4).  Equal strength is a tie (the earlier play wins, S4/S10).
 
 from __future__ import annotations
 
-from collections import Counter
 from collections.abc import Iterable, Sequence
 from dataclasses import MISSING, dataclass, fields
 
-from ..cards import SUIT_SYMBOLS, Card
+from ..cards import SUIT_SYMBOLS, Card, tally
 from .trumps import TrumpContext
 
 UNIT_NAMES = {1: "单张", 2: "对子", 3: "三张", 4: "炸弹"}
@@ -191,13 +190,12 @@ def decompose(cards: Iterable[Card], ctx: TrumpContext) -> tuple[Component, ...]
             s, o, _a = t.info[first]
             got = (_component(len(key), 1, o, s, key),)
         else:
-            got = decompose_counts(Counter(key), ctx)
+            got = decompose_counts(tally(key), ctx)
         if len(table) >= _MEMO_LIMIT:
             table.clear()
         table[key] = got
         return got
-    counts = Counter(cards)
-    return decompose_counts(counts, ctx)
+    return decompose_counts(tally(cards), ctx)
 
 
 #: :func:`decompose` memoizes per trump context (``ctx._t.memo["decompose"]``:
@@ -207,7 +205,8 @@ _MEMO_LIMIT = 1 << 15
 
 
 def decompose_counts(counts: dict[Card, int], ctx: TrumpContext) -> tuple[Component, ...]:
-    """:func:`decompose` for a ``Counter`` (card → multiplicity)."""
+    """:func:`decompose` for card counts (card → multiplicity: a ``Counter`` or
+    :func:`~games.engine.cards.tally`)."""
     info = ctx._t.info
     suit = None
     comps: list[Component] = []

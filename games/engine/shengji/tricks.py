@@ -67,7 +67,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
 from ..base import IllegalAction
-from ..cards import SUITS, Card
+from ..cards import SUITS, Card, tally
 from .follow import FOLLOW_MODES, check_follow, follow_hint  # noqa: F401  (re-export)
 from .movegen import (  # noqa: F401  (re-export)
     candidate_follows,
@@ -131,8 +131,8 @@ def check_lead(hand: Sequence[Card], cards: Sequence[Card], ctx: TrumpContext) -
     cards = tuple(cards)
     if not cards:
         raise IllegalAction("S8: 请选择要出的牌 (choose the cards to lead)", "S8")
-    have = Counter(hand)
-    for c, k in Counter(cards).items():
+    have = tally(hand)
+    for c, k in tally(cards).items():
         if have.get(c, 0) < k:
             raise IllegalAction(f"你没有 {cards_text([c] * k)} (you do not hold {c.code} ×{k})",
                                 "S8")
@@ -259,7 +259,28 @@ def _trick_keys(lead_cards, ctx: TrumpContext):
     """S10 as keys: ``(key_of, best)`` for a trick led with ``lead_cards``.
     ``key_of(cards)`` is a later play's key, or None when it cannot win; a play
     takes the trick when its key is greater than the best so far (ties go to the
-    earlier play); ``best`` is the lead's own key (None: any key beats it)."""
+    earlier play); ``best`` is the lead's own key (None: any key beats it).
+
+    The last tuple lead's answer is kept (:data:`_LAST_KEYS`): the followers'
+    decisions and the engine's trick winner ask for the same trick's keys."""
+    global _LAST_KEYS
+    last = _LAST_KEYS
+    if lead_cards is last[0] and ctx is last[1]:
+        return last[2]
+    got = _make_trick_keys(lead_cards, ctx)
+    if type(lead_cards) is tuple:
+        # immutable and held here: the same object always means the same lead
+        _LAST_KEYS = (lead_cards, ctx, got)
+    return got
+
+
+#: ``(lead_cards, ctx, (key_of, best))`` of the last tuple lead
+#: (:func:`_trick_keys`), replaced as a whole.
+_LAST_KEYS: tuple = (None, None, None)
+
+
+def _make_trick_keys(lead_cards, ctx: TrumpContext):
+    """:func:`_trick_keys` computed."""
     info = ctx._t.info
     s = info[lead_cards[0]][0]
     lead_comps = decompose(lead_cards, ctx)
@@ -268,6 +289,18 @@ def _trick_keys(lead_cards, ctx: TrumpContext):
         count, size = lc.count, lc.size
 
         def key_of(cards):
+            if len(cards) == 1:
+                # a single (the commonest play): its one component is itself
+                ps, o, _a = info[cards[0]]
+                if ps == s:
+                    flag = 0
+                elif ps == "T":
+                    flag = 1
+                else:
+                    return None
+                if count != 1:  # size 1, length 1: only a single lead matches
+                    return None
+                return (flag, 1, o)
             ps = _suit(cards, info)
             if ps == s:
                 flag = 0
