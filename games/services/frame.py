@@ -30,6 +30,7 @@ from django.utils import timezone
 
 from games import signals
 from ..models import Room
+from . import rows
 from .errors import Outcome
 
 log = logging.getLogger(__name__)
@@ -104,7 +105,9 @@ def locked_room(room_id: int, expected_version: int | None = None, *, lobby: boo
     harmfully).  Raises :class:`StaleVersion` when the version moved on and
     ``Room.DoesNotExist`` for an unknown room.  On a normal exit saves
     ``deadline``, ``status``, ``pending`` and ``changed`` in one UPDATE and
-    registers :func:`after_commit` (``lobby`` as there); a body that called
+    registers :func:`after_commit` (``lobby`` as there), through
+    :mod:`games.services.rows` (with a row of :func:`insert_on_close`: one
+    statement on PostgreSQL); a body that called
     :func:`keep_quiet` instead restores the version and announces nothing.
     An exception from the body rolls everything back."""
     with transaction.atomic():
@@ -112,13 +115,39 @@ def locked_room(room_id: int, expected_version: int | None = None, *, lobby: boo
         if room is None:
             raise StaleVersion(room_id)
         yield room
+        insert = room.__dict__.pop("_insert", None)
         if getattr(room, "_quiet", False):
             room.version -= 1
-            room.save(update_fields=["version", "pending"])
+            if insert is not None:
+                rows.insert(*insert)
+            rows.update(room, _QUIET_FIELDS)
             return
         room.changed = room._changed_at
-        room.save(update_fields=["deadline", "status", "pending", "changed"])
+        if insert is not None:
+            rows.insert_and_update(*insert, room, _CLOSING_FIELDS)
+        else:
+            rows.update(room, _CLOSING_FIELDS)
         after_commit(room, lobby)
+
+
+#: What the frame's closing UPDATE writes (:func:`locked_room`), and a quiet one.
+_CLOSING_FIELDS = ("deadline", "status", "pending", "changed")
+_QUIET_FIELDS = ("version", "pending")
+
+
+def insert_on_close(room: Room, model, values: dict) -> None:
+    """Inside :func:`locked_room`: INSERT a ``model`` row (``values`` by
+    attname, as :func:`games.services.rows.insert`) in the same transaction.
+
+    Where it can be one statement with the closing UPDATE
+    (:func:`games.services.rows.combines`: PostgreSQL, no receivers) it is
+    sent with it when the block ends (a move's action row: one round trip
+    fewer); otherwise it is inserted now.  Nothing in the block may read
+    the row back before then.  Rolled back with the block, like any write."""
+    if rows.combines(model, Room):
+        room._insert = (model, values)
+    else:
+        rows.insert(model, values)
 
 
 def keep_quiet(room: Room) -> None:
