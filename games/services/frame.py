@@ -59,14 +59,13 @@ def lock_room(room_id: int, expected_version: int | None) -> Room | None:
         # No row can hold it (a forged version): stale, as the ORM's own
         # out-of-range lookups answer; the raw UPDATE would raise OverflowError
         # on SQLite instead.
-        rows = []
+        room = None
     else:
-        rows = list(Room.objects.raw(*_bump_sql(room_id, expected_version)))
-    if not rows:
+        room = rows.fetch_one(Room, *_bump_sql(room_id, expected_version))
+    if room is None:
         if not Room.objects.filter(pk=room_id).exists():
             raise Room.DoesNotExist(room_id)
         return None
-    room = rows[0]
     room._listed_before = _listing(room)
     room._changed_at = now
     return room
@@ -82,18 +81,25 @@ def _bump_sql(room_id: int, expected_version: int | None) -> tuple[str, list]:
     lease is void (the next deadline is anyone's to claim,
     :mod:`games.runtime.runner`), at no extra statement."""
     connection = connections[Room.objects.db]
-    qn = connection.ops.quote_name
-    meta = Room._meta
-    version = qn(meta.get_field("version").column)
-    pk = qn(meta.pk.column)
-    columns = ", ".join(qn(f.column) for f in meta.concrete_fields)
-    claimed = qn(meta.get_field("claimed_until").column)
-    sql = f"UPDATE {qn(meta.db_table)} SET {version} = {version} + 1, {claimed} = NULL WHERE {pk} = %s"
-    params = [room_id]
-    if expected_version is not None:
-        sql += f" AND {version} = %s"
-        params.append(expected_version)
-    return sql + f" RETURNING {columns}", params
+    checked = expected_version is not None
+    key = (connection.alias, connection.vendor, checked)
+    sql = _BUMP_SQL.get(key)
+    if sql is None:  # built once per database and form
+        qn = connection.ops.quote_name
+        meta = Room._meta
+        version = qn(meta.get_field("version").column)
+        pk = qn(meta.pk.column)
+        columns = ", ".join(qn(f.column) for f in meta.concrete_fields)
+        claimed = qn(meta.get_field("claimed_until").column)
+        sql = f"UPDATE {qn(meta.db_table)} SET {version} = {version} + 1, {claimed} = NULL WHERE {pk} = %s"
+        if checked:
+            sql += f" AND {version} = %s"
+        sql = _BUMP_SQL[key] = sql + f" RETURNING {columns}"
+    return sql, [room_id, expected_version] if checked else [room_id]
+
+
+#: The version bump's SQL per (database alias, vendor, with the version check).
+_BUMP_SQL: dict = {}
 
 
 @contextmanager

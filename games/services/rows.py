@@ -1,10 +1,11 @@
-"""A move's writes as plain SQL: the action's INSERT and the room's closing UPDATE.
+"""A move's writes as plain SQL: the room's lock, the action's INSERT, the room's closing UPDATE.
 
-Every move (:func:`games.services.do_move`) ends with two writes: the
+Every move (:func:`games.services.do_move`) is three writes: the version
+bump that locks the room and returns it (:func:`fetch_one`), the
 ``HandAction`` row and the frame's closing UPDATE of the room (deadline,
 status, pending, changed; :func:`games.services.frame.locked_room`).  Through
-the ORM (``objects.create``, ``save(update_fields=…)``) each builds a model
-instance, sends its signals and compiles its SQL again: most of the Python
+the ORM (``raw()``, ``objects.create``, ``save(update_fields=…)``) each
+builds its query machinery, model instance and signals again: most of the Python
 of a bot's turn in the worker (2,431 Python calls per bot turn, 986 with
 this module; worker CPU per bot turn about -45 %, docs/performance.md,
 "Session 23, part: a move's writes").  Here the SQL is built once per model,
@@ -114,6 +115,42 @@ def _convert(field, value, connection):
     for converter in connection.ops.get_db_converters(col) + col.get_db_converters(connection):
         value = converter(value, col, connection)
     return value
+
+
+def _converters(model, connection) -> list:
+    """Per concrete field of ``model``, in order: ``(index, col, [converter, …])``
+    for the fields whose database values need converting."""
+    key = (connection.alias, connection.vendor, "read", model)
+    found = _SQL.get(key)
+    if found is None:
+        found = []
+        for i, field in enumerate(model._meta.concrete_fields):
+            col = field.get_col(model._meta.db_table)
+            funcs = connection.ops.get_db_converters(col) + col.get_db_converters(connection)
+            if funcs:
+                found.append((i, col, funcs))
+        _SQL[key] = found
+    return found
+
+
+def fetch_one(model, sql: str, params: list):
+    """Run ``sql`` (a statement ``RETURNING`` every concrete column of
+    ``model``, in ``_meta.concrete_fields`` order) and return its first row
+    as a ``model`` instance (``Model.from_db``, values through the backend's
+    and the fields' converters, as a queryset reads them), or None when it
+    returned no row.  ``post_init`` receivers run (``from_db`` builds the
+    instance the ORM's way)."""
+    connection = connections[router.db_for_write(model)]
+    with connection.cursor() as cursor:
+        cursor.execute(sql, params)
+        row = cursor.fetchone()
+    if row is None:
+        return None
+    row = list(row)
+    for i, col, funcs in _converters(model, connection):
+        for converter in funcs:
+            row[i] = converter(row[i], col, connection)
+    return model.from_db(connection.alias, None, row)
 
 
 def insert(model, values: dict):
