@@ -11,7 +11,7 @@ sends to the database, measured on the stack's own database (PostgreSQL in
 * **a bot's turn**: :func:`games.services.turns.play_turn` (what the runner
   calls when a room's deadline comes) for a seat on 托管, the first turn of a
   chain (nothing kept in this process: room, hand and seats are read; a worker's
-  next turn of the same room starts from what it kept, three statements fewer,
+  next turn of the same room starts from what it kept, two statements fewer,
   ``tests/site/test_turn_cache.py``).
 
 Transaction control is counted apart from the queries: ``BEGIN``/``COMMIT``

@@ -275,7 +275,11 @@ def do_move(
     from ``known``), the engine's check and apply, the ``HandAction`` insert,
     the next deadline from the seats already read, and the frame's closing
     UPDATE; after the commit ``room_committed`` announces the new version.
-    A player's move costs five statements (plus ``BEGIN``/``COMMIT``).
+    A player's move costs five statements on SQLite, four on PostgreSQL
+    (plus ``BEGIN``/``COMMIT``): there the action's INSERT goes with the
+    closing UPDATE in one statement (:func:`~games.services.frame.insert_on_close`,
+    :mod:`games.services.rows`; a move that completes the hand inserts at once,
+    before the completion's own writes).
 
     - ``seat``: the seat deciding; None for a player's move, whose seat is
       ``user``'s own, found among the seats read under the lock
