@@ -6,8 +6,9 @@ bump that locks the room and returns it (:func:`fetch_one`), the
 status, pending, changed; :func:`games.services.frame.locked_room`).  Through
 the ORM (``raw()``, ``objects.create``, ``save(update_fields=…)``) each
 builds its query machinery, model instance and signals again: most of the Python
-of a bot's turn in the worker (2,431 Python calls per bot turn, 986 with
-this module; worker CPU per bot turn about -45 %, docs/performance.md,
+of a bot's turn in the worker (about 2,580 Python calls per kept bot turn,
+about 1,220 with this module; CPU per bot turn 2.1–2.8 → 1.3–1.5 ms, per
+player move 2.9–4.0 → 2.2–2.5 ms in ``scripts/move_cpu.py``; docs/performance.md,
 "Session 23, part: a move's writes").  Here the SQL is built once per model,
 field list and database vendor, and only the values are prepared per call,
 with Django's own machinery, so every backend gets what the ORM would send:
@@ -27,7 +28,8 @@ POST 7 → 6 statements, a bot's turn 5 → 4, a kept bot turn 3 → 2).  SQLite
 
 **Fallback**: whenever a ``pre_save``, ``post_save`` or ``post_init``
 receiver listens on a model written here, that write goes through the ORM
-instead (signals are never skipped).  Nothing here checks versions: the
+instead (signals are never skipped; :func:`fetch_one` builds its instance
+with ``Model.from_db``, which sends ``post_init`` itself).  Nothing here checks versions: the
 caller runs inside :func:`~games.services.frame.locked_room`, whose
 conditional ``UPDATE … WHERE version = N`` stays the concurrency guard.
 """
