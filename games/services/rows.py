@@ -31,7 +31,7 @@ receiver listens on a model written here, that write goes through the ORM
 instead (signals are never skipped; :func:`fetch_one` builds its instance
 with ``Model.from_db``, which sends ``post_init`` itself).  Nothing here checks versions: the
 caller runs inside :func:`~games.services.frame.locked_room`, whose
-conditional ``UPDATE … WHERE version = N`` stays the concurrency guard.
+conditional ``UPDATE … WHERE version = N`` stays the concurrency check.
 """
 
 from __future__ import annotations
