@@ -11,7 +11,7 @@ sends to the database, measured on the stack's own database (PostgreSQL in
 * **a bot's turn**: :func:`games.services.turns.play_turn` (what the runner
   calls when a room's deadline comes) for a seat on 托管, the first turn of a
   chain (nothing kept in this process: room, hand and seats are read; a worker's
-  next turn of the same room starts from what it kept, three statements fewer,
+  next turn of the same room starts from what it kept, two statements fewer,
   ``tests/site/test_turn_cache.py``).
 
 Transaction control is counted apart from the queries: ``BEGIN``/``COMMIT``
@@ -54,6 +54,14 @@ def statements(captured, bare=frozenset(SAVEPOINTS)) -> list[str]:
     ['SELECT games_room']
     >>> statements([{"sql": 'SAVEPOINT "s1"'}, {"sql": "COMMIT"}])
     ['SAVEPOINT', 'COMMIT']
+
+    A data-modifying CTE (``WITH ins AS (INSERT …) UPDATE …``, a move's two
+    writes in one statement on PostgreSQL, :mod:`games.services.rows`) as
+    its parts joined by ``+``:
+
+    >>> statements([{"sql": 'WITH ins AS (INSERT INTO "a" ("x") VALUES (1) RETURNING "id") '
+    ...                     'UPDATE "b" SET "y" = 2 WHERE "id" = 3 RETURNING (SELECT "id" FROM ins)'}])
+    ['INSERT a + UPDATE b']
     """
     out = []
     for query in captured:
@@ -62,6 +70,12 @@ def statements(captured, bare=frozenset(SAVEPOINTS)) -> list[str]:
         if verb in bare:
             out.append(verb)
             continue
+        if verb == "WITH":
+            cte = re.match(r"WITH\s+\w+\s+AS\s+\((.*)\)\s+((?:INSERT|UPDATE|DELETE|SELECT)\b.*)$",
+                           sql, re.IGNORECASE | re.DOTALL)
+            if cte:
+                out.append(" + ".join(statements([{"sql": cte.group(1)}, {"sql": cte.group(2)}], bare)))
+                continue
         outer = sql
         for _ in range(50):  # drop parenthesised parts (subqueries) down to the outer statement
             outer, n = re.subn(r"\([^()]*\)", "", outer)

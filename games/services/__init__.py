@@ -5,6 +5,8 @@
 ``readmodel``      the hand state rebuilt from the log, cached in-process
 ``frame``          :func:`locked_room`: lock + version check + save + after
                    commit (the ``room_committed`` signal), used by every command
+``rows``           the frame's and a move's writes as plain SQL (Django's field
+                   preparation and converters; the ORM when receivers listen)
 ``deadlines``      turn policy: who acts by itself, when the server acts next
 ``rooms``          create, sit, leave, ready, bots, 托管, close
 ``hands``          deal, one decision (:func:`do_move`, the one path of every move), completion (the

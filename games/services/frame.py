@@ -30,6 +30,7 @@ from django.utils import timezone
 
 from games import signals
 from ..models import Room
+from . import rows
 from .errors import Outcome
 
 log = logging.getLogger(__name__)
@@ -58,14 +59,13 @@ def lock_room(room_id: int, expected_version: int | None) -> Room | None:
         # No row can hold it (a forged version): stale, as the ORM's own
         # out-of-range lookups answer; the raw UPDATE would raise OverflowError
         # on SQLite instead.
-        rows = []
+        room = None
     else:
-        rows = list(Room.objects.raw(*_bump_sql(room_id, expected_version)))
-    if not rows:
+        room = rows.fetch_one(Room, *_bump_sql(room_id, expected_version))
+    if room is None:
         if not Room.objects.filter(pk=room_id).exists():
             raise Room.DoesNotExist(room_id)
         return None
-    room = rows[0]
     room._listed_before = _listing(room)
     room._changed_at = now
     return room
@@ -81,18 +81,25 @@ def _bump_sql(room_id: int, expected_version: int | None) -> tuple[str, list]:
     lease is void (the next deadline is anyone's to claim,
     :mod:`games.runtime.runner`), at no extra statement."""
     connection = connections[Room.objects.db]
-    qn = connection.ops.quote_name
-    meta = Room._meta
-    version = qn(meta.get_field("version").column)
-    pk = qn(meta.pk.column)
-    columns = ", ".join(qn(f.column) for f in meta.concrete_fields)
-    claimed = qn(meta.get_field("claimed_until").column)
-    sql = f"UPDATE {qn(meta.db_table)} SET {version} = {version} + 1, {claimed} = NULL WHERE {pk} = %s"
-    params = [room_id]
-    if expected_version is not None:
-        sql += f" AND {version} = %s"
-        params.append(expected_version)
-    return sql + f" RETURNING {columns}", params
+    checked = expected_version is not None
+    key = (connection.alias, connection.vendor, checked)
+    sql = _BUMP_SQL.get(key)
+    if sql is None:  # built once per database and form
+        qn = connection.ops.quote_name
+        meta = Room._meta
+        version = qn(meta.get_field("version").column)
+        pk = qn(meta.pk.column)
+        columns = ", ".join(qn(f.column) for f in meta.concrete_fields)
+        claimed = qn(meta.get_field("claimed_until").column)
+        sql = f"UPDATE {qn(meta.db_table)} SET {version} = {version} + 1, {claimed} = NULL WHERE {pk} = %s"
+        if checked:
+            sql += f" AND {version} = %s"
+        sql = _BUMP_SQL[key] = sql + f" RETURNING {columns}"
+    return sql, [room_id, expected_version] if checked else [room_id]
+
+
+#: The version bump's SQL per (database alias, vendor, with the version check).
+_BUMP_SQL: dict = {}
 
 
 @contextmanager
@@ -104,7 +111,9 @@ def locked_room(room_id: int, expected_version: int | None = None, *, lobby: boo
     harmfully).  Raises :class:`StaleVersion` when the version moved on and
     ``Room.DoesNotExist`` for an unknown room.  On a normal exit saves
     ``deadline``, ``status``, ``pending`` and ``changed`` in one UPDATE and
-    registers :func:`after_commit` (``lobby`` as there); a body that called
+    registers :func:`after_commit` (``lobby`` as there), through
+    :mod:`games.services.rows` (with a row of :func:`insert_on_close`: one
+    statement on PostgreSQL); a body that called
     :func:`keep_quiet` instead restores the version and announces nothing.
     An exception from the body rolls everything back."""
     with transaction.atomic():
@@ -112,13 +121,39 @@ def locked_room(room_id: int, expected_version: int | None = None, *, lobby: boo
         if room is None:
             raise StaleVersion(room_id)
         yield room
+        insert = room.__dict__.pop("_insert", None)
         if getattr(room, "_quiet", False):
             room.version -= 1
-            room.save(update_fields=["version", "pending"])
+            if insert is not None:
+                rows.insert(*insert)
+            rows.update(room, _QUIET_FIELDS)
             return
         room.changed = room._changed_at
-        room.save(update_fields=["deadline", "status", "pending", "changed"])
+        if insert is not None:
+            rows.insert_and_update(*insert, room, _CLOSING_FIELDS)
+        else:
+            rows.update(room, _CLOSING_FIELDS)
         after_commit(room, lobby)
+
+
+#: What the frame's closing UPDATE writes (:func:`locked_room`), and a quiet one.
+_CLOSING_FIELDS = ("deadline", "status", "pending", "changed")
+_QUIET_FIELDS = ("version", "pending")
+
+
+def insert_on_close(room: Room, model, values: dict) -> None:
+    """Inside :func:`locked_room`: INSERT a ``model`` row (``values`` by
+    attname, as :func:`games.services.rows.insert`) in the same transaction.
+
+    Where it can be one statement with the closing UPDATE
+    (:func:`games.services.rows.combines`: PostgreSQL, no receivers) it is
+    sent with it when the block ends (a move's action row: one round trip
+    fewer); otherwise it is inserted now.  Nothing in the block may read
+    the row back before then.  Rolled back with the block, like any write."""
+    if rows.combines(model, Room):
+        room._insert = (model, values)
+    else:
+        rows.insert(model, values)
 
 
 def keep_quiet(room: Room) -> None:
