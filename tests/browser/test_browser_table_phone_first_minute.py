@@ -10,6 +10,10 @@ what is going on stays on screen where the page has scrolled to.
   the hand: the 托管 notice and its 接管 stay at the screen's top, and a tap
   on 接管 lands on it (it lay 120 px above the screen).
 * At 1280 × 800 neither sticks: a desktop is laid out as before.
+* 升級's trump order ("主牌：♠A ♥5 … ♥Q …") breaks between its entries,
+  never inside one, at every width of a phone held upright (its
+  ``word-break: break-all`` cut "♥Q" into "♥" and "Q" at 375 px), in
+  Chinese and in English ("Big Joker", "2 (side suits)").
 """
 
 from __future__ import annotations
@@ -17,7 +21,7 @@ from __future__ import annotations
 import pytest
 
 from .conftest import SHOTS
-from .helpers import bot_table
+from .helpers import BROKEN_WORDS, bot_table
 
 pytestmark = pytest.mark.browser
 
@@ -96,3 +100,47 @@ def test_nothing_sticks_on_a_desktop(site_server, browser, game):
         page.locator("#autoplay-notice [data-action='autoplay-off']").click()
         page.wait_for_selector("#table[data-my-turn='1'] [data-region='actions'] button[hx-post]", timeout=120_000)
         assert _box(page, "#status-line")["position"] == "static"
+
+
+#: ``el => [entry, …]``: the entries of the trump order (the text between
+#: the label's colon and the "?", split at single spaces of the markup's
+#: joins, i.e. each entry's own text) cut across two lines.
+CUT_ENTRIES = """el => {
+  const walk = document.createTreeWalker(el, NodeFilter.SHOW_TEXT);
+  const chars = [];
+  for (let t = walk.nextNode(); t; t = walk.nextNode()) {
+    if (t.parentElement.closest('a')) continue;
+    for (let i = 0; i < t.textContent.length; i++) chars.push([t, i]);
+  }
+  const text = chars.map(([t, i]) => t.textContent[i]).join('');
+  const start = Math.max(text.indexOf('：'), text.indexOf(':')) + 1;
+  const out = [];
+  let from = start;
+  for (const entry of text.slice(start).split(/ (?![(（]|Joker)/)) {
+    const tops = new Set();
+    for (let k = from; k < from + entry.length; k++) {
+      const [t, i] = chars[k];
+      if (!t.textContent[i].trim()) continue;
+      const r = document.createRange(); r.setStart(t, i); r.setEnd(t, i + 1);
+      const b = r.getBoundingClientRect(); if (b.width > 0) tops.add(Math.round(b.top));
+    }
+    if (tops.size > 1) out.push(entry.trim());
+    from += entry.length + 1;
+  }
+  return out;
+}"""
+
+
+@pytest.mark.parametrize("language", ["zh-hans", "en"])
+def test_the_trump_order_breaks_between_its_entries(site_server, browser, language):
+    with bot_table(site_server, browser, "shengji", {"width": 375, "height": 812}, prefix=f"fmo{language[:2]}",
+                   autoplay=True, bot_delay_ms=300, turn_seconds=120, language=language) as page:
+        page.wait_for_selector("#sj-order", timeout=120_000)
+        cut = {}
+        for width in range(320, 431, 3):
+            page.set_viewport_size({"width": width, "height": 812})
+            order = page.locator("#sj-order")
+            found = order.evaluate(CUT_ENTRIES) + order.evaluate(BROKEN_WORDS)
+            if found:
+                cut[width] = sorted(set(found))
+        assert not cut, (f"{len(cut)} of 37 widths", cut)
