@@ -84,7 +84,7 @@ from dataclasses import dataclass, field
 from ..base import IllegalAction
 from ..cards import SUITS, Card, tally
 from .shapes import (UNIT_NAMES, UNIT_NAMES_EN, Component, cards_text, decompose,
-                     decompose_counts, slot_builder)
+                     decompose_counts, keep_last_lead, slot_builder)
 from .trumps import SUIT_NAMES, SUIT_NAMES_EN, TrumpContext
 
 FOLLOW_MODES = ("format", "suit")
@@ -102,27 +102,12 @@ class Plan:
     single: Component | None  # the lead's only component, if it has one
 
 
+@keep_last_lead
 def lead_plan(lead_cards: Sequence[Card], ctx: TrumpContext) -> Plan:
     """The :class:`Plan` of a lead; raises ``ValueError`` for mixed suits.
 
-    The last plan of a tuple lead is kept (the three followers of a trick ask
-    for the same one)."""
-    global _LAST_PLAN
-    last = _LAST_PLAN
-    if lead_cards is last[0] and ctx is last[1]:
-        return last[2]
-    plan = _lead_plan(lead_cards, ctx)
-    if type(lead_cards) is tuple:
-        _LAST_PLAN = (lead_cards, ctx, plan)
-    return plan
-
-
-#: ``(lead_cards, ctx, plan)`` of the last tuple lead (:func:`lead_plan`),
-#: replaced as a whole.
-_LAST_PLAN: tuple = (None, None, None)
-
-
-def _lead_plan(lead_cards: Sequence[Card], ctx: TrumpContext) -> Plan:
+    The last plan of a tuple lead is kept (:func:`.shapes.keep_last_lead`: the
+    three followers of a trick ask for the same one)."""
     comps = decompose(lead_cards, ctx)
     if not comps:
         raise ValueError("empty lead")

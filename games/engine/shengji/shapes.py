@@ -40,6 +40,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 from dataclasses import MISSING, dataclass, fields
+from functools import update_wrapper
 
 from ..cards import SUIT_SYMBOLS, Card, tally
 from .trumps import TrumpContext
@@ -331,3 +332,27 @@ def tractors_in(counts: dict[Card, int], ctx: TrumpContext, size: int,
 def units_in(counts: dict[Card, int], size: int) -> list[tuple[Card, ...]]:
     """Every unit of ``size`` identical cards that can be taken from ``counts``."""
     return [(card,) * size for card, n in counts.items() if n >= size]
+
+
+def keep_last_lead(make):
+    """Decorator: ``make(lead_cards, ctx)`` with its last answer for a tuple lead kept.
+
+    A trick's followers (and the engine's trick winner) ask for the same lead's
+    derived data in turn; a tuple lead is immutable and held here, so the same
+    object with the same :class:`TrumpContext` always means the same answer.
+    The kept ``(lead_cards, ctx, answer)`` is replaced as a whole and read once
+    per call, so threads sharing the engine never see a half-written entry."""
+    last = (None, None, None)
+
+    def kept(lead_cards, ctx):
+        nonlocal last
+        held = last
+        if lead_cards is held[0] and ctx is held[1]:
+            return held[2]
+        got = make(lead_cards, ctx)
+        if type(lead_cards) is tuple:
+            last = (lead_cards, ctx, got)
+        return got
+
+    update_wrapper(kept, make)
+    return kept

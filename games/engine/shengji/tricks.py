@@ -75,7 +75,7 @@ from .movegen import (  # noqa: F401  (re-export)
     smallest_follow,
     smallest_lead,
 )
-from .shapes import Component, cards_text, decompose, largest, tractors_in
+from .shapes import Component, cards_text, decompose, keep_last_lead, largest, tractors_in
 from .trumps import SUIT_NAMES, TrumpContext
 
 __all__ = [
@@ -255,32 +255,15 @@ def winning_follows(plays: Sequence[tuple[int, Sequence[Card]]],
     return out
 
 
+@keep_last_lead
 def _trick_keys(lead_cards, ctx: TrumpContext):
     """S10 as keys: ``(key_of, best)`` for a trick led with ``lead_cards``.
     ``key_of(cards)`` is a later play's key, or None when it cannot win; a play
     takes the trick when its key is greater than the best so far (ties go to the
     earlier play); ``best`` is the lead's own key (None: any key beats it).
 
-    The last tuple lead's answer is kept (:data:`_LAST_KEYS`): the followers'
+    The last tuple lead's answer is kept (:func:`.shapes.keep_last_lead`): the followers'
     decisions and the engine's trick winner ask for the same trick's keys."""
-    global _LAST_KEYS
-    last = _LAST_KEYS
-    if lead_cards is last[0] and ctx is last[1]:
-        return last[2]
-    got = _make_trick_keys(lead_cards, ctx)
-    if type(lead_cards) is tuple:
-        # immutable and held here: the same object always means the same lead
-        _LAST_KEYS = (lead_cards, ctx, got)
-    return got
-
-
-#: ``(lead_cards, ctx, (key_of, best))`` of the last tuple lead
-#: (:func:`_trick_keys`), replaced as a whole.
-_LAST_KEYS: tuple = (None, None, None)
-
-
-def _make_trick_keys(lead_cards, ctx: TrumpContext):
-    """:func:`_trick_keys` computed."""
     info = ctx._t.info
     s = info[lead_cards[0]][0]
     lead_comps = decompose(lead_cards, ctx)
@@ -289,25 +272,21 @@ def _make_trick_keys(lead_cards, ctx: TrumpContext):
         count, size = lc.count, lc.size
 
         def key_of(cards):
-            if len(cards) == 1:
-                # a single (the commonest play): its one component is itself
+            single = len(cards) == 1
+            if single:
                 ps, o, _a = info[cards[0]]
-                if ps == s:
-                    flag = 0
-                elif ps == "T":
-                    flag = 1
-                else:
-                    return None
-                if count != 1:  # size 1, length 1: only a single lead matches
-                    return None
-                return (flag, 1, o)
-            ps = _suit(cards, info)
+            else:
+                ps = _suit(cards, info)
             if ps == s:
                 flag = 0
             elif ps == "T":
                 flag = 1
             else:
                 return None
+            if single:
+                # a single (the commonest play): its one component is itself;
+                # size 1, length 1: only a single lead matches
+                return (flag, 1, o) if count == 1 else None
             pcs = decompose(cards, ctx)
             if len(pcs) != 1:
                 return None
