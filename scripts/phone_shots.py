@@ -27,26 +27,12 @@ sys.path.insert(0, str(REPO))
 
 from tests.browser.helpers import BROKEN_WORDS, TEXT_LINES  # noqa: E402
 from tests.integration.stack import LiveStack, running  # noqa: E402
-
-CHROMIUM = "/usr/bin/chromium"
+from table_shots import CHROMIUM, page_for  # noqa: E402  (scripts/ is on sys.path when run as a script)
 
 #: The visible title of each row: its own element, or the sixth cell of the
 #: markup before the title moved under the name.
 TITLES = """() => [...document.querySelectorAll('[data-title], table.leaderboard tbody td:nth-child(6)')]
   .filter(e => e.getClientRects().length)"""
-
-
-def page_for(browser, base, cookie, size, lang):
-    """A phone-like page of ``size`` ("WxH") in ``lang``, signed in with the
-    session ``cookie`` (None: a visitor): ``(context, page)``."""
-    w, h = (int(x) for x in size.split("x"))
-    ctx = browser.new_context(viewport={"width": w, "height": h}, device_scale_factor=1, is_mobile=True,
-                              has_touch=True, locale="en-US" if lang == "en" else "zh-CN")
-    cookies = [{"name": "django_language", "value": lang, "url": base}]
-    if cookie:
-        cookies.append({"name": "sessionid", "value": cookie, "url": base})
-    ctx.add_cookies(cookies)
-    return ctx, ctx.new_page()
 
 
 def lobby(page) -> str:
@@ -95,12 +81,12 @@ def main() -> int:
                 for lang in args.langs:
                     tag = f"{size}-{lang}"
                     for who, cookie in (("in", player["cookie"]), ("out", None)):
-                        ctx, page = page_for(browser, base, cookie, size, lang)
+                        ctx, page = page_for(browser, base, cookie, size, lang=lang)
                         page.goto(base + "/")
                         page.screenshot(path=str(args.out / f"lobby-{who}-{tag}.png"), full_page=True)
                         print(f"lobby signed-{who} {tag}: {lobby(page)}", flush=True)
                         ctx.close()
-                    ctx, page = page_for(browser, base, made["cookie"], size, lang)
+                    ctx, page = page_for(browser, base, made["cookie"], size, lang=lang)
                     page.goto(base + "/ratings/shengji/")
                     page.screenshot(path=str(args.out / f"board-{tag}.png"), full_page=True)
                     print(f"leaderboard {tag}: {board(page, made['eleven'])}", flush=True)

@@ -30,14 +30,17 @@ from tests.integration.stack import LiveStack, running  # noqa: E402
 CHROMIUM = "/usr/bin/chromium"
 
 
-def page_for(browser, base, cookie, size, theme, lang):
-    """A logged-in page (``size`` "WxH", ``theme`` light/dark, ``lang``)."""
+def page_for(browser, base, cookie, size, theme="light", lang="zh-hans"):
+    """A page of ``size`` ("WxH", a phone's touch context under 500 px), ``theme``
+    light/dark and ``lang``, signed in with the session ``cookie`` (None: a visitor)."""
     w, h = (int(x) for x in size.split("x"))
     phone = min(w, h) < 500
     ctx = browser.new_context(viewport={"width": w, "height": h}, device_scale_factor=1, is_mobile=phone,
                               has_touch=phone, color_scheme=theme, locale="en-US" if lang == "en" else "zh-CN")
-    ctx.add_cookies([{"name": "sessionid", "value": cookie, "url": base},
-                     {"name": "django_language", "value": lang, "url": base}])
+    cookies = [{"name": "django_language", "value": lang, "url": base}]
+    if cookie:
+        cookies.append({"name": "sessionid", "value": cookie, "url": base})
+    ctx.add_cookies(cookies)
     ctx.set_default_timeout(30_000)
     return ctx, ctx.new_page()
 
