@@ -12,7 +12,9 @@ answer for a load balancer (200 or 503, JSON).  Each check returns
   connections open, idle, requests waiting); in the production topology
   Redis (channel layer and rate-limit cache) answers PING.
 * **worker** (:func:`check_worker`): the broker accepts a connection, then a
-  Celery worker answers a broadcast ping through it within ``timeout`` seconds.
+  Celery worker answers a broadcast ping through it within ``timeout`` seconds,
+  and a worker runs the deadline sweeps beat sends (:func:`check_sweeps`: a
+  worker that answers pings but consumes no queue beat sends to fails here).
 * **beat** (:func:`check_beat`): beat *sent* its ``sweep_deadlines`` task
   within ``max_age`` seconds (beat's own process records it, the record used to be made by the worker running the task, so a dead
   worker was reported as a dead beat).
@@ -41,6 +43,10 @@ log = logging.getLogger(__name__)
 # The stamps the processes leave (beat, the sweeps) are written by
 # games.runtime.heartbeats, the layer that runs them; this module only reads them.
 BEAT_KEY, SWEEP_RAN_KEY = heartbeats.BEAT_KEY, heartbeats.SWEEP_RAN_KEY
+BEAT_STARTED_KEY = heartbeats.BEAT_STARTED_KEY
+#: seconds: beat sends the sweep every 2 s, so a worker that has run none for
+#: this long while beat sends them is not taking beat's tasks
+SWEEP_STALE_S = 60.0
 
 
 def pool_state() -> dict | None:
@@ -168,7 +174,8 @@ def check_worker(timeout: float = 3.0) -> list[tuple[bool, str]]:
     if not replies:
         return [broker, (False, f"worker: none answered a ping within {timeout:g} s")]
     names = sorted(name for reply in replies for name in reply)
-    return [broker, (True, f"{len(names)} worker(s) answered: {', '.join(names)}"), check_database()]
+    return [broker, (True, f"{len(names)} worker(s) answered: {', '.join(names)}"), check_database(),
+            check_sweeps()]
 
 
 class _CacheDown(Exception):
@@ -200,6 +207,33 @@ def check_beat(max_age: float = 10.0) -> list[tuple[bool, str]]:
     if age > max_age:
         return [(False, f"beat: last sweep sent {age:.1f} s ago (> {max_age:g} s)")]
     return [(True, f"beat: last sweep sent {age:.1f} s ago")]
+
+
+def check_sweeps(max_age: float = SWEEP_STALE_S, beat_max_age: float = 10.0) -> tuple[bool, str]:
+    """A worker ran beat's deadline sweep (``sweep_deadlines``) within ``max_age``
+    seconds, judged only while beat is sending it (its stamp is at most
+    ``beat_max_age`` seconds old; a silent beat is :func:`check_beat`'s failure)
+    and has been running for ``max_age`` seconds (so a stack just started is not
+    failed before its first sweep ran).  Fails, naming the worker, when beat
+    sends the sweeps and no worker runs them: a worker that answers pings but
+    does not consume the queue beat sends to.  A cache (Redis) that does not
+    answer leaves the sweeps unjudged: the worker rides out a Redis outage
+    through RabbitMQ, and ``health web`` names Redis."""
+    try:
+        sent = _age(BEAT_KEY)
+        ran = _age(SWEEP_RAN_KEY)
+        started = _age(BEAT_STARTED_KEY)
+    except _CacheDown as exc:  # Redis's failure, which health web reports; the worker may be fine
+        return True, f"worker: deadline sweeps not judged (redis, where they are recorded: {exc})"
+    if sent is None or sent > beat_max_age:
+        return True, "worker: deadline sweeps not judged (beat is not sending them: see health beat)"
+    if ran is not None and ran <= max_age:
+        return True, f"worker: ran beat's deadline sweep {ran:.1f} s ago"
+    if started is not None and started <= max_age:
+        return True, f"worker: no deadline sweep run yet (beat started {started:.1f} s ago)"
+    since = "none in the last hour" if ran is None else f"the last {ran:.1f} s ago"
+    return False, (f"worker: beat sends the deadline sweep every 2 s but no worker ran one "
+                   f"({since}, > {max_age:g} s): is a worker consuming beat's queue?")
 
 
 CHECKS = {"web": check_web, "worker": check_worker, "beat": check_beat}

@@ -21,6 +21,8 @@ log = logging.getLogger(__name__)
 BEAT_KEY = "games:health:beat-sent"
 #: a worker stamps this when it runs the deadline sweep that beat sent
 SWEEP_RAN_KEY = "games:health:sweep-ran"
+#: beat's process stamps this once, when it starts
+BEAT_STARTED_KEY = "games:health:beat-started"
 
 
 def _stamp(key: str) -> None:
@@ -43,10 +45,16 @@ def sweep_ran() -> None:
 _in_beat = False
 
 
+def beat_started() -> None:
+    """Called once by beat's process as it starts (``beat_init``)."""
+    _stamp(BEAT_STARTED_KEY)
+
+
 @beat_init.connect
 def _mark_beat_process(**kwargs) -> None:
     global _in_beat
     _in_beat = True
+    beat_started()
 
 
 @before_task_publish.connect

@@ -175,3 +175,75 @@ def test_healthz_is_200_busy_when_the_pool_serves_others_while_it_waits(client, 
         for conn in held + got:
             pool.putconn(conn)
     assert client.get("/healthz").json()["checks"][0].startswith("database ok")
+
+
+def _stamp_ago(key: str, seconds: float | None) -> None:
+    import time
+
+    from django.core.cache import cache
+
+    if seconds is None:
+        cache.delete(key)
+    else:
+        cache.set(key, time.time() - seconds, timeout=3600)
+
+
+@pytest.mark.parametrize("sent, ran, started, ok, words", [
+    (1.0, 1.5, 500.0, True, "ran beat's deadline sweep"),
+    (1.0, None, 5.0, True, "no deadline sweep run yet"),
+    (1.0, None, None, False, "none in the last hour"),
+    (1.0, 300.0, 900.0, False, "the last 300."),
+    (1.0, 300.0, None, False, "is a worker consuming beat's queue"),
+    (None, None, None, True, "not judged"),
+    (45.0, 300.0, 900.0, True, "not judged"),
+])
+def test_sweep_check_fails_only_when_beat_sends_and_no_worker_runs(sent, ran, started, ok, words):
+    """A worker that answers pings but runs none of beat's sweeps fails the
+    worker check, named as the worker; a silent beat is beat's failure, not
+    judged here; a stack whose beat started less than a minute ago is not
+    failed before its first sweep ran."""
+    _stamp_ago(health.BEAT_KEY, sent)
+    _stamp_ago(health.SWEEP_RAN_KEY, ran)
+    _stamp_ago(health.BEAT_STARTED_KEY, started)
+    got, detail = health.check_sweeps()
+    assert got is ok, detail
+    assert words in detail
+    assert detail.startswith("worker:")
+
+
+def test_beat_stamps_its_start(settings):
+    """beat_init stamps the start that :func:`health.check_sweeps` waits a minute from."""
+    from celery.signals import beat_init
+    from django.core.cache import cache
+
+    cache.delete(health.BEAT_STARTED_KEY)
+    beat_init.send(sender=None)
+    try:
+        assert cache.get(health.BEAT_STARTED_KEY) is not None
+    finally:
+        heartbeats._in_beat = False
+
+
+def test_worker_check_reports_the_sweeps(settings, monkeypatch):
+    """After a worker answered the ping, the worker check carries the sweep line."""
+    settings.GAMES_INPROCESS_TASKS = False
+    monkeypatch.setattr(health, "check_broker", lambda timeout=3.0: (True, "broker ok"))
+    monkeypatch.setattr(health.current_app.control, "ping", lambda timeout: [{"w1@host": {"ok": "pong"}}])
+    _stamp_ago(health.BEAT_KEY, 1.0)
+    _stamp_ago(health.SWEEP_RAN_KEY, None)
+    _stamp_ago(health.BEAT_STARTED_KEY, None)
+    lines = health.check_worker()
+    assert lines[-1][0] is False and lines[-1][1].startswith("worker: beat sends"), lines
+    _stamp_ago(health.SWEEP_RAN_KEY, 0.5)
+    assert all(ok for ok, _ in health.check_worker()), health.check_worker()
+
+
+def test_sweep_check_does_not_blame_the_worker_for_a_redis_outage(monkeypatch):
+    """The stamps live in Redis; with Redis down the worker (reached through
+    RabbitMQ) is not failed: ``health web`` names Redis."""
+    def down(key):
+        raise health._CacheDown("ConnectionError: refused")
+
+    monkeypatch.setattr(health, "_age", down)
+    ok, detail = health.check_sweeps()
+    assert ok and "not judged" in detail and "redis" in detail, detail
