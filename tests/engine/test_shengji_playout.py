@@ -14,7 +14,7 @@ from games.engine.shengji.playout import heuristic_playout
 from games.engine.shengji.view import seat_view
 from games.engine.simulate import random_start, run_simulation
 
-HANDS = 40
+HANDS = 60
 
 
 def _step_once(st, rng):
