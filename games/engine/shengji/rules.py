@@ -41,9 +41,9 @@ from .review import UNIT
 from .review import review_problem
 from .search import search_action
 from ..cards import parse_cards
-
-#: Follows offered by ``legal_actions`` (a representative set, never empty).
-FOLLOW_LIMIT = 40
+# FOLLOW_LIMIT: the follows offered by ``legal_actions`` (a representative
+# set, never empty), shared with the heuristic play-out
+from .playout import FOLLOW_LIMIT, heuristic_playout
 
 
 def low_key(ctx):
@@ -254,6 +254,17 @@ class ShengjiRules(GameRules):
             return search_action(self, state, seat, rng, search)
         v = view_mod.seat_view(state, seat)
         return bots.decide(policy, v, _Legal(self, state, seat), rng)
+
+    def bot_playout(self, state: HandState, rng: Any) -> HandState | None:
+        """The play phase (S8–S12, scoring S15–S17) with the heuristic at
+        every seat, run on mutable lists (:func:`.playout.heuristic_playout`):
+        the same actions and end state as stepping :meth:`bot_action`
+        ``"heuristic"`` and :meth:`apply`.  None before the play phase (the
+        auction, trumps, 還牌 and the bury are stepped) and once the hand is
+        over.  The heuristic does not draw from ``rng`` in play."""
+        if state.phase != "play":
+            return None
+        return heuristic_playout(state)
 
     # ------------------------------------------------------------- output
     def follow_hint(self, state: HandState, seat: int) -> str | None:
