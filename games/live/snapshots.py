@@ -125,18 +125,13 @@ _STEP = Prepared(
 )
 
 
-def _graft(seat, old, room) -> None:
-    """Give the fresh ``seat`` row what the read of ``old`` (the same seat,
-    equal in every column) joined and annotated: its user and the apps'
-    annotations; and ``room`` (one object for the snapshot)."""
-    fresh = seat.__dict__
-    for name, value in old.__dict__.items():
-        if name not in fresh:
-            fresh[name] = value
-    joined = seat._state.fields_cache
-    for name, value in old._state.fields_cache.items():
-        joined.setdefault(name, value)
-    joined["room"] = room
+def _moved(old, room):
+    """The kept seat ``old`` (equal in every column to the seat's fresh row)
+    in the snapshot of ``room``: a copy with its user and the apps'
+    annotations, joined to ``room`` (one object for the snapshot)."""
+    seat = _clone(old)
+    seat._state.fields_cache["room"] = room
+    return seat
 
 
 def _clone(obj):
@@ -148,10 +143,6 @@ def _clone(obj):
     new._state = copy.copy(obj._state)
     new._state.fields_cache = dict(obj._state.fields_cache)
     return new
-
-
-def _seat_columns(seat) -> tuple:
-    return (seat.pk, seat.index, seat.user_id, seat.bot_policy, seat.ready, seat.autoplay)
 
 
 def steppable(kept: TableSnapshot | None) -> bool:
@@ -186,40 +177,48 @@ def step_snapshot(kept: TableSnapshot) -> TableSnapshot | None:
     The engine state is ``kept``'s with the new actions applied
     (:func:`games.services.extend_state`); everything else (seats and users,
     score sheet, previous hand, settlement, notes, the seats' words) is
-    ``kept``'s (the seats are the statement's rows, with ``kept``'s users and
-    annotations), the room and the hand's action count are new.  Call
-    :func:`steppable` first."""
+    ``kept``'s (the seats are copies of ``kept``'s, whose every column the
+    statement's rows were checked to equal, joined to the new room), the room
+    and the hand's action count are new.  The statement's rows are read as
+    the driver returns them (:meth:`games.services.prepared.Prepared.fetch`):
+    the room is built from the first row only, each new action's payload
+    decoded once, and no seat instance built.  Call :func:`steppable` first."""
     hand = kept.hand
-    rows = _STEP.objects(kept.room.pk, hand.pk, kept.action_count)
+    # the rows as the driver returns them: a row per (new action, seat), but
+    # the room built once, each payload decoded once, the seats compared by
+    # their columns and not built (they are the kept ones when unchanged)
+    fetched = _STEP.fetch(kept.room.pk, hand.pk, kept.action_count)
+    rows = fetched.rows
     if not rows:
         return None
     nseats = len(kept.seats)
     if len(rows) % nseats:
         return None
     new = len(rows) // nseats
-    room = rows[0].room
-    if room.version != kept.version + new:
+    room = fetched.related(rows[0])
+    if room is None or room.version != kept.version + new:
         return None
-    first, payloads = kept.action_count, []
-    for k in range(new):
-        block = rows[k * nseats:(k + 1) * nseats]
-        if any(r.step_seq != first + k for r in block):
+    seq_at = (fetched.annotation("step_seq"),)
+    first = kept.action_count
+    for i, row in enumerate(rows):
+        if fetched.convert(row, seq_at)[0] != first + i // nseats:
             return None
-        payloads.append(block[0].step_payload)
-    top = rows[0]
-    if top.step_complete or top.step_start != hand.start:
+    complete, start = fetched.convert(rows[0], (fetched.annotation("step_complete"), fetched.annotation("step_start")))
+    if complete or start != hand.start:
         return None
-    if [_seat_columns(r) for r in rows[:nseats]] != [_seat_columns(s) for s in kept.seats]:
-        return None
+    names, positions = fetched.columns()
+    for row, old in zip(rows, kept.seats):  # the first action's rows: each seat once, in order
+        if fetched.convert(row, positions) != [getattr(old, name) for name in names]:
+            return None
+    payload_at = (fetched.annotation("step_payload"),)
+    payloads = [fetched.convert(rows[k * nseats], payload_at)[0] for k in range(new)]
     count = first + new
     state = services.extend_state(hand, kept.state, first, payloads)
-    seats = rows[:nseats]  # fresh rows, equal to the kept ones in every column
-    for seat, old in zip(seats, kept.seats):
-        _graft(seat, old, room)
+    seats = tuple(_moved(old, room) for old in kept.seats)
     hand = _clone(hand)
     hand.n_actions = count
     stepped = dataclasses.replace(
-        kept, room=room, seats=tuple(seats), hand=hand, action_count=count, state=state, steps=kept.steps + 1,
+        kept, room=room, seats=seats, hand=hand, action_count=count, state=state, steps=kept.steps + 1,
     )
     object.__setattr__(stepped, "shared", kept.shared)  # the seats' words: the same seats
     stats["steps"] += 1
