@@ -44,18 +44,21 @@ def test_default_leaves_cpythons(monkeypatch, restore_thresholds):
     assert gc_tuning.tune() == (700, 10, 10)
 
 
-def test_the_web_process_tunes_the_collector():
-    """What daphne imports sets the thresholds (in a process of its own: the
-    import starts the embedded topology's turn runner)."""
-    import os
-    import subprocess
-    import sys
+def test_the_web_process_tunes_the_collector_before_django_starts():
+    """config.asgi (what daphne imports) calls the tuning before it sets Django
+    up (importing it here would start a web process's threads)."""
+    import ast
     from pathlib import Path
 
-    env = {k: v for k, v in os.environ.items() if k != "GAMES_GC_THRESHOLDS"}
-    out = subprocess.run(
-        [sys.executable, "-c", "import gc, config.asgi; print(gc.get_threshold())"],
-        cwd=Path(__file__).resolve().parents[2], env=env, capture_output=True, text=True, timeout=120,
-    )
-    assert out.returncode == 0, out.stderr[-2000:]
-    assert out.stdout.strip().splitlines()[-1] == str(gc_tuning.DEFAULT)
+    tree = ast.parse((Path(__file__).resolve().parents[2] / "config" / "asgi.py").read_text())
+    calls = [node.value.func.id for node in tree.body
+             if isinstance(node, ast.Expr) and isinstance(node.value, ast.Call)
+             and isinstance(node.value.func, ast.Name)]
+    setup = next(i for i, node in enumerate(tree.body) if isinstance(node, ast.Assign)
+                 and isinstance(node.value, ast.Call) and getattr(node.value.func, "id", "") == "get_asgi_application")
+    tuned = next(i for i, node in enumerate(tree.body) if isinstance(node, ast.Expr)
+                 and isinstance(node.value, ast.Call) and getattr(node.value.func, "id", "") == "tune_gc")
+    assert "tune_gc" in calls and tuned < setup
+    imported = {alias.asname or alias.name for node in tree.body if isinstance(node, ast.ImportFrom)
+                and node.module == "config.gc_tuning" for alias in node.names}
+    assert imported == {"tune_gc"}
