@@ -102,7 +102,9 @@ class Prepared:
     same shape whatever its arguments (it is called once per thread, with
     sentinel values).  ``objects(*values)``: model instances with
     ``select_related`` objects and annotations set; ``values(*values)``: the
-    rows as tuples (for a ``values_list`` queryset)."""
+    rows as tuples (for a ``values_list`` queryset); ``fetch(*values)``: the
+    rows unconverted, for a caller that converts and builds only what it needs
+    (:class:`Fetched`)."""
 
     def __init__(self, name: str, build: Callable[..., Any], using: str = DEFAULT_DB_ALIAS):
         self.name = name
