@@ -6,7 +6,12 @@ Origin is not this host *and port*, or a trusted origin, is refused) and AuthMid
 
 import os
 
-from django.core.asgi import get_asgi_application
+from config.gc_tuning import tune as tune_gc
+
+# the collector's thresholds for a web process's many short-lived objects (config.gc_tuning)
+tune_gc()
+
+from django.core.asgi import get_asgi_application  # noqa: E402
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
 django_asgi_app = get_asgi_application()

@@ -35,10 +35,11 @@ import copy
 import dataclasses
 import os
 import threading
+import time
 from concurrent.futures import ThreadPoolExecutor
 from concurrent.futures import wait as wait_all
 
-from django.db import close_old_connections, connections
+from django.db import DEFAULT_DB_ALIAS, InterfaceError, OperationalError, close_old_connections, connections
 from django.db.models import F
 
 from games import embargo, seating, services
@@ -77,14 +78,138 @@ _inflight: dict[tuple[int, int | None], asyncio.Future] = {}
 stats = {"reads": 0, "shared": 0, "verdicts": 0, "steps": 0, "fallbacks": 0}
 
 
+#: Seconds a read-pool thread keeps its database connection after a read
+#: (0: it gives it back to the pool after every read).  Taking a connection
+#: from Django's pool and giving it back costs a daphne about 0.2-0.3 ms of CPU
+#: per read (Django's connect and close, the pool's health check: an empty
+#: statement and its round trip), as much as the stepped read itself; a busy
+#: process reads every few milliseconds, so each thread keeps its connection
+#: between reads, and an idle one gives it back (:func:`_release_idle`).  A
+#: kept connection broken meanwhile (the database restarted) fails its read
+#: once, which is retried on a fresh connection from the pool (checked).
+HOLD_S = float(os.environ.get("GAMES_LIVE_DB_HOLD_S", "2"))
+#: At most this many read-pool threads keep a connection of the process's
+#: database pool at once (half of ``DB_POOL_MAX_SIZE``: the other half stays
+#: for the requests; every thread when there is no pool).
+HOLD_MAX = int(os.environ.get("GAMES_LIVE_DB_HOLD_MAX", "-1"))
+_held = threading.local()
+_release = {"last": 0.0, "timer": None, "held": 0}
+_release_lock = threading.Lock()
+
+
 def _read(room_id: int, kept: TableSnapshot | None = None) -> TableSnapshot | None:
-    """:func:`load_snapshot` in a pool thread, closing the thread's connection
-    when it is broken or too old (what ``database_sync_to_async`` does)."""
-    close_old_connections()
+    """:func:`load_snapshot` in a pool thread, with the thread's connection
+    kept between reads (:data:`HOLD_S`); a kept connection that fails the read
+    is closed and the read tried once more on a fresh one."""
+    _take()
     try:
-        return load_snapshot(room_id, kept)
+        try:
+            return load_snapshot(room_id, kept)
+        except (InterfaceError, OperationalError):
+            if not getattr(_held, "on", False):
+                raise
+            _drop()
+            _take()
+            return load_snapshot(room_id, kept)
     finally:
-        close_old_connections()
+        _keep()
+
+
+def _take() -> None:
+    """Before a pool thread's job: close its connection when broken, left in a
+    transaction, or kept past :data:`HOLD_S` (``close_old_connections``, with
+    the connection's ``close_at`` set by :func:`_keep`)."""
+    close_old_connections()
+    if getattr(_held, "on", False) and connections[DEFAULT_DB_ALIAS].connection is None:
+        _count_held(-1)
+
+
+def _hold_max() -> int:
+    """How many read-pool threads may keep a connection at once (:data:`HOLD_MAX`)."""
+    if HOLD_MAX >= 0:
+        return HOLD_MAX
+    pool = connections[DEFAULT_DB_ALIAS].settings_dict.get("OPTIONS", {}).get("pool")
+    if isinstance(pool, dict) and pool.get("max_size"):
+        return int(pool["max_size"]) // 2
+    return DB_THREADS
+
+
+def _keep() -> None:
+    """After a pool thread's job: keep its connection for :data:`HOLD_S` more
+    seconds (or give it back now: ``HOLD_S`` 0, :func:`_hold_max` threads keep
+    one already, or it is not in working order)."""
+    conn = connections[DEFAULT_DB_ALIAS]
+    if HOLD_S > 0 and conn.connection is not None and (getattr(_held, "on", False) or _claim()):
+        conn.close_at = time.monotonic() + HOLD_S
+    close_old_connections()
+    if conn.connection is not None:
+        _arm_release()
+    elif getattr(_held, "on", False):
+        _count_held(-1)
+
+
+def _claim() -> bool:
+    """Count this thread among those keeping a connection, if fewer than :func:`_hold_max` do."""
+    cap = _hold_max()
+    with _release_lock:
+        if _release["held"] >= cap:
+            return False
+        _release["held"] += 1
+    _held.on = True
+    return True
+
+
+def _drop() -> None:
+    """Close the pool thread's connection (given back to the pool)."""
+    connections[DEFAULT_DB_ALIAS].close()
+    if getattr(_held, "on", False):
+        _count_held(-1)
+
+
+def _count_held(delta: int) -> None:
+    """This thread keeps a connection (``delta`` 1) or no longer does (-1)."""
+    _held.on = delta > 0
+    with _release_lock:
+        _release["held"] += delta
+
+
+def _arm_release() -> None:
+    """Note a read's end; start the idle timer unless it runs."""
+    with _release_lock:
+        _release["last"] = time.monotonic()
+        if _release["timer"] is None:
+            timer = _release["timer"] = threading.Timer(HOLD_S, _release_idle)
+            timer.daemon = True
+            timer.start()
+
+
+def _give_back() -> None:
+    """A pool job: give this thread's kept connection back if it is past its hold."""
+    if getattr(_held, "on", False):
+        _take()
+
+
+def _release_idle() -> None:
+    """The idle timer: when no read ended for :data:`HOLD_S` seconds, ask the
+    pool threads that keep a connection to give it back (one small job per
+    kept connection; a thread asked twice does nothing the second time, and
+    the timer asks again until none is kept); otherwise wait out the rest."""
+    with _release_lock:
+        idle = time.monotonic() - _release["last"]
+        held = _release["held"]
+        _release["timer"] = None
+        if held <= 0:
+            return
+        wait = HOLD_S - idle if idle < HOLD_S else HOLD_S / 4
+        timer = _release["timer"] = threading.Timer(max(wait, 0.05), _release_idle)
+        timer.daemon = True
+        timer.start()
+    if idle >= HOLD_S:
+        for _ in range(held):
+            try:
+                _db_pool.submit(_give_back)
+            except RuntimeError:  # shut down
+                return
 
 
 def close_connections() -> None:
@@ -96,6 +221,7 @@ def close_connections() -> None:
     barrier = threading.Barrier(DB_THREADS)
 
     def close():
+        _drop()
         connections.close_all()
         barrier.wait(timeout=10)  # one task per thread: every thread closes its own
 
@@ -125,18 +251,13 @@ _STEP = Prepared(
 )
 
 
-def _graft(seat, old, room) -> None:
-    """Give the fresh ``seat`` row what the read of ``old`` (the same seat,
-    equal in every column) joined and annotated: its user and the apps'
-    annotations; and ``room`` (one object for the snapshot)."""
-    fresh = seat.__dict__
-    for name, value in old.__dict__.items():
-        if name not in fresh:
-            fresh[name] = value
-    joined = seat._state.fields_cache
-    for name, value in old._state.fields_cache.items():
-        joined.setdefault(name, value)
-    joined["room"] = room
+def _moved(old, room):
+    """The kept seat ``old`` (equal in every column to the seat's fresh row)
+    in the snapshot of ``room``: a copy with its user and the apps'
+    annotations, joined to ``room`` (one object for the snapshot)."""
+    seat = _clone(old)
+    seat._state.fields_cache["room"] = room
+    return seat
 
 
 def _clone(obj):
@@ -148,10 +269,6 @@ def _clone(obj):
     new._state = copy.copy(obj._state)
     new._state.fields_cache = dict(obj._state.fields_cache)
     return new
-
-
-def _seat_columns(seat) -> tuple:
-    return (seat.pk, seat.index, seat.user_id, seat.bot_policy, seat.ready, seat.autoplay)
 
 
 def steppable(kept: TableSnapshot | None) -> bool:
@@ -186,40 +303,48 @@ def step_snapshot(kept: TableSnapshot) -> TableSnapshot | None:
     The engine state is ``kept``'s with the new actions applied
     (:func:`games.services.extend_state`); everything else (seats and users,
     score sheet, previous hand, settlement, notes, the seats' words) is
-    ``kept``'s (the seats are the statement's rows, with ``kept``'s users and
-    annotations), the room and the hand's action count are new.  Call
-    :func:`steppable` first."""
+    ``kept``'s (the seats are copies of ``kept``'s, whose every column the
+    statement's rows were checked to equal, joined to the new room), the room
+    and the hand's action count are new.  The statement's rows are read as
+    the driver returns them (:meth:`games.services.prepared.Prepared.fetch`):
+    the room is built from the first row only, each new action's payload
+    decoded once, and no seat instance built.  Call :func:`steppable` first."""
     hand = kept.hand
-    rows = _STEP.objects(kept.room.pk, hand.pk, kept.action_count)
+    # the rows as the driver returns them: a row per (new action, seat), but
+    # the room built once, each payload decoded once, the seats compared by
+    # their columns and not built (they are the kept ones when unchanged)
+    fetched = _STEP.fetch(kept.room.pk, hand.pk, kept.action_count)
+    rows = fetched.rows
     if not rows:
         return None
     nseats = len(kept.seats)
     if len(rows) % nseats:
         return None
     new = len(rows) // nseats
-    room = rows[0].room
-    if room.version != kept.version + new:
+    room = fetched.related(rows[0])
+    if room is None or room.version != kept.version + new:
         return None
-    first, payloads = kept.action_count, []
-    for k in range(new):
-        block = rows[k * nseats:(k + 1) * nseats]
-        if any(r.step_seq != first + k for r in block):
+    seq_at = (fetched.annotation("step_seq"),)
+    first = kept.action_count
+    for i, row in enumerate(rows):
+        if fetched.convert(row, seq_at)[0] != first + i // nseats:
             return None
-        payloads.append(block[0].step_payload)
-    top = rows[0]
-    if top.step_complete or top.step_start != hand.start:
+    complete, start = fetched.convert(rows[0], (fetched.annotation("step_complete"), fetched.annotation("step_start")))
+    if complete or start != hand.start:
         return None
-    if [_seat_columns(r) for r in rows[:nseats]] != [_seat_columns(s) for s in kept.seats]:
-        return None
+    names, positions = fetched.columns()
+    for row, old in zip(rows, kept.seats):  # the first action's rows: each seat once, in order
+        if fetched.convert(row, positions) != [getattr(old, name) for name in names]:
+            return None
+    payload_at = (fetched.annotation("step_payload"),)
+    payloads = [fetched.convert(rows[k * nseats], payload_at)[0] for k in range(new)]
     count = first + new
     state = services.extend_state(hand, kept.state, first, payloads)
-    seats = rows[:nseats]  # fresh rows, equal to the kept ones in every column
-    for seat, old in zip(seats, kept.seats):
-        _graft(seat, old, room)
+    seats = tuple(_moved(old, room) for old in kept.seats)
     hand = _clone(hand)
     hand.n_actions = count
     stepped = dataclasses.replace(
-        kept, room=room, seats=tuple(seats), hand=hand, action_count=count, state=state, steps=kept.steps + 1,
+        kept, room=room, seats=seats, hand=hand, action_count=count, state=state, steps=kept.steps + 1,
     )
     object.__setattr__(stepped, "shared", kept.shared)  # the seats' words: the same seats
     stats["steps"] += 1
@@ -331,12 +456,12 @@ def decide_watchers(snap: TableSnapshot, users) -> list[bool]:
 
 
 def _decide(snap: TableSnapshot, users) -> list[bool]:
-    """:func:`decide_watchers` in a pool thread (the connection hygiene of :func:`_read`)."""
-    close_old_connections()
+    """:func:`decide_watchers` in a pool thread (the connection kept as :func:`_read` keeps it)."""
+    _take()
     try:
         return decide_watchers(snap, users)
     finally:
-        close_old_connections()
+        _keep()
 
 
 async def watch_verdicts(snap: TableSnapshot, users) -> list[bool]:

@@ -64,16 +64,35 @@ class _Compiled:
             self.init_list = [f[0].target.attname for f in self.select[self.start:self.end]]
             self.populators = get_related_populators(self.klass_info, self.select, db)
 
-    def rows(self, values: tuple) -> list:
+    def fetch(self, values: tuple) -> list:
+        """The rows for ``values`` as the database driver returns them (not converted)."""
         params = list(self.params)
         for k, i in self.slots:
             params[k] = values[i]
         with connections[self.db].cursor() as cursor:
             cursor.execute(self.sql, params)
-            fetched = cursor.fetchall()
+            return cursor.fetchall()
+
+    def rows(self, values: tuple) -> list:
+        fetched = self.fetch(values)
         if self.converters:
             fetched = list(self.compiler.apply_converters(fetched, self.converters))
         return fetched
+
+    def convert(self, row, positions) -> list:
+        """The values of the fetched ``row`` at ``positions``, each through the
+        converters the compiler applies to its column (what :meth:`rows` gives)."""
+        connection = self.compiler.connection
+        out = []
+        for pos in positions:
+            value = row[pos]
+            found = self.converters.get(pos)
+            if found is not None:
+                convs, expression = found
+                for converter in convs:
+                    value = converter(value, expression, connection)
+            out.append(value)
+        return out
 
 
 class Prepared:
@@ -83,7 +102,9 @@ class Prepared:
     same shape whatever its arguments (it is called once per thread, with
     sentinel values).  ``objects(*values)``: model instances with
     ``select_related`` objects and annotations set; ``values(*values)``: the
-    rows as tuples (for a ``values_list`` queryset)."""
+    rows as tuples (for a ``values_list`` queryset); ``fetch(*values)``: the
+    rows unconverted, for a caller that converts and builds only what it needs
+    (:class:`Fetched`)."""
 
     def __init__(self, name: str, build: Callable[..., Any], using: str = DEFAULT_DB_ALIAS):
         self.name = name
@@ -123,7 +144,57 @@ class Prepared:
             out.append(obj)
         return out
 
+    def fetch(self, *values) -> "Fetched":
+        """The rows of the compiled query for ``values`` unconverted, for a
+        caller that needs only some columns of some rows (:class:`Fetched`:
+        convert a row's columns, build a ``select_related`` object from one row)."""
+        compiled = self._compiled(len(values))
+        return Fetched(compiled, compiled.fetch(values))
+
     def first(self, *values):
         """The first model instance of :meth:`objects`, or None."""
         found = self.objects(*values)
         return found[0] if found else None
+
+
+class Fetched:
+    """The unconverted rows of one run of a :class:`Prepared` query
+    (:meth:`Prepared.fetch`), with what turns parts of them into what
+    :meth:`Prepared.objects` would have built: ``rows`` (driver tuples),
+    :meth:`columns` (a model query's own columns by attribute name),
+    :meth:`annotation` (an annotation's position), :meth:`convert` (values
+    at positions, converted) and :meth:`related` (a ``select_related``
+    object built from one row)."""
+
+    __slots__ = ("_compiled", "rows")
+
+    def __init__(self, compiled: _Compiled, rows: list):
+        self._compiled = compiled
+        self.rows = rows
+
+    def columns(self) -> tuple[list[str], range]:
+        """The model's own attribute names and their positions in a row."""
+        c = self._compiled
+        return c.init_list, range(c.start, c.end)
+
+    def annotation(self, name: str) -> int:
+        """The position of annotation ``name`` in a row."""
+        return self._compiled.annotations[name]
+
+    def convert(self, row, positions) -> list:
+        """The values of ``row`` at ``positions``, converted as :meth:`Prepared.objects` would."""
+        return self._compiled.convert(row, positions)
+
+    def related(self, row, index: int = 0):
+        """The ``select_related`` object of populator ``index`` (the query's
+        first joined model by default) built from ``row``, as
+        :meth:`Prepared.objects` builds it (None for a null join)."""
+        c = self._compiled
+        populator = c.populators[index]
+        if populator.reorder_for_init:
+            data = populator.reorder_for_init(self.convert(row, range(len(row))))
+        else:
+            data = self.convert(row, range(populator.cols_start, populator.cols_end))
+        if data[populator.pk_idx] is None:
+            return None
+        return populator.model_cls.from_db(c.db, populator.init_list, data)

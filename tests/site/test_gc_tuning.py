@@ -1,0 +1,64 @@
+"""The web process's collector thresholds (config.gc_tuning, called by config.asgi)."""
+
+from __future__ import annotations
+
+import gc
+
+import pytest
+
+from config import gc_tuning
+
+
+@pytest.fixture
+def restore_thresholds():
+    before = gc.get_threshold()
+    yield
+    gc.set_threshold(*before)
+
+
+@pytest.mark.parametrize("value, expected", [
+    (None, gc_tuning.DEFAULT),
+    ("", gc_tuning.DEFAULT),
+    ("5000,10,10", (5000, 10, 10)),
+    (" 900, 5 ,7", (900, 5, 7)),
+    ("default", None),
+    ("5000,10", gc_tuning.DEFAULT),
+    ("5000,0,10", gc_tuning.DEFAULT),
+    ("many,10,10", gc_tuning.DEFAULT),
+])
+def test_thresholds_from_the_environment(value, expected):
+    assert gc_tuning.thresholds(value) == expected
+
+
+def test_tune_sets_them(monkeypatch, restore_thresholds):
+    gc.set_threshold(700, 10, 10)
+    monkeypatch.setenv("GAMES_GC_THRESHOLDS", "12345,6,7")
+    assert gc_tuning.tune() == (12345, 6, 7) == gc.get_threshold()
+    monkeypatch.delenv("GAMES_GC_THRESHOLDS")
+    assert gc_tuning.tune() == gc_tuning.DEFAULT
+
+
+def test_default_leaves_cpythons(monkeypatch, restore_thresholds):
+    gc.set_threshold(700, 10, 10)
+    monkeypatch.setenv("GAMES_GC_THRESHOLDS", "default")
+    assert gc_tuning.tune() == (700, 10, 10)
+
+
+def test_the_web_process_tunes_the_collector_before_django_starts():
+    """config.asgi (what daphne imports) calls the tuning before it sets Django
+    up (importing it here would start a web process's threads)."""
+    import ast
+    from pathlib import Path
+
+    tree = ast.parse((Path(__file__).resolve().parents[2] / "config" / "asgi.py").read_text())
+    calls = [node.value.func.id for node in tree.body
+             if isinstance(node, ast.Expr) and isinstance(node.value, ast.Call)
+             and isinstance(node.value.func, ast.Name)]
+    setup = next(i for i, node in enumerate(tree.body) if isinstance(node, ast.Assign)
+                 and isinstance(node.value, ast.Call) and getattr(node.value.func, "id", "") == "get_asgi_application")
+    tuned = next(i for i, node in enumerate(tree.body) if isinstance(node, ast.Expr)
+                 and isinstance(node.value, ast.Call) and getattr(node.value.func, "id", "") == "tune_gc")
+    assert "tune_gc" in calls and tuned < setup
+    imported = {alias.asname or alias.name for node in tree.body if isinstance(node, ast.ImportFrom)
+                and node.module == "config.gc_tuning" for alias in node.names}
+    assert imported == {"tune_gc"}
