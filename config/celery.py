@@ -10,7 +10,10 @@ the web process.  No turn is a task: the turn runner
 import os
 
 from celery import Celery
+from celery.signals import worker_init
 from kombu import Exchange, Queue
+
+from config.gc_tuning import tune as tune_gc
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
 
@@ -30,3 +33,11 @@ if os.environ.get("CARDROOM_WORKER_ROLE") == "reviews":
 
     app.conf.task_queues = [Queue(settings.GAMES_REVIEW_QUEUE, Exchange(settings.GAMES_REVIEW_QUEUE),
                                   routing_key=settings.GAMES_REVIEW_QUEUE)]
+
+
+@worker_init.connect
+def _tune_worker_gc(**kwargs) -> None:
+    """A worker's collector gets the web process's thresholds (config.gc_tuning):
+    a bot's turn allocates the same kind of short-lived rows and states."""
+    tune_gc()
+

@@ -15,7 +15,8 @@ Reference cycles are still collected, a little later.
 ``GAMES_GC_THRESHOLDS`` (environment): three integers separated by commas
 (``gc.set_threshold``'s), or ``default`` to leave CPython's.
 
-No Django imports (config.asgi calls it before anything else).
+No Django imports (config.asgi calls it before anything else; a Celery worker
+calls it on `worker_init`, config.celery).
 """
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""The web process's collector thresholds (config.gc_tuning, called by config.asgi)."""
+"""The collector thresholds of the web and worker processes (config.gc_tuning, called by config.asgi and on celery's worker_init)."""
 
 from __future__ import annotations
 
@@ -62,3 +62,16 @@ def test_the_web_process_tunes_the_collector_before_django_starts():
     imported = {alias.asname or alias.name for node in tree.body if isinstance(node, ast.ImportFrom)
                 and node.module == "config.gc_tuning" for alias in node.names}
     assert imported == {"tune_gc"}
+
+
+def test_a_worker_tunes_the_collector_as_it_starts(monkeypatch, restore_thresholds):
+    """celery's worker_init (sent in the worker's process as it starts) sets
+    the same thresholds as the web process."""
+    from celery.signals import worker_init
+
+    import config.celery  # noqa: F401  (connects the handler)
+
+    gc.set_threshold(700, 10, 10)
+    monkeypatch.delenv("GAMES_GC_THRESHOLDS", raising=False)
+    worker_init.send(sender=None)
+    assert gc.get_threshold() == gc_tuning.DEFAULT
