@@ -195,7 +195,10 @@ def _follow_variants(hand, lead_cards, ctx, follow, counts, req):
       same size (S7).
 
     The format structure plus fills is not proven (the matcher may choose other
-    runs once the fill cards are added): :func:`candidate_follows` checks it."""
+    runs once the fill cards are added): :func:`candidate_follows` checks it.
+
+    ``counts`` is ``tally(hand)`` or None (then the cards not of the led suit
+    are counted from ``hand`` only when needed)."""
     info = ctx._t.info
     n, s = req.count, req.suit
     plan = req.plan
@@ -246,7 +249,11 @@ def _follow_variants(hand, lead_cards, ctx, follow, counts, req):
         if rest == 0:
             yield base, True
             return
-        others = {c: k for c, k in counts.items() if info[c][0] != s and k > 0}
+        if counts is None:
+            # the same dict as filtering tally(hand): keys in first-seen order
+            others = tally([c for c in hand if info[c][0] != s])
+        else:
+            others = {c: k for c, k in counts.items() if info[c][0] != s and k > 0}
         yield base + _take_lowest(others, rest, low), True
         yield base + _take_lowest(others, rest, nopoints), True
         side = {c: k for c, k in others.items() if info[c][0] != "T"}
@@ -309,14 +316,23 @@ def candidate_follows(hand: Sequence[Card], lead_cards: Sequence[Card], ctx: Tru
     if len(lead_cards) == 1:
         out = _single_follows(hand, lead_cards[0], ctx)
         return out[:limit] if limit is not None else out
-    counts = tally(hand)
-    req = requirement(hand, lead_cards, ctx, follow, hand_counts=counts)
     keys = ctx._t.sort_keys
+    if len(hand) == len(lead_cards):
+        # the last trick: the whole hand is the only follow (S9's suit rule);
+        # every variant is this multiset, and the first is kept
+        return [tuple(sorted(hand, key=keys.__getitem__))]
+    req = requirement(hand, lead_cards, ctx, follow)
     seen = set()
+    raw_seen = set()
     out: list[tuple[Card, ...]] = []
-    for cand, proven in _follow_variants(hand, lead_cards, ctx, follow, counts, req):
+    for cand, proven in _follow_variants(hand, lead_cards, ctx, follow, None, req):
         if len(cand) != req.count:
             continue
+        # the same cards in the same order sort to a play already seen
+        raw = tuple(cand)
+        if raw in raw_seen:
+            continue
+        raw_seen.add(raw)
         play = tuple(sorted(cand, key=keys.__getitem__))
         if play in seen:
             continue
