@@ -19,6 +19,52 @@ DECK = standard_deck() * 4
 
 # --- the reference: the earlier code, unchanged -------------------------------
 
+def ref_greedy(counts, plan, ctx, high=False):
+    info = ctx._t.info
+    counts = {c: n for c, n in counts.items() if n > 0}
+    flags = []
+    steps = []
+    demands = list(plan.units)
+    for k, m in plan.tractors:
+        run = F._find_run(counts, info, k, m, high)
+        if run is None:
+            flags.append(0)
+            demands.extend([k] * m)
+        else:
+            flags.append(1)
+            used = []
+            for card in run:
+                counts[card] -= k
+                used.extend((card,) * k)
+            steps.append(F._step("tractor", k, tuple(used)))
+    demands.sort(reverse=True)
+    entries = []
+    # (order, C6) or (-order, C6) per card: the key (n, -o if high else o,
+    # C6) compared as (n, that pair), the same order
+    okey = F._greedy_keys(ctx)[1 if high else 0]
+    for d in demands:
+        rem = d
+        got = []
+        while rem >= 2:
+            mx = max(counts.values(), default=0)  # counts are never negative
+            g = rem if rem < mx else mx
+            if g < 2:
+                break
+            best = None
+            bkey = None
+            for card, n in counts.items():
+                if n >= g:
+                    key = (n, okey[card])
+                    if bkey is None or key < bkey:
+                        best, bkey = card, key
+            counts[best] -= g
+            rem -= g
+            got.append(g)
+            steps.append(F._step("unit", g, (best,) * g))
+        entries.append(tuple(got))
+    return (tuple(flags), tuple(entries)), steps, counts
+
+
 def ref_requirement(hand, lead_cards, ctx, follow="format", hand_counts=None):
     plan = F.lead_plan(lead_cards, ctx)
     info = ctx._t.info
@@ -27,7 +73,7 @@ def ref_requirement(hand, lead_cards, ctx, follow="format", hand_counts=None):
     suit_counts = {c: n for c, n in counts.items() if n > 0 and info[c][0] == s}
     held = sum(suit_counts.values())
     if follow == "format" and held > plan.count:
-        score, steps, _left = F.greedy(suit_counts, plan, ctx)
+        score, steps, _left = ref_greedy(suit_counts, plan, ctx)
     else:
         score, steps = None, []
     return F.Requirement(plan, plan.count, s, held, tuple(suit_counts.items()), score,
@@ -53,7 +99,7 @@ def ref_satisfies(req, cards, ctx):
     if req.score is None:
         return None
     pc = tally(in_suit)
-    score, _steps, _left = F.greedy(pc, req.plan, ctx)
+    score, _steps, _left = ref_greedy(pc, req.plan, ctx)
     if score >= req.score:
         return None
     single = req.plan.single
@@ -87,7 +133,7 @@ def ref_follow_variants(hand, lead_cards, ctx, follow, counts, req):
             yield struct + take(left, rest, low), False
             yield struct + take(left, rest, nopoints), False
             yield struct + take(left, rest, points), False
-            _score, steps_h, left_h = F.greedy(suit_counts, plan, ctx, high=True)
+            _score, steps_h, left_h = ref_greedy(suit_counts, plan, ctx, high=True)
             struct_h = [c for st in steps_h for c in st.cards]
             yield struct_h + take(left_h, n - len(struct_h), low), False
             yield struct_h + take(left_h, n - len(struct_h), high), False
@@ -264,8 +310,9 @@ def test_requirement_and_satisfies_equal_the_reference():
     assert min(checked.values()) > 1000, checked
 
 
-def test_score_equals_the_matchers_score():
-    """``follow._score`` equals ``greedy``'s score on random led-suit holdings
+def test_score_and_matcher_equal_the_reference():
+    """``follow._score`` equals the reference matcher's score, and ``greedy``
+    its result (score, steps, cards left; low and high), on random led-suit holdings
     (one or two suits of play, up to 30 cards) for every multi-card lead of a
     random hand, and leaves its argument unchanged."""
     rnd = random.Random(11)
@@ -282,7 +329,11 @@ def test_score_equals_the_matchers_score():
             held = tally(rnd.sample(pool, rnd.randint(1, min(len(pool), 30))))
             held = {c: k for c, k in held.items() if ctx.suit_of(c) == plan.suit}
             before = dict(held)
-            assert F._score(held, plan, ctx._t.info) == F.greedy(held, plan, ctx)[0]
+            want = ref_greedy(held, plan, ctx)
+            assert F._score(held, plan, ctx._t.info) == want[0]
+            assert held == before
+            assert F.greedy(held, plan, ctx) == want
+            assert F.greedy(held, plan, ctx, high=True) == ref_greedy(held, plan, ctx, high=True)
             assert held == before
             n += 1
     assert n > 2000, n

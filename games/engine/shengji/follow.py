@@ -168,13 +168,18 @@ def greedy(counts: dict[Card, int], plan: Plan, ctx: TrumpContext, high: bool = 
             g = rem if rem < mx else mx
             if g < 2:
                 break
+            # the least (n, okey[card]) with n >= g, without a tuple per card
             best = None
-            bkey = None
+            bn = 99
+            bo = None
             for card, n in counts.items():
                 if n >= g:
-                    key = (n, okey[card])
-                    if bkey is None or key < bkey:
-                        best, bkey = card, key
+                    if n < bn:
+                        best, bn, bo = card, n, okey[card]
+                    elif n == bn:
+                        o = okey[card]
+                        if o < bo:
+                            best, bo = card, o
             counts[best] -= g
             rem -= g
             got.append(g)
