@@ -188,6 +188,18 @@ def greedy(counts: dict[Card, int], plan: Plan, ctx: TrumpContext, high: bool = 
     return (tuple(flags), tuple(entries)), steps, counts
 
 
+def suit_table(ctx: TrumpContext) -> dict[Card, str]:
+    """Card -> its suit of play (``"T"`` for every trump, else the suit
+    letter; S3, S4) in ``ctx``, built once per trump context (kept in
+    ``ctx._t.memo``): one dict lookup per card where the hot loops of S9
+    filter a hand by suit."""
+    memo = ctx._t.memo
+    got = memo.get("follow.suit_of")
+    if got is None:
+        got = memo["follow.suit_of"] = {c: v[0] for c, v in ctx._t.info.items()}
+    return got
+
+
 def _c6(card: Card) -> int:
     return SUITS.index(card.suit) if card.suit else 4
 
@@ -269,7 +281,8 @@ def requirement(hand: Sequence[Card], lead_cards: Sequence[Card], ctx: TrumpCont
         suit_counts = {c: n for c, n in hand_counts.items() if n > 0 and info[c][0] == s}
     else:
         # the same dict as filtering tally(hand): keys in first-seen order
-        suit_counts = tally([c for c in hand if info[c][0] == s])
+        suit_of = suit_table(ctx)
+        suit_counts = tally([c for c in hand if suit_of[c] == s])
     held = sum(suit_counts.values())
     if follow == "format" and held > plan.count:
         score, steps, _left = greedy(suit_counts, plan, ctx)
@@ -307,9 +320,9 @@ def _satisfies(req: Requirement, cards: Sequence[Card], ctx: TrumpContext) -> st
     n = req.count
     if len(cards) != n:
         return f"S9: 必须出 {n} 张牌 (play exactly {n} cards)"
-    info = ctx._t.info
+    suit_of = suit_table(ctx)
     s = req.suit
-    in_suit = [c for c in cards if info[c][0] == s]
+    in_suit = [c for c in cards if suit_of[c] == s]
     if req.held >= n:
         if len(in_suit) != n:
             return (f"S9: 必须跟{SUIT_NAMES[s]}：你还有 {req.held} 张 "
@@ -322,7 +335,7 @@ def _satisfies(req: Requirement, cards: Sequence[Card], ctx: TrumpContext) -> st
     if req.score is None:
         return None
     pc = tally(in_suit)
-    score = _score(pc, req.plan, info)
+    score = _score(pc, req.plan, ctx._t.info)
     if score >= req.score:
         return None
     # stronger shape of the same size always satisfies (S7); asked only when

@@ -35,7 +35,7 @@ from collections import Counter
 from collections.abc import Sequence
 
 from ..cards import SUITS, Card, tally
-from .follow import greedy, requirement, satisfies
+from .follow import greedy, requirement, satisfies, suit_table
 from .shapes import decompose_counts, tractors_in, units_in
 from .trumps import TrumpContext, card_points
 
@@ -251,7 +251,8 @@ def _follow_variants(hand, lead_cards, ctx, follow, counts, req):
             return
         if counts is None:
             # the same dict as filtering tally(hand): keys in first-seen order
-            others = tally([c for c in hand if info[c][0] != s])
+            suit_of = suit_table(ctx)
+            others = tally([c for c in hand if suit_of[c] != s])
         else:
             others = {c: k for c, k in counts.items() if info[c][0] != s and k > 0}
         yield base + _take_lowest(others, rest, low), True
