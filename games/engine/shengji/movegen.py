@@ -192,9 +192,10 @@ def _follow_variants(hand, lead_cards, ctx, follow, counts, req):
     - the ``"suit"`` follow mode: ``n`` cards of the led suit;
     - one component of the lead's own shape (its unit size and length) from the
       led suit: the matcher's best possible score, or a stronger shape of the
-      same size (S7).
+      same size (S7); so is the format structure when it is such a component
+      (the holding's score is the best one, :func:`_best_score`).
 
-    The format structure plus fills is not proven (the matcher may choose other
+    Otherwise the format structure plus fills is not proven (the matcher may choose other
     runs once the fill cards are added): :func:`candidate_follows` checks it.
 
     ``counts`` is ``tally(hand)`` or None (then the cards not of the led suit
@@ -219,13 +220,18 @@ def _follow_variants(hand, lead_cards, ctx, follow, counts, req):
                     left[c] -= 1
             struct = [c for st in steps for c in st.cards]
             rest = n - len(struct)
-            yield struct + _take_lowest(left, rest, low), False
-            yield struct + _take_lowest(left, rest, nopoints), False
-            yield struct + _take_lowest(left, rest, points), False
-            _score, steps_h, left_h = greedy(suit_counts, plan, ctx, high=True)
+            # a one-component lead matched in full is one component of its
+            # own shape (no fill): the best score, legal by construction
+            best = _best_score(plan.single)
+            whole = best is not None and req.score == best
+            yield struct + _take_lowest(left, rest, low), whole
+            yield struct + _take_lowest(left, rest, nopoints), whole
+            yield struct + _take_lowest(left, rest, points), whole
+            score_h, steps_h, left_h = greedy(suit_counts, plan, ctx, high=True)
             struct_h = [c for st in steps_h for c in st.cards]
-            yield struct_h + _take_lowest(left_h, n - len(struct_h), low), False
-            yield struct_h + _take_lowest(left_h, n - len(struct_h), high), False
+            whole = best is not None and score_h == best
+            yield struct_h + _take_lowest(left_h, n - len(struct_h), low), whole
+            yield struct_h + _take_lowest(left_h, n - len(struct_h), high), whole
         else:
             yield _take_lowest(suit_counts, n, low), True
             yield _take_lowest(suit_counts, n, nopoints), True
@@ -284,6 +290,18 @@ def _follow_variants(hand, lead_cards, ctx, follow, counts, req):
                             yield list(comp) + fill, True
                         else:
                             yield list(comp), True
+
+
+def _best_score(single) -> tuple | None:
+    """The matcher's best score (:func:`.follow.greedy`, S9) against a lead of
+    one component ``single`` (None for a throw: None): the tractor found, or
+    the unit supplied by one group of identical cards.  A play scoring it on
+    a holding of more cards than the lead is exactly that component."""
+    if single is None:
+        return None
+    if single.length > 1:
+        return ((1,), ())
+    return ((), ((single.size,),))
 
 
 def _shaped(counts, ctx, size, length, n, stronger=True):
