@@ -161,15 +161,16 @@ def _take_lowest(counts: dict[Card, int], k: int, key) -> list[Card]:
         live = [c for c, n in counts.items() if n > 0]
         return [min(live, key=key)] if live else []
     out: list[Card] = []
+    need = k
     for c in sorted(counts, key=key):  # the empty entries are skipped below
         n = counts[c]
         if n <= 0:
             continue
-        take = k - len(out)
-        if n < take:
-            take = n
-        out.extend((c,) * take)
-        if len(out) >= k:
+        if n < need:
+            out += (c,) * n
+            need -= n
+        else:
+            out += (c,) * need
             break
     return out
 
