@@ -168,19 +168,36 @@ def greedy(counts: dict[Card, int], plan: Plan, ctx: TrumpContext, high: bool = 
             g = rem if rem < mx else mx
             if g < 2:
                 break
+            # the least (n, okey[card]) with n >= g, without a tuple per card
             best = None
-            bkey = None
+            bn = 99
+            bo = None
             for card, n in counts.items():
                 if n >= g:
-                    key = (n, okey[card])
-                    if bkey is None or key < bkey:
-                        best, bkey = card, key
+                    if n < bn:
+                        best, bn, bo = card, n, okey[card]
+                    elif n == bn:
+                        o = okey[card]
+                        if o < bo:
+                            best, bo = card, o
             counts[best] -= g
             rem -= g
             got.append(g)
             steps.append(_step("unit", g, (best,) * g))
         entries.append(tuple(got))
     return (tuple(flags), tuple(entries)), steps, counts
+
+
+def suit_table(ctx: TrumpContext) -> dict[Card, str]:
+    """Card -> its suit of play (``"T"`` for every trump, else the suit
+    letter; S3, S4) in ``ctx``, built once per trump context (kept in
+    ``ctx._t.memo``): one dict lookup per card where the hot loops of S9
+    filter a hand by suit."""
+    memo = ctx._t.memo
+    got = memo.get("follow.suit_of")
+    if got is None:
+        got = memo["follow.suit_of"] = {c: v[0] for c, v in ctx._t.info.items()}
+    return got
 
 
 def _c6(card: Card) -> int:
@@ -259,9 +276,13 @@ def requirement(hand: Sequence[Card], lead_cards: Sequence[Card], ctx: TrumpCont
         return last[4]
     plan = lead_plan(lead_cards, ctx)
     info = ctx._t.info
-    counts = hand_counts if hand_counts is not None else tally(hand)
     s = plan.suit
-    suit_counts = {c: n for c, n in counts.items() if n > 0 and info[c][0] == s}
+    if hand_counts is not None:
+        suit_counts = {c: n for c, n in hand_counts.items() if n > 0 and info[c][0] == s}
+    else:
+        # the same dict as filtering tally(hand): keys in first-seen order
+        suit_of = suit_table(ctx)
+        suit_counts = tally([c for c in hand if suit_of[c] == s])
     held = sum(suit_counts.values())
     if follow == "format" and held > plan.count:
         score, steps, _left = greedy(suit_counts, plan, ctx)
@@ -299,9 +320,9 @@ def _satisfies(req: Requirement, cards: Sequence[Card], ctx: TrumpContext) -> st
     n = req.count
     if len(cards) != n:
         return f"S9: 必须出 {n} 张牌 (play exactly {n} cards)"
-    info = ctx._t.info
+    suit_of = suit_table(ctx)
     s = req.suit
-    in_suit = [c for c in cards if info[c][0] == s]
+    in_suit = [c for c in cards if suit_of[c] == s]
     if req.held >= n:
         if len(in_suit) != n:
             return (f"S9: 必须跟{SUIT_NAMES[s]}：你还有 {req.held} 张 "
@@ -314,7 +335,7 @@ def _satisfies(req: Requirement, cards: Sequence[Card], ctx: TrumpContext) -> st
     if req.score is None:
         return None
     pc = tally(in_suit)
-    score, _steps, _left = greedy(pc, req.plan, ctx)
+    score = _score(pc, req.plan, ctx._t.info)
     if score >= req.score:
         return None
     # stronger shape of the same size always satisfies (S7); asked only when
@@ -325,6 +346,59 @@ def _satisfies(req: Requirement, cards: Sequence[Card], ctx: TrumpContext) -> st
         if len(comps) == 1 and comps[0].size > single.size:
             return None
     return _explain(req, score)
+
+
+def _score(counts: dict[Card, int], plan: Plan, info) -> tuple:
+    """The score :func:`greedy` gives ``counts`` (positive counts of cards of
+    the led suit; not changed) with ``high=False``, without its steps (S9).
+
+    The tractors are matched as there (the same runs, so the same cards are
+    left); the units then depend only on the counts left, not on which cards
+    carry them: each step takes ``g`` from the smallest count ``≥ g``, and
+    counts below 2 never supply a unit."""
+    demands = list(plan.units)
+    if plan.tractors:
+        counts = dict(counts)
+        flags: list[int] = []
+        for k, m in plan.tractors:
+            run = _find_run(counts, info, k, m, False)
+            if run is None:
+                flags.append(0)
+                demands.extend([k] * m)
+            else:
+                flags.append(1)
+                for card in run:
+                    counts[card] -= k
+        demands.sort(reverse=True)
+        ftuple = tuple(flags)
+    else:
+        ftuple = ()
+    vals = [n for n in counts.values() if n >= 2]
+    entries: list[tuple[int, ...]] = []
+    for d in demands:
+        if d < 2 or not vals:
+            entries.append(())
+            continue
+        rem = d
+        got: list[int] = []
+        while rem >= 2 and vals:
+            mx = max(vals)
+            g = rem if rem < mx else mx
+            # the smallest count that supplies g (any of equal ones: the
+            # counts left are the same)
+            bi = -1
+            bn = 5 * g + 99
+            for i, n in enumerate(vals):
+                if g <= n < bn:
+                    bi, bn = i, n
+            if bn - g >= 2:
+                vals[bi] = bn - g
+            else:
+                del vals[bi]
+            rem -= g
+            got.append(g)
+        entries.append(tuple(got))
+    return (ftuple, tuple(entries))
 
 
 def _explain(req: Requirement, score) -> str:

@@ -35,7 +35,7 @@ from collections import Counter
 from collections.abc import Sequence
 
 from ..cards import SUITS, Card, tally
-from .follow import greedy, requirement, satisfies
+from .follow import greedy, requirement, satisfies, suit_table
 from .shapes import decompose_counts, tractors_in, units_in
 from .trumps import TrumpContext, card_points
 
@@ -161,15 +161,16 @@ def _take_lowest(counts: dict[Card, int], k: int, key) -> list[Card]:
         live = [c for c, n in counts.items() if n > 0]
         return [min(live, key=key)] if live else []
     out: list[Card] = []
+    need = k
     for c in sorted(counts, key=key):  # the empty entries are skipped below
         n = counts[c]
         if n <= 0:
             continue
-        take = k - len(out)
-        if n < take:
-            take = n
-        out.extend((c,) * take)
-        if len(out) >= k:
+        if n < need:
+            out += (c,) * n
+            need -= n
+        else:
+            out += (c,) * need
             break
     return out
 
@@ -192,10 +193,14 @@ def _follow_variants(hand, lead_cards, ctx, follow, counts, req):
     - the ``"suit"`` follow mode: ``n`` cards of the led suit;
     - one component of the lead's own shape (its unit size and length) from the
       led suit: the matcher's best possible score, or a stronger shape of the
-      same size (S7).
+      same size (S7); so is the format structure when it is such a component
+      (the holding's score is the best one, :func:`_best_score`).
 
-    The format structure plus fills is not proven (the matcher may choose other
-    runs once the fill cards are added): :func:`candidate_follows` checks it."""
+    Otherwise the format structure plus fills is not proven (the matcher may choose other
+    runs once the fill cards are added): :func:`candidate_follows` checks it.
+
+    ``counts`` is ``tally(hand)`` or None (then the cards not of the led suit
+    are counted from ``hand`` only when needed)."""
     info = ctx._t.info
     n, s = req.count, req.suit
     plan = req.plan
@@ -216,13 +221,18 @@ def _follow_variants(hand, lead_cards, ctx, follow, counts, req):
                     left[c] -= 1
             struct = [c for st in steps for c in st.cards]
             rest = n - len(struct)
-            yield struct + _take_lowest(left, rest, low), False
-            yield struct + _take_lowest(left, rest, nopoints), False
-            yield struct + _take_lowest(left, rest, points), False
-            _score, steps_h, left_h = greedy(suit_counts, plan, ctx, high=True)
+            # a one-component lead matched in full is one component of its
+            # own shape (no fill): the best score, legal by construction
+            best = _best_score(plan.single)
+            whole = best is not None and req.score == best
+            yield struct + _take_lowest(left, rest, low), whole
+            yield struct + _take_lowest(left, rest, nopoints), whole
+            yield struct + _take_lowest(left, rest, points), whole
+            score_h, steps_h, left_h = greedy(suit_counts, plan, ctx, high=True)
             struct_h = [c for st in steps_h for c in st.cards]
-            yield struct_h + _take_lowest(left_h, n - len(struct_h), low), False
-            yield struct_h + _take_lowest(left_h, n - len(struct_h), high), False
+            whole = best is not None and score_h == best
+            yield struct_h + _take_lowest(left_h, n - len(struct_h), low), whole
+            yield struct_h + _take_lowest(left_h, n - len(struct_h), high), whole
         else:
             yield _take_lowest(suit_counts, n, low), True
             yield _take_lowest(suit_counts, n, nopoints), True
@@ -246,7 +256,12 @@ def _follow_variants(hand, lead_cards, ctx, follow, counts, req):
         if rest == 0:
             yield base, True
             return
-        others = {c: k for c, k in counts.items() if info[c][0] != s and k > 0}
+        if counts is None:
+            # the same dict as filtering tally(hand): keys in first-seen order
+            suit_of = suit_table(ctx)
+            others = tally([c for c in hand if suit_of[c] != s])
+        else:
+            others = {c: k for c, k in counts.items() if info[c][0] != s and k > 0}
         yield base + _take_lowest(others, rest, low), True
         yield base + _take_lowest(others, rest, nopoints), True
         side = {c: k for c, k in others.items() if info[c][0] != "T"}
@@ -276,6 +291,18 @@ def _follow_variants(hand, lead_cards, ctx, follow, counts, req):
                             yield list(comp) + fill, True
                         else:
                             yield list(comp), True
+
+
+def _best_score(single) -> tuple | None:
+    """The matcher's best score (:func:`.follow.greedy`, S9) against a lead of
+    one component ``single`` (None for a throw: None): the tractor found, or
+    the unit supplied by one group of identical cards.  A play scoring it on
+    a holding of more cards than the lead is exactly that component."""
+    if single is None:
+        return None
+    if single.length > 1:
+        return ((1,), ())
+    return ((), ((single.size,),))
 
 
 def _shaped(counts, ctx, size, length, n, stronger=True):
@@ -309,14 +336,23 @@ def candidate_follows(hand: Sequence[Card], lead_cards: Sequence[Card], ctx: Tru
     if len(lead_cards) == 1:
         out = _single_follows(hand, lead_cards[0], ctx)
         return out[:limit] if limit is not None else out
-    counts = tally(hand)
-    req = requirement(hand, lead_cards, ctx, follow, hand_counts=counts)
     keys = ctx._t.sort_keys
+    if len(hand) == len(lead_cards):
+        # the last trick: the whole hand is the only follow (S9's suit rule);
+        # every variant is this multiset, and the first is kept
+        return [tuple(sorted(hand, key=keys.__getitem__))]
+    req = requirement(hand, lead_cards, ctx, follow)
     seen = set()
+    raw_seen = set()
     out: list[tuple[Card, ...]] = []
-    for cand, proven in _follow_variants(hand, lead_cards, ctx, follow, counts, req):
+    for cand, proven in _follow_variants(hand, lead_cards, ctx, follow, None, req):
         if len(cand) != req.count:
             continue
+        # the same cards in the same order sort to a play already seen
+        raw = tuple(cand)
+        if raw in raw_seen:
+            continue
+        raw_seen.add(raw)
         play = tuple(sorted(cand, key=keys.__getitem__))
         if play in seen:
             continue
