@@ -1,4 +1,5 @@
 from django.apps import AppConfig
+from django.db.backends.signals import connection_created
 from django.utils.translation import gettext_lazy as _
 
 from accounts import catalog
@@ -44,9 +45,11 @@ class GamesConfig(AppConfig):
         from . import signals as game_signals
         from .services import reviews
 
-        from games.services import dealing
+        from games.services import dealing, pgtimestamps
         from games.services import deal_replay
 
+        # timestamptz values parsed by psycopg's C loader (Django's is pure Python)
+        connection_created.connect(pgtimestamps.use_c_loader, dispatch_uid="games.pg_timestamps")
         dealing.register(deal_replay.PLANNER)  # "play this deal again"
         game_signals.hand_completed.connect(reviews.on_hand_completed,
                                             dispatch_uid="games.review_after_hand")
