@@ -3,6 +3,7 @@
 
     python scripts/move_cpu.py [--pg postgres://postgres@127.0.0.1:5432] [--moves 200]
                                [--turns 400] [--tree DIR] [--db NAME] [--keep]
+                               [--profile FILE]
 
 Creates a throwaway PostgreSQL database (``test_<--db>``, migrated; dropped
 afterwards unless ``--keep``, which also reuses one kept before), with the
@@ -49,6 +50,7 @@ def main() -> int:
     parser.add_argument("--tree", default=str(REPO), help="the checkout whose site is measured")
     parser.add_argument("--db", default=f"move_cpu_{os.getpid()}")
     parser.add_argument("--keep", action="store_true", help="keep (and reuse) the database")
+    parser.add_argument("--profile", default="", help="write the profiled kept bot turns' cProfile here")
     args = parser.parse_args()
     sys.path.insert(0, str(Path(args.tree).resolve()))
     os.chdir(args.tree)
@@ -135,9 +137,10 @@ def player_moves(n: int) -> list[float]:
     return out
 
 
-def bot_turns(n: int, profile: int = 20) -> tuple[list[float], list[int], int]:
+def bot_turns(n: int, profile: int = 20, dump: str = "") -> tuple[list[float], list[int], int]:
     """(CPU milliseconds of ``n`` bot turns, Python calls of ``profile``
-    kept turns, turns that started from a kept entry)."""
+    kept turns, turns that started from a kept entry); ``dump``: a file for
+    the profiled turns' cProfile statistics, added together (pstats)."""
     import cProfile
     import pstats
 
@@ -145,7 +148,7 @@ def bot_turns(n: int, profile: int = 20) -> tuple[list[float], list[int], int]:
     from games.services import turncache
     from games.services.turns import play_turn
 
-    timed, calls, rooms = [], [], 0
+    timed, calls, rooms, stats = [], [], 0, None
     hits = turncache.stats["hits"]
     room = None
     while len(timed) < n or len(calls) < profile:
@@ -164,16 +167,22 @@ def bot_turns(n: int, profile: int = 20) -> tuple[list[float], list[int], int]:
             result = profiler.runcall(play_turn, room.pk, version)
             if result == "bot":
                 calls.append(pstats.Stats(profiler).total_calls)
+                if stats is None:
+                    stats = pstats.Stats(profiler)
+                else:
+                    stats.add(profiler)
         else:
             result = play_turn(room.pk, version)
         if result != "bot":
             room = None  # hand over (the next deal waits for its pause): a new room
+    if dump and stats is not None:
+        stats.dump_stats(dump)
     return timed, calls, turncache.stats["hits"] - hits
 
 
 def run(args) -> None:
     moves = player_moves(args.moves)
-    turns, calls, kept = bot_turns(args.turns)
+    turns, calls, kept = bot_turns(args.turns, dump=args.profile)
     print(f"tree {args.tree}")
     print(f"player move  CPU ms: median {statistics.median(moves):.3f}  mean {statistics.mean(moves):.3f}"
           f"  (n={len(moves)})")
