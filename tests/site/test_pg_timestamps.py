@@ -18,9 +18,9 @@ from games.services import pgtimestamps
 
 pytestmark = [
     pytest.mark.django_db,
-    pytest.mark.skipif(connection.vendor != "postgresql", reason="PostgreSQL's loaders"),
     pytest.mark.skipif(not pgtimestamps.AVAILABLE, reason="psycopg's C implementation missing"),
 ]
+postgresql = pytest.mark.skipif(connection.vendor != "postgresql", reason="PostgreSQL's loaders")
 
 #: Values across DST changes (Europe/London, America/New_York), leap days, the
 #: ends of the range, microseconds at both ends, and offsets of every sign.
@@ -75,6 +75,7 @@ def _same(fast, slow, aware=True):
             assert (a.tzinfo is not None) == aware
 
 
+@postgresql
 def test_the_connection_reads_timestamptz_with_the_c_loader():
     connection.ensure_connection()
     loader = connection.connection.adapters.get_loader(pgtimestamps.TIMESTAMPTZ_OID, Format.TEXT)
@@ -85,6 +86,7 @@ def test_the_connection_reads_timestamptz_with_the_c_loader():
                                               Format.TEXT).__name__.startswith("Specific")
 
 
+@postgresql
 def test_literal_values_are_the_same_as_djangos():
     sql = "SELECT " + ", ".join(["%s::timestamptz"] * len(LITERALS))
     for zone in ("UTC", "Europe/London", "America/New_York", "Asia/Shanghai", "Asia/Kolkata"):
@@ -98,6 +100,7 @@ def test_literal_values_are_the_same_as_djangos():
     assert fast[0][-1] == datetime.datetime(1927, 12, 31, 15, 48, 25, tzinfo=datetime.UTC)
 
 
+@postgresql
 def test_many_values_are_the_same_as_djangos():
     # every 7 minutes 13.000357 seconds over two years in London's zone: both DST
     # changes of each year, and a fraction of a second that changes every row
@@ -110,6 +113,7 @@ def test_many_values_are_the_same_as_djangos():
     assert len({v.microsecond for (v,) in fast}) > 1000
 
 
+@postgresql
 @pytest.mark.parametrize("tz", [None, zoneinfo.ZoneInfo("Asia/Shanghai")])
 def test_another_timezone_or_none_is_set_as_djangos_is(tz):
     # Django's loader replaces the tzinfo (None: naive values, USE_TZ off)
@@ -122,12 +126,29 @@ def test_another_timezone_or_none_is_set_as_djangos_is(tz):
     assert fast[0][0].replace(tzinfo=None) == datetime.datetime(2026, 11, 28, 23, 55, 12, 123456)
 
 
-def test_a_connection_opened_again_gets_the_loader_again():
+@postgresql
+def test_the_receiver_registers_the_loader_once_per_connection():
     connection.ensure_connection()
-    raw = connection.connection
-    pgtimestamps.use_c_loader(None, connection)  # already there: left as it is
-    assert raw.adapters.get_loader(pgtimestamps.TIMESTAMPTZ_OID, Format.TEXT) \
-        is pgtimestamps.loader_for(connection.timezone)
+    adapters = connection.connection.adapters
+    mine = pgtimestamps.loader_for(connection.timezone)
+    pgtimestamps.use_c_loader(None, connection)  # a pooled connection checked out again: kept
+    assert adapters.get_loader(pgtimestamps.TIMESTAMPTZ_OID, Format.TEXT) is mine
+    djangos = type("SpecificTzLoader", (BaseTzLoader,), {"timezone": connection.timezone})
+    adapters.register_loader(pgtimestamps.TIMESTAMPTZ_OID, djangos)
+    try:
+        pgtimestamps.use_c_loader(None, connection)  # a connection without it: registered
+        assert adapters.get_loader(pgtimestamps.TIMESTAMPTZ_OID, Format.TEXT) is mine
+    finally:
+        adapters.register_loader(pgtimestamps.TIMESTAMPTZ_OID, mine)
+
+
+@pytest.mark.skipif(connection.vendor == "postgresql", reason="another backend's connection")
+def test_another_backends_connection_is_left_alone():
+    connection.ensure_connection()
+    before = vars(connection.connection).copy() if hasattr(connection.connection, "__dict__") else None
+    pgtimestamps.use_c_loader(None, connection)  # no error, nothing registered
+    assert not hasattr(connection.connection, "adapters")
+    assert before is None or vars(connection.connection) == before
 
 
 def test_loader_for_keeps_one_class_per_zone():
