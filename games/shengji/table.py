@@ -306,7 +306,7 @@ def shengji_regions(table: TableView) -> ShengjiRegions | None:
 
     # --- the viewer's hand, with per-card hooks
     kitty_left = Counter(view["kitty"] or []) if phase == "bury" and me == dealer else Counter()
-    give = aids["give"] if phase == "give" and me is not None and me == view["to_act"] else None
+    give = aids["give"] if phase == "give" and table.my_turn else None
     cards = []
     blocked = (give or {}).get("blocked", {})
     parse = {code: Card.parse(code) for code in set(view["hand"])}
@@ -337,7 +337,7 @@ def shengji_regions(table: TableView) -> ShengjiRegions | None:
     if shared is None:
         shared = _public_board(names, view)
     piles = shared["piles"]
-    if phase == "auction" and me is not None and me == view["to_act"] and "bid" in view["legal"]:
+    if phase == "auction" and table.my_turn and "bid" in view["legal"]:
         hint = " ".join(aids["bid"] or [])
 
     trick = None
