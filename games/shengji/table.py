@@ -23,7 +23,7 @@ from typing import TYPE_CHECKING, Any
 
 from django.utils.safestring import mark_safe
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_noop, ngettext
+from django.utils.translation import gettext_noop, ngettext, pgettext
 
 from games.engine.cards import SUIT_SYMBOLS, Card
 from games.engine.shengji.match import team_of
@@ -61,8 +61,8 @@ def hand_html(cards: list[dict], stack: bool = True) -> str:
     """The buttons of the viewer's hand (built here, not in the template: a
     hand of 52-60 cards is re-rendered for every seat on every change).
 
-    Each is ``<button class="card …" data-card="CODE" [data-count="N"] [data-bid]
-    [data-kitty] [data-suit-of] [data-block]>`` with the rank over the suit
+    Each is ``<button class="card …" data-card="CODE" [data-count="N"] [data-bid
+    data-bid-label] [data-kitty] [data-suit-of] [data-block]>`` with the rank over the suit
     inside.  With ``stack`` identical cards (same code, same marks: a kitty
     card stays apart from a copy held before, S15) are one button with
     ``data-count`` and a ``×N`` badge, placed where the first copy stands:
@@ -74,6 +74,9 @@ def hand_html(cards: list[dict], stack: bool = True) -> str:
         key = (c["code"], c["kitty"], c["block"]) if stack else i
         groups.setdefault(key, [c, 0])[1] += 1
     out = []
+    # a 比牌's points (S13) as its badge says them: "6分", "6 pt", the unit
+    # the piles' "6 分" and "最高 6 分" use (a bare number was not understood)
+    bid_label = pgettext("bid badge", "%(n)s分")
     for c, n in groups.values():
         css = "card"
         if c["css"]:
@@ -83,7 +86,7 @@ def hand_html(cards: list[dict], stack: bool = True) -> str:
             attrs.append(f'data-count="{n}"')
         if c["bid"]:
             css += " bipai"
-            attrs.append(f'data-bid="{c["bid"]}"')
+            attrs.append(f'data-bid="{c["bid"]}" data-bid-label="{escape(bid_label % {"n": c["bid"]})}"')
         if c["kitty"]:
             css += " kitty"
             attrs.append('data-kitty="1"')
