@@ -61,9 +61,9 @@ def hand_html(cards: list[dict], stack: bool = True) -> str:
     """The buttons of the viewer's hand (built here, not in the template: a
     hand of 52-60 cards is re-rendered for every seat on every change).
 
-    Each is ``<button class="card …" data-card="CODE" [data-count="N"] [data-bid
-    data-bid-label] [data-kitty] [data-suit-of] [data-block]>`` with the rank over the suit
-    inside.  With ``stack`` identical cards (same code, same marks: a kitty
+    Each is ``<button class="card …" data-card="CODE" [data-count="N"] [data-bid]
+    [data-kitty] [data-suit-of] [data-block]>`` with the rank over the suit
+    inside (and a 比牌's points with their unit, ``<span class="bid">``).  With ``stack`` identical cards (same code, same marks: a kitty
     card stays apart from a copy held before, S15) are one button with
     ``data-count`` and a ``×N`` badge, placed where the first copy stands:
     a target a finger can hit on a phone (each tap takes one more copy,
@@ -86,7 +86,7 @@ def hand_html(cards: list[dict], stack: bool = True) -> str:
             attrs.append(f'data-count="{n}"')
         if c["bid"]:
             css += " bipai"
-            attrs.append(f'data-bid="{c["bid"]}" data-bid-label="{escape(bid_label % {"n": c["bid"]})}"')
+            attrs.append(f'data-bid="{c["bid"]}"')
         if c["kitty"]:
             css += " kitty"
             attrs.append('data-kitty="1"')
@@ -96,6 +96,8 @@ def hand_html(cards: list[dict], stack: bool = True) -> str:
             css += " blocked"
             attrs.append(f'data-block="{escape(c["block"])}"')
         badge = f'<span class="n">×{n}</span>' if n > 1 else ""
+        if c["bid"]:
+            badge += f'<span class="bid">{escape(bid_label % {"n": c["bid"]})}</span>'
         out.append(
             f'<button type="button" class="{css}" {" ".join(attrs)}>'
             f'<span class="r">{escape(c["rank"])}</span><span class="s">{escape(c["suit"])}</span>{badge}</button>'
