@@ -63,7 +63,8 @@ def hand_html(cards: list[dict], stack: bool = True) -> str:
 
     Each is ``<button class="card …" data-card="CODE" [data-count="N"] [data-bid]
     [data-kitty] [data-suit-of] [data-block]>`` with the rank over the suit
-    inside (and a 比牌's points with their unit, ``<span class="bid">``).  With ``stack`` identical cards (same code, same marks: a kitty
+    inside (and a 比牌's points with their unit, ``<span class="bid">``).
+    With ``stack`` identical cards (same code, same marks: a kitty
     card stays apart from a copy held before, S15) are one button with
     ``data-count`` and a ``×N`` badge, placed where the first copy stands:
     a target a finger can hit on a phone (each tap takes one more copy,
