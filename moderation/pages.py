@@ -14,6 +14,7 @@ from django.http import HttpResponseForbidden
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils.translation import gettext as _
+from django.utils.translation import pgettext
 from django.views.decorators.http import require_POST
 
 from accounts.validators import id_number, text_problem
@@ -56,13 +57,13 @@ def page_links(sender, room=None, hand=None, user=None, **kwargs) -> list[dict]:
     url = reverse("moderation_report")
     if hand is not None:
         if services.played(hand, user):
-            links.append({"key": "report", "label": _("举报玩家"), "url": f"{url}?hand={hand.pk}&source=replay"})
+            links.append({"key": "report", "label": pgettext("room menu", "举报玩家"), "url": f"{url}?hand={hand.pk}&source=replay"})
         return links
     if room.seats.filter(user=user).exists() or (
             (last := services.hand_at(room)) is not None and services.played(last, user)):
-        links.append({"key": "report", "label": _("举报玩家"), "url": f"{url}?room={room.pk}&source=table"})
+        links.append({"key": "report", "label": pgettext("room menu", "举报玩家"), "url": f"{url}?room={room.pk}&source=table"})
     if room.owner_id == user.pk:
-        links.append({"key": "minimum", "label": _("入座要求"),
+        links.append({"key": "minimum", "label": pgettext("room menu", "入座要求"),
                       "url": reverse("moderation_room_minimum", args=[room.pk])})
     return links
 

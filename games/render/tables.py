@@ -750,9 +750,13 @@ def table_view(
     state = snapshot.state
     buttons: list[ActionButton] = []
     hint = ""
+    # a seat on 托管 is played by the bot: its viewer is offered no move
+    # (no buttons, no hint) and told it is not his turn; the 托管 notice
+    # with its 接管 button stays (games/_table.html)
+    on_autoplay = me is not None and seats[me].autoplay
     if hand is not None:
         view = seat_view(snapshot, rules, me)
-        if me is not None and not complete:
+        if me is not None and not complete and not on_autoplay:
             buttons = action_buttons(rules.legal_verbs(state, me), spec)
             if any(b.needs_cards for b in buttons):
                 # 提示: the engine's hint (by default the C5 move), from this
@@ -811,7 +815,7 @@ def table_view(
         view=view,
         aids=rules.seat_aids(state, me) if hand is not None else None,
         to_act=to_act,
-        my_turn=to_act is not None and to_act == me,
+        my_turn=to_act is not None and to_act == me and not on_autoplay,
         phase_name=fixed_word(spec, f"phase {(view or {}).get('phase')}", phase_name(spec, (view or {}).get("phase"))),
         buttons=tuple(buttons),
         hint=hint,

@@ -73,9 +73,10 @@ class TableView:
     ``complete`` (the hand shown is over: at the last step of a replay),
     ``action_count`` (the step, in a replay), ``view`` (the engine's view for ``me``, a mapping, or
     None), ``aids`` (``rules.seat_aids(state, me)`` or None), ``to_act``
-    (the seat to act, None when nobody or the hand is over), ``my_turn``,
+    (the seat to act, None when nobody or the hand is over), ``my_turn``
+    (the viewer's seat is to act and not on 托管, where the bot acts),
     ``phase_name``, ``buttons`` (:class:`~games.render.tables.ActionButton`
-    per legal choice of the viewer), ``hint`` (the engine's suggested cards,
+    per legal choice of the viewer, none on 托管), ``hint`` (the engine's suggested cards,
     space-separated C1 codes, or "").
 
     Results: ``result`` (this hand's result panel, plain data, or None),

@@ -23,7 +23,7 @@ from typing import TYPE_CHECKING, Any
 
 from django.utils.safestring import mark_safe
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_noop, ngettext
+from django.utils.translation import gettext_noop, ngettext, pgettext
 
 from games.engine.cards import SUIT_SYMBOLS, Card
 from games.engine.shengji.match import team_of
@@ -63,7 +63,8 @@ def hand_html(cards: list[dict], stack: bool = True) -> str:
 
     Each is ``<button class="card …" data-card="CODE" [data-count="N"] [data-bid]
     [data-kitty] [data-suit-of] [data-block]>`` with the rank over the suit
-    inside.  With ``stack`` identical cards (same code, same marks: a kitty
+    inside (and a 比牌's points with their unit, ``<span class="bid">``).
+    With ``stack`` identical cards (same code, same marks: a kitty
     card stays apart from a copy held before, S15) are one button with
     ``data-count`` and a ``×N`` badge, placed where the first copy stands:
     a target a finger can hit on a phone (each tap takes one more copy,
@@ -74,6 +75,9 @@ def hand_html(cards: list[dict], stack: bool = True) -> str:
         key = (c["code"], c["kitty"], c["block"]) if stack else i
         groups.setdefault(key, [c, 0])[1] += 1
     out = []
+    # a 比牌's points (S13) as its badge says them: "6分", "6 pt", the unit
+    # the piles' "6 分" and "最高 6 分" use (a bare number was not understood)
+    bid_label = pgettext("bid badge", "%(n)s分")
     for c, n in groups.values():
         css = "card"
         if c["css"]:
@@ -93,6 +97,8 @@ def hand_html(cards: list[dict], stack: bool = True) -> str:
             css += " blocked"
             attrs.append(f'data-block="{escape(c["block"])}"')
         badge = f'<span class="n">×{n}</span>' if n > 1 else ""
+        if c["bid"]:
+            badge += f'<span class="bid">{escape(bid_label % {"n": c["bid"]})}</span>'
         out.append(
             f'<button type="button" class="{css}" {" ".join(attrs)}>'
             f'<span class="r">{escape(c["rank"])}</span><span class="s">{escape(c["suit"])}</span>{badge}</button>'
@@ -306,7 +312,7 @@ def shengji_regions(table: TableView) -> ShengjiRegions | None:
 
     # --- the viewer's hand, with per-card hooks
     kitty_left = Counter(view["kitty"] or []) if phase == "bury" and me == dealer else Counter()
-    give = aids["give"] if phase == "give" and me is not None and me == view["to_act"] else None
+    give = aids["give"] if phase == "give" and table.my_turn else None
     cards = []
     blocked = (give or {}).get("blocked", {})
     parse = {code: Card.parse(code) for code in set(view["hand"])}
@@ -337,7 +343,7 @@ def shengji_regions(table: TableView) -> ShengjiRegions | None:
     if shared is None:
         shared = _public_board(names, view)
     piles = shared["piles"]
-    if phase == "auction" and me is not None and me == view["to_act"] and "bid" in view["legal"]:
+    if phase == "auction" and table.my_turn and "bid" in view["legal"]:
         hint = " ".join(aids["bid"] or [])
 
     trick = None
