@@ -111,12 +111,14 @@ def candidate_leads(hand: Sequence[Card], ctx: TrumpContext) -> list[tuple[Card,
     for s, sc in by_suit.items():
         whole = None
         if _several_components(sc, info):
-            whole = _display(_expand(sc, keys.__getitem__), ctx)
+            # _expand sorts by the display key already (a stable sort of a
+            # sorted list by the same key changes nothing): no _display
+            whole = tuple(_expand(sc, keys.__getitem__))
         if s != "T":
             tops = ctx.ordinary_ranks(s)[-2:]
             tc = {c: n for c, n in sc.items() if c.rank in tops}
             if tc and _several_components(tc, info):
-                throw = _display(_expand(tc, keys.__getitem__), ctx)
+                throw = tuple(_expand(tc, keys.__getitem__))
                 if throw != whole:
                     out.append(throw)
         if whole is not None:
