@@ -412,6 +412,7 @@ class Heuristic:
         is_t = pvoid = cut = False
         bonus = 0.0
         stabs: list = []  # the suit's (orders, above) tables by unit size
+        t1o = t1a = None  # the suit's size-1 table
         ctx = v.ctx
         for cards in cands:
             c0 = cards[0]
@@ -429,8 +430,31 @@ class Heuristic:
                     pvoid = suit in partner_voids
                     bonus = 0.2 * max(0, 8 - lengths.get(suit, 0))
                 stabs = [None, None, None, None, None]
+                t1o = None
             n = len(cards)
-            if n == 1 or cards.count(c0) == n:
+            if n == 1:
+                # a single (the commonest lead): the size-1 table kept in locals
+                pts = points[c0]
+                if t1o is None:
+                    tab = tables.get((suit, 1))
+                    if tab is None:
+                        higher_unseen(suit, 1, top)
+                        tab = tables[(suit, 1)]
+                    stabs[1] = tab
+                    t1o, t1a = tab
+                higher = t1a[bisect_right(t1o, top)]
+                if higher == 0:
+                    p = 1.0
+                else:
+                    q = 1 - higher / denom
+                    p = (q if q > 0.05 else 0.05) ** 2  # max(0.05, q) ** 2, no call
+                if not is_t:
+                    if cut:
+                        p = p * 0.25
+                    else:
+                        p = p * (0.7 if unseen_suit < 6 else 1.0)
+                jokers = top >= 44
+            elif cards.count(c0) == n:
                 pts = points[c0] * n
                 tab = stabs[n] if n < 5 else None
                 if tab is None:
