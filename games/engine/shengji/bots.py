@@ -42,6 +42,7 @@ from ..base import Action
 from ..cards import Card, tally
 from .auction import cheapest_bid, pile_total
 from .deal import FULL_COUNTS
+from .follow import suit_table
 from .give import choose_give
 from .match import team_of
 from .shapes import decompose
@@ -388,10 +389,8 @@ class Heuristic:
         v = self.v
         info = v.ctx._t.info
         partner = (self.seat + 2) % 4
-        lengths: dict[str, int] = {}
-        for c in v.hand:
-            s = info[c][0]
-            lengths[s] = lengths.get(s, 0) + 1
+        # cards held per suit of play, counted in C (card -> suit table)
+        lengths: dict[str, int] = tally(map(suit_table(v.ctx).__getitem__, v.hand))
         hand_trumps = lengths.get("T", 0)
         unseen_trumps = self._unseen_in("T")
         unseen_n = self._unseen_n
