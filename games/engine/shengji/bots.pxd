@@ -17,7 +17,7 @@ cdef class Heuristic:
                    score=cython.double, bonus=cython.double, loss=cython.double,
                    win_value=cython.long, is_t=cython.bint, pvoid=cython.bint,
                    trump_rich=cython.bint, hand_trumps=cython.long,
-                   unseen_trumps=cython.long)
+                   unseen_trumps=cython.long, r=cython.double)
     cpdef list _lead_scores(self, cands)
 
     @cython.locals(total=cython.long, n=cython.long)

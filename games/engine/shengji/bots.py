@@ -538,8 +538,9 @@ class Heuristic:
             win_value = 8 + 3 * n + pts
             loss = pts * 1.5 + 2 * n
             if is_t:
-                score = p * win_value - (1 - p) * loss
-                score -= (0.5 if trump_rich else 2.0) * n * (0.3 + (1 - p))
+                r = 1 - p  # the chance to lose it, computed once
+                score = p * win_value - r * loss
+                score -= (0.5 if trump_rich else 2.0) * n * (0.3 + r)
                 if p < 1:
                     if jokers is None:  # any joker or 比牌 (a loop: no closure once compiled)
                         jokers = False
@@ -551,9 +552,10 @@ class Heuristic:
                         score -= 4  # keep jokers and 比牌 unless they win
             else:
                 if pvoid and p < 0.5:
-                    p = max(p, 0.5)  # the partner can trump it
-                score = p * win_value - (1 - p) * loss
-                score += bonus * (1 - p)
+                    p = 0.5  # max(p, 0.5): the partner can trump it
+                r = 1 - p
+                score = p * win_value - r * loss
+                score += bonus * r
             push(score)
         return scores
 
