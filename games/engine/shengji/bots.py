@@ -399,7 +399,8 @@ class Heuristic:
         tables = self._higher
         higher_unseen = self._higher_unseen
         cut_of = self._cut
-        cut_factor = self._cut_factor
+        left_voids = v.voids[(self.seat + 1) % 4]  # the opponents' (for the cut memo)
+        right_voids = v.voids[(self.seat + 3) % 4]
         points = CARD_POINTS
         scores: list[float] = []
         push = scores.append
@@ -423,9 +424,10 @@ class Heuristic:
                 is_t = suit == "T"
                 if not is_t:
                     cut = cut_of.get(suit)
-                    if cut is None:
-                        cut_factor(suit, unseen_suit, 1)  # fills the memo
-                        cut = cut_of[suit]
+                    if cut is None:  # _cut_factor's memo, filled the same way
+                        cut = cut_of[suit] = (
+                            (suit in left_voids or suit in right_voids)
+                            and unseen_trumps > 0)
                     pvoid = suit in partner_voids
                     bonus = 0.2 * max(0, 8 - lengths.get(suit, 0))
                 stabs = [None, None, None, None, None]
