@@ -13,7 +13,7 @@ cdef class Heuristic:
 
     @cython.locals(n=cython.long, higher=cython.long, unseen_suit=cython.long,
                    top=cython.long, pts=cython.long, p=cython.double,
-                   denom=cython.long, q=cython.double,
+                   denom=cython.long,
                    score=cython.double, bonus=cython.double, loss=cython.double,
                    win_value=cython.long, is_t=cython.bint, pvoid=cython.bint,
                    trump_rich=cython.bint, hand_trumps=cython.long,
