@@ -3,7 +3,9 @@
 # stays pure Python (a tree without the .so files never reads this file).
 # Every typed local holds a value the pure Python holds: small ints (counts,
 # orders, sizes) as C longs, the chances and scores as C doubles (Python
-# floats are C doubles; the same operations in the same order).
+# floats are C doubles; the same operations in the same order).  ``q`` stays a
+# Python object: a C double's ``q ** 2`` is ``pow(q, 2.0)``, which the C compiler
+# turns into ``q * q``, one ulp away from Python's ``pow`` for some ``q``.
 import cython
 
 
@@ -13,11 +15,11 @@ cdef class Heuristic:
 
     @cython.locals(n=cython.long, higher=cython.long, unseen_suit=cython.long,
                    top=cython.long, pts=cython.long, p=cython.double,
-                   denom=cython.long, q=cython.double,
+                   denom=cython.long, q=object,
                    score=cython.double, bonus=cython.double, loss=cython.double,
                    win_value=cython.long, is_t=cython.bint, pvoid=cython.bint,
                    trump_rich=cython.bint, hand_trumps=cython.long,
-                   unseen_trumps=cython.long)
+                   unseen_trumps=cython.long, r=cython.double)
     cpdef list _lead_scores(self, cands)
 
     @cython.locals(total=cython.long, n=cython.long)

@@ -42,6 +42,7 @@ from ..base import Action
 from ..cards import Card, tally
 from .auction import cheapest_bid, pile_total
 from .deal import FULL_COUNTS
+from .follow import suit_table
 from .give import choose_give
 from .match import team_of
 from .shapes import decompose
@@ -372,30 +373,34 @@ class Heuristic:
         wins, minus what a lost trick gives away; trumps spared unless
         trump-rich; a short side suit's low lead pays a little.
 
-        One-unit candidates (most of them) take their chance inline from the
-        per-(suit, size) tables of :meth:`_higher_unseen` with the formulas of
+        Every candidate takes its chance inline from the per-(suit, size)
+        tables of :meth:`_higher_unseen` with the formulas of
         :func:`_unit_chance` and :meth:`_cut_factor`, in the same float
-        operations (tested equal to :meth:`_lead_win_chance` per candidate); the others through
-        :meth:`_lead_win_chance`.  The values of a suit of play (its unseen
-        count, trumps or not, its cut memo, the partner's void, the short-suit
-        factor) are set once per run of candidates of that suit."""
+        operations as :meth:`_lead_win_chance` (tested equal per candidate):
+        a unit from its card and size, a tractor (S6) from its one
+        component, a throw (S11/S12) from its components of the memoized
+        :func:`.shapes.decompose` (it must stand: 0 when an unseen unit beats
+        one of them, 1 when nothing of its suit is unseen).  The values of a
+        suit of play (its unseen count, trumps or not, its cut memo, the
+        partner's void, the short-suit factor, its tables by unit size) are
+        set once per run of candidates of that suit.  ``cands`` must be
+        non-empty tuples of one suit of play each (``ValueError`` from
+        :func:`.shapes.decompose` otherwise)."""
         v = self.v
         info = v.ctx._t.info
         partner = (self.seat + 2) % 4
-        lengths: dict[str, int] = {}
-        for c in v.hand:
-            s = info[c][0]
-            lengths[s] = lengths.get(s, 0) + 1
+        # cards held per suit of play, counted in C (card -> suit table)
+        lengths: dict[str, int] = tally(map(suit_table(v.ctx).__getitem__, v.hand))
         hand_trumps = lengths.get("T", 0)
         unseen_trumps = self._unseen_in("T")
         unseen_n = self._unseen_n
         trump_rich = hand_trumps * 2 >= unseen_trumps
         partner_voids = v.voids[partner]
-        win_chance = self._lead_win_chance
         tables = self._higher
         higher_unseen = self._higher_unseen
         cut_of = self._cut
-        cut_factor = self._cut_factor
+        left_voids = v.voids[(self.seat + 1) % 4]  # the opponents' (for the cut memo)
+        right_voids = v.voids[(self.seat + 3) % 4]
         points = CARD_POINTS
         scores: list[float] = []
         push = scores.append
@@ -406,6 +411,9 @@ class Heuristic:
         unseen_suit = denom = 0
         is_t = pvoid = cut = False
         bonus = 0.0
+        stabs: list = []  # the suit's (orders, above) tables by unit size
+        t1o = t1a = None  # the suit's size-1 table
+        ctx = v.ctx
         for cards in cands:
             c0 = cards[0]
             suit, top, _ = info[c0]
@@ -416,18 +424,47 @@ class Heuristic:
                 is_t = suit == "T"
                 if not is_t:
                     cut = cut_of.get(suit)
-                    if cut is None:
-                        cut_factor(suit, unseen_suit, 1)  # fills the memo
-                        cut = cut_of[suit]
+                    if cut is None:  # _cut_factor's memo, filled the same way
+                        cut = cut_of[suit] = (
+                            (suit in left_voids or suit in right_voids)
+                            and unseen_trumps > 0)
                     pvoid = suit in partner_voids
                     bonus = 0.2 * max(0, 8 - lengths.get(suit, 0))
+                stabs = [None, None, None, None, None]
+                t1o = None
             n = len(cards)
-            if n == 1 or cards.count(c0) == n:
+            if n == 1:
+                # a single (the commonest lead): the size-1 table kept in locals
+                pts = points[c0]
+                if t1o is None:
+                    tab = tables.get((suit, 1))
+                    if tab is None:
+                        higher_unseen(suit, 1, top)
+                        tab = tables[(suit, 1)]
+                    stabs[1] = tab
+                    t1o, t1a = tab
+                higher = t1a[bisect_right(t1o, top)]
+                if higher == 0:
+                    p = 1.0
+                else:
+                    q = 1 - higher / denom
+                    p = (q if q > 0.05 else 0.05) ** 2  # max(0.05, q) ** 2, no call
+                if not is_t:
+                    if cut:
+                        p = p * 0.25
+                    else:
+                        p = p * (0.7 if unseen_suit < 6 else 1.0)
+                jokers = top >= 44
+            elif cards.count(c0) == n:
                 pts = points[c0] * n
-                tab = tables.get((suit, n))
+                tab = stabs[n] if n < 5 else None
                 if tab is None:
-                    higher_unseen(suit, n, top)
-                    tab = tables[(suit, n)]
+                    tab = tables.get((suit, n))
+                    if tab is None:
+                        higher_unseen(suit, n, top)
+                        tab = tables[(suit, n)]
+                    if n < 5:
+                        stabs[n] = tab
                 higher = tab[1][bisect_right(tab[0], top)]
                 # _unit_chance(higher, n, unseen_suit)
                 if higher == 0:
@@ -445,16 +482,67 @@ class Heuristic:
                         p = p * (0.7 if unseen_suit < 6 * n else 1.0)
                 jokers = top >= 44
             else:
+                # a tractor or a throw: _lead_win_chance's formulas inline, on
+                # the same tables (S6, S11/S12)
                 pts = 0
                 for c in cards:
                     pts += points[c]
-                p = win_chance(cards)
                 jokers = None
+                comps = decompose(cards, ctx)
+                if len(comps) > 1:
+                    # a throw must stand; a failed one plays its lowest card
+                    if unseen_suit == 0:
+                        p = 1.0  # nothing of the suit unseen: no cut factor
+                    else:
+                        p = 1.0
+                        for comp in comps:
+                            size = comp.size
+                            tab = stabs[size] if size < 5 else None
+                            if tab is None:
+                                tab = tables.get((suit, size))
+                                if tab is None:
+                                    higher_unseen(suit, size, comp.top)
+                                    tab = tables[(suit, size)]
+                                if size < 5:
+                                    stabs[size] = tab
+                            if tab[1][bisect_right(tab[0], comp.top)]:
+                                p = 0.0
+                                break
+                        if p == 1.0 and not is_t:
+                            if cut:
+                                p = p * 0.25
+                            else:
+                                p = p * (0.7 if unseen_suit < 6 * n else 1.0)
+                else:
+                    comp = comps[0]
+                    size = comp.size
+                    tab = stabs[size] if size < 5 else None
+                    if tab is None:
+                        tab = tables.get((suit, size))
+                        if tab is None:
+                            higher_unseen(suit, size, comp.top)
+                            tab = tables[(suit, size)]
+                        if size < 5:
+                            stabs[size] = tab
+                    higher = tab[1][bisect_right(tab[0], comp.top)]
+                    if higher == 0:
+                        p = 1.0
+                    elif size > 1:
+                        p = 0.55 / (1 + higher / 4)
+                    else:
+                        q = 1 - higher / denom
+                        p = (q if q > 0.05 else 0.05) ** 2
+                    if not is_t:
+                        if cut:
+                            p = p * 0.25
+                        else:
+                            p = p * (0.7 if unseen_suit < 6 * n else 1.0)
             win_value = 8 + 3 * n + pts
             loss = pts * 1.5 + 2 * n
             if is_t:
-                score = p * win_value - (1 - p) * loss
-                score -= (0.5 if trump_rich else 2.0) * n * (0.3 + (1 - p))
+                r = 1 - p  # the chance to lose it, computed once
+                score = p * win_value - r * loss
+                score -= (0.5 if trump_rich else 2.0) * n * (0.3 + r)
                 if p < 1:
                     if jokers is None:  # any joker or 比牌 (a loop: no closure once compiled)
                         jokers = False
@@ -466,9 +554,10 @@ class Heuristic:
                         score -= 4  # keep jokers and 比牌 unless they win
             else:
                 if pvoid and p < 0.5:
-                    p = max(p, 0.5)  # the partner can trump it
-                score = p * win_value - (1 - p) * loss
-                score += bonus * (1 - p)
+                    p = 0.5  # max(p, 0.5): the partner can trump it
+                r = 1 - p
+                score = p * win_value - r * loss
+                score += bonus * r
             push(score)
         return scores
 

@@ -95,28 +95,43 @@ def candidate_leads(hand: Sequence[Card], ctx: TrumpContext) -> list[tuple[Card,
     are in display order (:func:`.trumps.sort_key`)."""
     info = ctx._t.info
     keys = ctx._t.sort_keys
+    suit_of = suit_table(ctx)
     counts = tally(hand)
     out: list[tuple[Card, ...]] = []
+    # each suit's cards in display order, the suits in the order their first
+    # card comes in the hand (the order the throws are listed in)
+    by_suit: dict[str, dict[Card, int]] = {}
+    for s in map(suit_of.__getitem__, counts):
+        if s not in by_suit:
+            by_suit[s] = {}
+    most = 0
     for card in sorted(counts, key=keys.__getitem__):
-        for k in range(1, counts[card] + 1):
+        n = counts[card]
+        for k in range(1, n + 1):
             out.append((card,) * k)
-    most = max(counts.values(), default=0)
+        by_suit[suit_of[card]][card] = n
+        if n > most:
+            most = n
     for k in (2, 3, 4):
         if k > most:
             break  # no unit of this size, so no tractor of it (S6)
         out.extend(tractors_in(counts, ctx, k))
-    by_suit: dict[str, dict[Card, int]] = {}
-    for c, n in counts.items():
-        by_suit.setdefault(info[c][0], {})[c] = n
     for s, sc in by_suit.items():
         whole = None
         if _several_components(sc, info):
-            whole = _display(_expand(sc, keys.__getitem__), ctx)
+            # the suit's cards are in display order already: no sort
+            w: list[Card] = []
+            for c, n in sc.items():
+                w += (c,) * n
+            whole = tuple(w)
         if s != "T":
             tops = ctx.ordinary_ranks(s)[-2:]
             tc = {c: n for c, n in sc.items() if c.rank in tops}
             if tc and _several_components(tc, info):
-                throw = _display(_expand(tc, keys.__getitem__), ctx)
+                w = []
+                for c, n in tc.items():
+                    w += (c,) * n
+                throw = tuple(w)
                 if throw != whole:
                     out.append(throw)
         if whole is not None:

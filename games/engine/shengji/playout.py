@@ -62,7 +62,7 @@ class _PlayLegal:
     def play_args(self) -> list:
         v = self.view
         if not v.plays:
-            return [tuple(c) for c in candidate_leads(v.hand, v.ctx)]
+            return candidate_leads(v.hand, v.ctx)  # a new list of card tuples
         return [tuple(c) for c in candidate_follows(
             v.hand, v.plays[0][1], v.ctx, self.follow, limit=FOLLOW_LIMIT)]
 
