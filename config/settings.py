@@ -145,6 +145,12 @@ DB_POOL_TIMEOUT = float(os.environ.get("DB_POOL_TIMEOUT", "5"))
 DB_POOL_MAX_IDLE = float(os.environ.get("DB_POOL_MAX_IDLE", "30"))
 #: Seconds a new PostgreSQL connection may take (libpq connect_timeout).
 DB_CONNECT_TIMEOUT = int(os.environ.get("DB_CONNECT_TIMEOUT", "3"))
+#: Server-side binding with prepared statements after this many runs of a
+#: statement on a connection (psycopg's ``prepare_threshold``); ``off``: client-side
+#: binding, nothing prepared (Django's default; needed behind a pooler in transaction
+#: mode such as PgBouncer's, which does not keep a prepared statement's connection).
+_prepare = os.environ.get("DB_PREPARE_THRESHOLD", "5").strip().lower()
+DB_PREPARE_THRESHOLD = None if _prepare in ("", "off", "none") else int(_prepare)
 #: Retry-After of the 503 page shown while the database is unavailable (games.pages.outage).
 OUTAGE_RETRY_AFTER_S = int(os.environ.get("OUTAGE_RETRY_AFTER_S", "5"))
 #: Seconds `/healthz` and `manage.py health` wait for a database connection.
@@ -187,6 +193,12 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql":
     _pg_options = DATABASES["default"].setdefault("OPTIONS", {})
     _pg_options.setdefault("connect_timeout", DB_CONNECT_TIMEOUT)
     _pg_options.setdefault("application_name", DB_APPLICATION_NAME)
+    if DB_PREPARE_THRESHOLD is not None:
+        # psycopg binds the parameters on the server and, once a statement has
+        # run DB_PREPARE_THRESHOLD times on a connection, prepares it there:
+        # PostgreSQL then skips parsing and planning the move's statements.
+        _pg_options.setdefault("server_side_binding", True)
+        _pg_options.setdefault("prepare_threshold", DB_PREPARE_THRESHOLD)
     if DB_POOL_MAX_SIZE > 0 and not IN_CELERY_WORKER:
         from games.pages import pool_returns as _pool_returns
 

@@ -180,9 +180,25 @@ def bot_turns(n: int, profile: int = 20, dump: str = "") -> tuple[list[float], l
     return timed, calls, turncache.stats["hits"] - hits
 
 
+def _backend_cpu() -> float:
+    """This connection's PostgreSQL backend's CPU seconds so far (/proc, loopback only)."""
+    from django.db import connection
+
+    with connection.cursor() as cur:
+        cur.execute("SELECT pg_backend_pid()")
+        pid = cur.fetchone()[0]
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
 def run(args) -> None:
+    pg0 = _backend_cpu()
     moves = player_moves(args.moves)
+    pg1 = _backend_cpu()
     turns, calls, kept = bot_turns(args.turns, dump=args.profile)
+    pg2 = _backend_cpu()
+    print(f"PostgreSQL backend CPU ms: per player move {1000 * (pg1 - pg0) / len(moves):.3f}"
+          f"  per bot turn {1000 * (pg2 - pg1) / len(turns):.3f}")
     print(f"tree {args.tree}")
     print(f"player move  CPU ms: median {statistics.median(moves):.3f}  mean {statistics.mean(moves):.3f}"
           f"  (n={len(moves)})")
