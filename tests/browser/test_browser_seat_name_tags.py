@@ -1,9 +1,10 @@
 """A seat's name and its tags on a 375 × 812 phone (session 24): the name is
 never broken around a tag ("机器人4" stood as "机器人" and "4" on two lines
-with the 庄家 tag between them at 375 px); in Chinese the name and its role
-tag (庄, 庄家, 闲) stand on one line; in English ("Dealer's side" is wider
-than the room a seat leaves) a tag with no room goes whole under the name,
-which stays whole on its line."""
+with the 庄家 tag between them at 375 px); the name and its role tag (庄,
+庄家, 闲) stand on one line, in English too (part 2: "Dealer's side" and
+"Attacking" went whole under the name, a seat three lines tall; under the
+context "seat tag" they are Dealer, Partner, Attack), so each seat is two
+lines, the name's and the count's."""
 
 from __future__ import annotations
 
@@ -28,7 +29,10 @@ SEATS = """() => [...document.querySelectorAll('.seat .seat-name')].map(box => {
     const b = r.getBoundingClientRect(); if (b.width > 0) tops.add(Math.round(b.top));
   }
   const n = name.getBoundingClientRect(), seat = box.getBoundingClientRect();
-  return {name: name.textContent, lines: tops.size, nameTop: n.top, nameBottom: n.bottom,
+  const seatBox = box.closest('.seat'), info = seatBox.querySelector('.seat-info');
+  const lh = parseFloat(getComputedStyle(seatBox).lineHeight);
+  return {name: name.textContent, lines: tops.size,
+          boxLines: Math.round((box.getBoundingClientRect().height) / lh) + (info ? Math.round(info.getBoundingClientRect().height / lh) : 0), nameTop: n.top, nameBottom: n.bottom,
           seatWidth: seat.width, nameWidth: n.width,
           parts: [...box.children].filter(e => e.getClientRects().length).map(e => [e.className, Math.round(e.getBoundingClientRect().width)]),
           tags: [...box.querySelectorAll('.tag.role')].map(t => {
@@ -48,12 +52,11 @@ def test_a_name_stays_whole_beside_its_role_tag(site_server, browser, language):
         seats = page.evaluate(SEATS)
         page.screenshot(path=str(SHOTS / f"seat-name-tags-{language}-375x812.png"))
         assert len(seats) == 4 and all(s["tags"] for s in seats), seats
+        if language == "en":
+            assert {t["text"] for s in seats for t in s["tags"]} <= {"Dealer", "Partner", "Attack"}, seats
         for s in seats:
             assert s["lines"] == 1, s  # the name in one piece
+            assert s["boxLines"] == 2, s  # the seat: the name's line and the count's
             for t in s["tags"]:
-                if language == "zh-hans":
-                    # beside the name, on its line
-                    assert s["nameTop"] <= t["mid"] <= s["nameBottom"], str(s)
-                else:
-                    # beside it, or whole under it: never between its parts
-                    assert s["nameTop"] <= t["mid"] <= s["nameBottom"] or t["top"] >= s["nameBottom"] - 1, s
+                # beside the name, on its line
+                assert s["nameTop"] <= t["mid"] <= s["nameBottom"], str(s)
