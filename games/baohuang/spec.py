@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from typing import Mapping
 
-from django.utils.translation import gettext_lazy as _
+from django.utils.translation import gettext_lazy as _, pgettext_lazy
 
 from games.engine.baohuang import RULES
 from games.engine.baohuang import tournament as tournament_hooks
@@ -17,8 +17,10 @@ from .table import SHARED_REGIONS
 #: Finishing places (B11), in order.
 PLACE_NAMES = [_("头科"), _("二科"), _("三科"), _("二落"), _("大落")]
 WINNER_NAMES = {"emperor": _("皇帝方胜"), "rebels": _("反贼方胜"), "draw": _("平局")}
-EMPEROR = Tag("role emperor", _("皇帝"))
-GUARD = Tag("role guard", _("保皇"))
+#: A seat's role tags, under the context "seat tag" (short English words;
+#: 保皇 alone is also the game's name).
+EMPEROR = Tag("role emperor", pgettext_lazy("seat tag", "皇帝"))
+GUARD = Tag("role guard", pgettext_lazy("seat tag", "保皇"))
 
 
 def seat_tags(data: Mapping | None, seat: int) -> list[Tag]:

@@ -3,7 +3,7 @@ seats in two teams)."""
 
 from __future__ import annotations
 
-from django.utils.translation import gettext_lazy as _
+from django.utils.translation import gettext_lazy as _, pgettext_lazy
 
 from typing import Mapping
 
@@ -15,9 +15,11 @@ from games.registry import GameSpec, Tag
 from .table import BOARD_READS, shengji_board_shared, shengji_regions
 
 
-DEALER = Tag("role dealer", _("庄"))
-DEFENDER = Tag("role defender", _("庄家"))
-ATTACKER = Tag("role attacker", _("闲"))
+#: A seat's role tags, under the context "seat tag": English words short
+#: enough to stand beside a name on a phone's seat.
+DEALER = Tag("role dealer", pgettext_lazy("seat tag", "庄"))
+DEFENDER = Tag("role defender", pgettext_lazy("seat tag", "庄家"))
+ATTACKER = Tag("role attacker", pgettext_lazy("seat tag", "闲"))
 
 
 def seat_tags(data: Mapping | None, seat: int) -> list[Tag]:

@@ -1,9 +1,10 @@
-"""A seat's name and its tags on a 375 × 812 phone (session 24): the name is
+"""A seat's name and its tags on a phone, 375 × 812 and 812 × 375 (session 24): the name is
 never broken around a tag ("机器人4" stood as "机器人" and "4" on two lines
-with the 庄家 tag between them at 375 px); in Chinese the name and its role
-tag (庄, 庄家, 闲) stand on one line; in English ("Dealer's side" is wider
-than the room a seat leaves) a tag with no room goes whole under the name,
-which stays whole on its line."""
+with the 庄家 tag between them at 375 px); the name and its role tag (庄,
+庄家, 闲) stand on one line, in English too (part 2: "Dealer's side" and
+"Attacking" went whole under the name, a seat three lines tall; under the
+context "seat tag" they are Dealer, Ally, Attack; a phone seat's tag is
+narrower), so the name's line holds them and the count has the second."""
 
 from __future__ import annotations
 
@@ -28,7 +29,9 @@ SEATS = """() => [...document.querySelectorAll('.seat .seat-name')].map(box => {
     const b = r.getBoundingClientRect(); if (b.width > 0) tops.add(Math.round(b.top));
   }
   const n = name.getBoundingClientRect(), seat = box.getBoundingClientRect();
-  return {name: name.textContent, lines: tops.size, nameTop: n.top, nameBottom: n.bottom,
+  const lh = parseFloat(getComputedStyle(box.closest('.seat')).lineHeight);
+  return {name: name.textContent, lines: tops.size,
+          boxLines: Math.round(box.getBoundingClientRect().height / lh), nameTop: n.top, nameBottom: n.bottom,
           seatWidth: seat.width, nameWidth: n.width,
           parts: [...box.children].filter(e => e.getClientRects().length).map(e => [e.className, Math.round(e.getBoundingClientRect().width)]),
           tags: [...box.querySelectorAll('.tag.role')].map(t => {
@@ -38,22 +41,23 @@ SEATS = """() => [...document.querySelectorAll('.seat .seat-name')].map(box => {
 }).filter(Boolean)"""
 
 
+@pytest.mark.parametrize("size", [PHONE, {"width": 812, "height": 375}])
 @pytest.mark.parametrize("language", ["zh-hans", "en"])
-def test_a_name_stays_whole_beside_its_role_tag(site_server, browser, language):
-    with bot_table(site_server, browser, "shengji", PHONE, prefix=f"nt{language[:2]}", autoplay=True,
+def test_a_name_stays_whole_beside_its_role_tag(site_server, browser, language, size):
+    tag = f"{size['width']}x{size['height']}"
+    with bot_table(site_server, browser, "shengji", size, prefix=f"nt{language[:2]}{size['width']}", autoplay=True,
                    bot_delay_ms=300, turn_seconds=120, language=language) as page:
         # the auction over: every seat carries its role (庄 / 庄家 / 闲)
         page.wait_for_function("() => document.querySelectorAll('.seat .seat-name .tag.role').length >= 4",
                                timeout=180_000)
         seats = page.evaluate(SEATS)
-        page.screenshot(path=str(SHOTS / f"seat-name-tags-{language}-375x812.png"))
+        page.screenshot(path=str(SHOTS / f"seat-name-tags-{language}-{tag}.png"))
         assert len(seats) == 4 and all(s["tags"] for s in seats), seats
+        if language == "en":
+            assert {t["text"] for s in seats for t in s["tags"]} <= {"Dealer", "Ally", "Attack"}, seats
         for s in seats:
             assert s["lines"] == 1, s  # the name in one piece
+            assert s["boxLines"] == 1, s  # the name's line holds its tags: the seat's first of two
             for t in s["tags"]:
-                if language == "zh-hans":
-                    # beside the name, on its line
-                    assert s["nameTop"] <= t["mid"] <= s["nameBottom"], str(s)
-                else:
-                    # beside it, or whole under it: never between its parts
-                    assert s["nameTop"] <= t["mid"] <= s["nameBottom"] or t["top"] >= s["nameBottom"] - 1, s
+                # beside the name, on its line
+                assert s["nameTop"] <= t["mid"] <= s["nameBottom"], str(s)
