@@ -32,7 +32,7 @@ LONGEST = 15
 #: whether every card lies inside the place (its grid area: a third of the
 #: felt, or the viewer's own row of a four-seat felt), the narrowest strip.
 READ = """([from, to]) => {
-  const place = document.querySelector('.felt .play.played');
+  const place = document.querySelector('.felt .play.played:has(> .mini)');
   if (!place) return null;
   const CARDS = [['TS', '10', '♠'], ['QH', 'Q', '♥'], ['TD', '10', '♦'], ['KC', 'K', '♣']];
   const kept = [...place.childNodes];
@@ -76,7 +76,7 @@ def test_a_long_play_lies_on_one_line(site_server, browser, game, size):
                    bot_delay_ms=150, turn_seconds=60) as page:
         page.wait_for_selector(".felt .play.played > .mini", timeout=240_000)
         seen = page.evaluate(READ, [5, LONGEST])
-        page.evaluate("""n => { const place = document.querySelector('.felt .play.played');
+        page.evaluate("""n => { const place = document.querySelector('.felt .play.played:has(> .mini)');
           place.querySelectorAll(':scope > .mini').forEach(m => m.remove());
           for (let i = 0; i < n; i++) place.insertAdjacentHTML('beforeend', '<i class="mini" data-card="TS"><b>10</b><b>♠</b></i>'); }""",
                       ONE_LINE)
