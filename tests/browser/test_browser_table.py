@@ -479,16 +479,20 @@ def test_the_ring_turns_with_the_viewer(site_server, browser):
         page.goto(f"{base}/rooms/{room['room_id']}/")
         page.wait_for_selector("#table[data-hand] .table-end", state="attached")
         assert page.locator("#table").get_attribute("data-ref") == "2"
-        m = page.evaluate("""() => {
+        # the felt is drawn in the play phase only (a hand opens with the
+        # emperor's choice; between hands there is none): measure in one tick
+        # once the parsed table holds all five play places
+        m = page.wait_for_function("""() => {
             const box = el => el.getBoundingClientRect();
+            const plays = [...document.querySelectorAll('#table[data-hand] #felt .play[data-seat]')];
+            if (plays.length < 5 || !document.querySelector('#table .table-end')) return null;
             const board = box(document.querySelector('#table .board'));
             return {board: [board.left, board.right],
                     seats: Object.fromEntries([...document.querySelectorAll('#table .seat[data-seat]')].map(s => [
                         s.dataset.seat, {x: box(s).left + box(s).width / 2, top: box(s).top,
                                          border: getComputedStyle(s).borderTopColor}])),
-                    plays: Object.fromEntries([...document.querySelectorAll('#felt .play[data-seat]')].map(p => [
-                        p.dataset.seat, getComputedStyle(p).gridRowStart]))};
-        }""")
+                    plays: Object.fromEntries(plays.map(p => [p.dataset.seat, getComputedStyle(p).gridRowStart]))};
+        }""", timeout=30000).json_value()
         seats = {int(k): v for k, v in m["seats"].items()}
         pos = {s: (s - 2) % 5 for s in seats}
         assert {int(k): v for k, v in m["plays"].items()} == {s: f"p{p}" for s, p in pos.items()}
