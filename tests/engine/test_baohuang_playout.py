@@ -8,12 +8,11 @@ import random
 
 import pytest
 
-from games.engine import GAMES, get_rules
 from games.engine.baohuang import RULES
 from games.engine.baohuang import bots
 from games.engine.baohuang.playout import heuristic_playout
 from games.engine.baohuang.view import knowledge
-from games.engine.simulate import random_start, run_simulation
+from games.engine.simulate import random_start
 
 HANDS = 120
 
@@ -116,42 +115,3 @@ def test_playout_leaves_its_input_unchanged():
     before = (st.hands, st.rcs, st.sizes, st.log, st.top, st.trick_log, st.finished)
     heuristic_playout(st)
     assert (st.hands, st.rcs, st.sizes, st.log, st.top, st.trick_log, st.finished) == before
-
-
-@pytest.mark.parametrize("game", GAMES)
-def test_every_games_bot_playout_is_absent_or_agrees_with_stepping(game):
-    rules = get_rules(game)
-    offered = 0
-    for seed in range(6):
-        match = rules.new_match(None, None)
-        st = rules.start_hand(match, rules.deal(match, seed))
-        rng = random.Random(seed)
-        while not rules.is_complete(st):
-            done = rules.bot_playout(st, random.Random(seed))
-            if done is not None:
-                offered += 1
-                want = st
-                step_rng = random.Random(seed)
-                while not rules.is_complete(want):
-                    seat = rules.to_act(want)
-                    want = rules.apply(want, rules.bot_action(want, seat, "heuristic", step_rng))
-                assert rules.actions(done) == rules.actions(want)
-                assert rules.summary(done) == rules.summary(want)
-            seat = rules.to_act(st)
-            st = rules.apply(st, rules.bot_action(st, seat, "heuristic", rng))
-    if game == "baohuang":
-        assert offered > 0
-
-
-def test_simulate_records_are_the_same_with_and_without_the_playout(monkeypatch):
-    def records():
-        out = []
-        run_simulation("baohuang", 12, 4, ["heuristic"] * 5,
-                       on_record=lambda n, rec: out.append(rec))
-        return out
-
-    with_playout = records()
-    monkeypatch.setattr(type(RULES), "bot_playout", lambda self, state, rng: None)
-    without = records()
-    assert len(with_playout) == 12
-    assert with_playout == without

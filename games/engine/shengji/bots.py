@@ -289,6 +289,19 @@ class Heuristic:
         orders, above = tab
         return above[bisect_right(orders, top)]
 
+    def _suit_table(self, stabs: list, suit: str, size: int) -> tuple:
+        """The ``(orders, above)`` table of :meth:`_higher_unseen` for ``suit``
+        and unit ``size`` (built on first use), kept in ``stabs[size]`` for
+        sizes below 5: the lead scoring's per-suit tables, looked up by
+        ``stabs[size]`` first and through here on a miss."""
+        tab = self._higher.get((suit, size))
+        if tab is None:
+            self._higher_unseen(suit, size, 0)
+            tab = self._higher[(suit, size)]
+        if size < 5:
+            stabs[size] = tab
+        return tab
+
     def _shape(self, cards):
         """``(suit, components)`` of a one-suit play (S11 decomposition)."""
         comps = decompose(cards, self.v.ctx)
@@ -396,8 +409,6 @@ class Heuristic:
         unseen_n = self._unseen_n
         trump_rich = hand_trumps * 2 >= unseen_trumps
         partner_voids = v.voids[partner]
-        tables = self._higher
-        higher_unseen = self._higher_unseen
         cut_of = self._cut
         left_voids = v.voids[(self.seat + 1) % 4]  # the opponents' (for the cut memo)
         right_voids = v.voids[(self.seat + 3) % 4]
@@ -433,110 +444,60 @@ class Heuristic:
                 stabs = [None, None, None, None, None]
                 t1o = None
             n = len(cards)
+            throw = None  # a throw's components (S11/S12)
             if n == 1:
                 # a single (the commonest lead): the size-1 table kept in locals
                 pts = points[c0]
                 if t1o is None:
-                    tab = tables.get((suit, 1))
-                    if tab is None:
-                        higher_unseen(suit, 1, top)
-                        tab = tables[(suit, 1)]
-                    stabs[1] = tab
-                    t1o, t1a = tab
+                    t1o, t1a = self._suit_table(stabs, suit, 1)
                 higher = t1a[bisect_right(t1o, top)]
                 if higher == 0:
                     p = 1.0
                 else:
                     q = 1 - higher / denom
                     p = (q if q > 0.05 else 0.05) ** 2  # max(0.05, q) ** 2, no call
-                if not is_t:
-                    if cut:
-                        p = p * 0.25
-                    else:
-                        p = p * (0.7 if unseen_suit < 6 else 1.0)
-                jokers = top >= 44
-            elif cards.count(c0) == n:
-                pts = points[c0] * n
-                tab = stabs[n] if n < 5 else None
-                if tab is None:
-                    tab = tables.get((suit, n))
-                    if tab is None:
-                        higher_unseen(suit, n, top)
-                        tab = tables[(suit, n)]
-                    if n < 5:
-                        stabs[n] = tab
-                higher = tab[1][bisect_right(tab[0], top)]
-                # _unit_chance(higher, n, unseen_suit)
-                if higher == 0:
-                    p = 1.0
-                elif n > 1:
-                    p = 0.55 / (1 + higher / 4)
-                else:
-                    q = 1 - higher / denom
-                    p = (q if q > 0.05 else 0.05) ** 2  # max(0.05, q) ** 2, no call
-                # times _cut_factor(suit, unseen_suit, n) (1 for trumps)
-                if not is_t:
-                    if cut:
-                        p = p * 0.25
-                    else:
-                        p = p * (0.7 if unseen_suit < 6 * n else 1.0)
                 jokers = top >= 44
             else:
-                # a tractor or a throw: _lead_win_chance's formulas inline, on
-                # the same tables (S6, S11/S12)
-                pts = 0
-                for c in cards:
-                    pts += points[c]
-                jokers = None
-                comps = decompose(cards, ctx)
-                if len(comps) > 1:
-                    # a throw must stand; a failed one plays its lowest card
-                    if unseen_suit == 0:
-                        p = 1.0  # nothing of the suit unseen: no cut factor
+                # a unit of n copies, a tractor (S6) or a throw (S11/S12):
+                # _lead_win_chance's formulas inline, on the same tables
+                if cards.count(c0) == n:
+                    pts = points[c0] * n
+                    jokers = top >= 44
+                    size, ctop = n, top
+                else:
+                    pts = 0
+                    for c in cards:
+                        pts += points[c]
+                    jokers = None
+                    comps = decompose(cards, ctx)
+                    if len(comps) > 1:
+                        throw = comps
                     else:
-                        p = 1.0
-                        for comp in comps:
+                        size, ctop = comps[0].size, comps[0].top
+                if throw is None:
+                    # _unit_chance(higher, size, unseen_suit) of a unit of two or more
+                    tab = stabs[size] if size < 5 else None
+                    if tab is None:
+                        tab = self._suit_table(stabs, suit, size)
+                    higher = tab[1][bisect_right(tab[0], ctop)]
+                    p = 1.0 if higher == 0 else 0.55 / (1 + higher / 4)
+                else:
+                    # a throw must stand: 0 when an unseen unit beats one of its
+                    # components (a failed one plays its lowest card)
+                    p = 1.0
+                    if unseen_suit:
+                        for comp in throw:
                             size = comp.size
                             tab = stabs[size] if size < 5 else None
                             if tab is None:
-                                tab = tables.get((suit, size))
-                                if tab is None:
-                                    higher_unseen(suit, size, comp.top)
-                                    tab = tables[(suit, size)]
-                                if size < 5:
-                                    stabs[size] = tab
+                                tab = self._suit_table(stabs, suit, size)
                             if tab[1][bisect_right(tab[0], comp.top)]:
                                 p = 0.0
                                 break
-                        if p == 1.0 and not is_t:
-                            if cut:
-                                p = p * 0.25
-                            else:
-                                p = p * (0.7 if unseen_suit < 6 * n else 1.0)
-                else:
-                    comp = comps[0]
-                    size = comp.size
-                    tab = stabs[size] if size < 5 else None
-                    if tab is None:
-                        tab = tables.get((suit, size))
-                        if tab is None:
-                            higher_unseen(suit, size, comp.top)
-                            tab = tables[(suit, size)]
-                        if size < 5:
-                            stabs[size] = tab
-                    higher = tab[1][bisect_right(tab[0], comp.top)]
-                    if higher == 0:
-                        p = 1.0
-                    elif size > 1:
-                        p = 0.55 / (1 + higher / 4)
-                    else:
-                        q = 1 - higher / denom
-                        p = (q if q > 0.05 else 0.05) ** 2
-                    if not is_t:
-                        if cut:
-                            p = p * 0.25
-                        else:
-                            p = p * (0.7 if unseen_suit < 6 * n else 1.0)
+            # times _cut_factor(suit, unseen_suit, n) (1 for trumps); a throw
+            # with nothing of its suit unseen has no cut factor
+            if not is_t and (unseen_suit or throw is None):
+                p = p * (0.25 if cut else 0.7 if unseen_suit < 6 * n else 1.0)
             win_value = 8 + 3 * n + pts
             loss = pts * 1.5 + 2 * n
             if is_t:

@@ -132,6 +132,30 @@ class Step:
 _step = slot_builder(Step)
 
 
+def _take_tractors(counts: dict[Card, int], info, plan: Plan, high: bool):
+    """The matcher's first stage (S9): each tractor ``(k, m)`` of ``plan`` in
+    turn matched by :func:`_find_run` and its cards taken out of ``counts``
+    (changed in place).  Returns ``(flags, demands, runs)``: 1 or 0 per
+    tractor (matched or not), the unit demands (``plan.units`` plus ``m``
+    units of ``k`` per unmatched tractor), largest first, and the matched
+    ``(k, run)`` in order."""
+    flags: list[int] = []
+    demands = list(plan.units)
+    runs: list[tuple[int, list[Card]]] = []
+    for k, m in plan.tractors:
+        run = _find_run(counts, info, k, m, high)
+        if run is None:
+            flags.append(0)
+            demands.extend([k] * m)
+        else:
+            flags.append(1)
+            runs.append((k, run))
+            for card in run:
+                counts[card] -= k
+    demands.sort(reverse=True)
+    return flags, demands, runs
+
+
 def greedy(counts: dict[Card, int], plan: Plan, ctx: TrumpContext, high: bool = False):
     """Run the matcher of the module docstring on ``counts`` (cards of the led
     suit → multiplicity).  Returns ``(score, steps, left)`` where ``left`` is the
@@ -140,22 +164,9 @@ def greedy(counts: dict[Card, int], plan: Plan, ctx: TrumpContext, high: bool = 
     """
     info = ctx._t.info
     counts = {c: n for c, n in counts.items() if n > 0}
-    flags: list[int] = []
-    steps: list[Step] = []
-    demands = list(plan.units)
-    for k, m in plan.tractors:
-        run = _find_run(counts, info, k, m, high)
-        if run is None:
-            flags.append(0)
-            demands.extend([k] * m)
-        else:
-            flags.append(1)
-            used: list[Card] = []
-            for card in run:
-                counts[card] -= k
-                used.extend((card,) * k)
-            steps.append(_step("tractor", k, tuple(used)))
-    demands.sort(reverse=True)
+    flags, demands, runs = _take_tractors(counts, info, plan, high)
+    steps: list[Step] = [_step("tractor", k, tuple(card for card in run for _ in range(k)))
+                         for k, run in runs]
     entries: list[tuple[int, ...]] = []
     # (order, C6) or (-order, C6) per card: the key (n, -o if high else o,
     # C6) compared as (n, that pair), the same order
@@ -356,22 +367,12 @@ def _score(counts: dict[Card, int], plan: Plan, info) -> tuple:
     left); the units then depend only on the counts left, not on which cards
     carry them: each step takes ``g`` from the smallest count ``≥ g``, and
     counts below 2 never supply a unit."""
-    demands = list(plan.units)
     if plan.tractors:
         counts = dict(counts)
-        flags: list[int] = []
-        for k, m in plan.tractors:
-            run = _find_run(counts, info, k, m, False)
-            if run is None:
-                flags.append(0)
-                demands.extend([k] * m)
-            else:
-                flags.append(1)
-                for card in run:
-                    counts[card] -= k
-        demands.sort(reverse=True)
+        flags, demands, _runs = _take_tractors(counts, info, plan, False)
         ftuple = tuple(flags)
     else:
+        demands = list(plan.units)  # a plan's units come largest first
         ftuple = ()
     vals = [n for n in counts.values() if n >= 2]
     entries: list[tuple[int, ...]] = []
