@@ -3,8 +3,9 @@ never broken around a tag ("机器人4" stood as "机器人" and "4" on two line
 with the 庄家 tag between them at 375 px); the name and its role tag (庄,
 庄家, 闲) stand on one line, in English too (part 2: "Dealer's side" and
 "Attacking" went whole under the name, a seat three lines tall; under the
-context "seat tag" they are Dealer, Ally, Attack; a phone seat's tag is
-narrower), so the name's line holds them and the count has the second."""
+context "seat tag" they are Dealer, Partner, Attack (session 25: the
+dealer's partner had been "Ally"); a phone seat's tag is narrower), so the
+name's line holds them and the count has the second."""
 
 from __future__ import annotations
 
@@ -54,7 +55,7 @@ def test_a_name_stays_whole_beside_its_role_tag(site_server, browser, language, 
         page.screenshot(path=str(SHOTS / f"seat-name-tags-{language}-{tag}.png"))
         assert len(seats) == 4 and all(s["tags"] for s in seats), seats
         if language == "en":
-            assert {t["text"] for s in seats for t in s["tags"]} <= {"Dealer", "Ally", "Attack"}, seats
+            assert {t["text"] for s in seats for t in s["tags"]} <= {"Dealer", "Partner", "Attack"}, seats
         for s in seats:
             assert s["lines"] == 1, s  # the name in one piece
             assert s["boxLines"] == 1, s  # the name's line holds its tags: the seat's first of two
