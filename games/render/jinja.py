@@ -54,7 +54,7 @@ from collections import ChainMap
 from types import MethodType
 
 from django.templatetags.static import static
-from django.utils.translation import gettext, ngettext
+from django.utils.translation import gettext, ngettext, pgettext
 from jinja2 import Environment, StrictUndefined, Template
 from jinja2.runtime import Context, Undefined, new_context
 from markupsafe import Markup
@@ -97,6 +97,21 @@ def translate(message: str) -> Markup:
     found = _translated.get((language, message))
     if found is None:
         found = _translated[(language, message)] = Markup(gettext(message))
+    return found
+
+
+def translate_in_context(context: str, message: str) -> Markup:
+    """``{% translate "literal" context "ctx" %}``: :func:`translate` of a
+    literal whose word depends on where it stands (``pgettext``: 保皇 is the
+    game's name, but "seat tag" 保皇 is the emperor's guard); kept per
+    language like :func:`translate`."""
+    language = memo_store._language.get()
+    if language is None:
+        return Markup(pgettext(context, message))
+    key = (language, context + "\x04" + message)
+    found = _translated.get(key)
+    if found is None:
+        found = _translated[key] = Markup(pgettext(context, message))
     return found
 
 
@@ -276,7 +291,7 @@ def environment(**options) -> Environment:
     options["undefined"] = StrictUndefined
     options.setdefault("keep_trailing_newline", True)
     env = TableEnvironment(**options)
-    env.globals.update({"_": translate, "ngettext": plural, "url": path, "memo": memo, "static": static, "region": region})
+    env.globals.update({"_": translate, "pgettext": translate_in_context, "ngettext": plural, "url": path, "memo": memo, "static": static, "region": region})
     env.filters.update({
         "fmt": fmt, "get_item": get_item, "cards_html": cards_html, "stack_buttons": stack_buttons, "card_class": card_class,
         "card_label": card_label, "default_if_none": default_if_none,

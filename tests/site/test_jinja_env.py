@@ -34,6 +34,19 @@ def test_a_literals_translation_is_not_escaped():
     assert render("{{ x }}", x="it's") == "it&#39;s"  # a variable still is escaped
 
 
+def test_a_literal_in_a_context_takes_its_contexts_word():
+    """``pgettext``: 保皇 alone is the game's name; as a "seat tag" it is the
+    emperor's guard (the 保皇 roles line and result table say Guard in
+    English, not Baohuang), in every language the catalog has it."""
+    with translation.override("en"):
+        assert render('{{ _("保皇") }}') == "Baohuang"
+        assert render('{{ pgettext("seat tag", "保皇") }}') == "Guard"
+    with translation.override("zh-hant"):
+        assert render('{{ pgettext("seat tag", "庄家") }}') == "莊家"
+    with translation.override("zh-hans"):
+        assert render('{{ pgettext("seat tag", "保皇") }}') == "保皇"
+
+
 def test_none_and_default_if_none_behave_as_in_a_django_template():
     assert render("{% if x is none %}none{% endif %}", x=None) == "none"
     assert render("{% if x is not none %}set{% endif %}", x=0) == "set"
