@@ -1,5 +1,5 @@
 """Code says why in words: no issue-tracker references (``#12``, ``issue 26``)
-in Python, templates or scripts outside migrations.  The tracker is not in the
+in Python, templates, scripts or style sheets outside migrations.  The tracker is not in the
 repository, so a number explains nothing to a reader; the history is in git."""
 
 from __future__ import annotations
@@ -25,7 +25,7 @@ def tracked(*patterns: str) -> list[Path]:
 
 def test_no_issue_numbers_in_code():
     found = []
-    for path in tracked("*.py", "*.html", "*.js"):
+    for path in tracked("*.py", "*.html", "*.js", "*.css"):
         if path == Path(__file__).resolve():
             continue  # its own examples of what it finds
         for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
