@@ -32,6 +32,12 @@ render pool after it (two hand-offs, as before "Session 25"): the same code
 and the same load, a paired comparison that a shared machine's drift between
 two runs does not blur.
 
+``--hop-cost`` measures only what one thread hand-off costs: a job that
+does nothing, run from a running event loop in a one-thread pool
+(``run_in_executor`` with a copied context, awaited: the submit, the worker
+thread's wake-up, the result's call into the loop and the loop's wake-up),
+CPU microseconds per round trip, seven rounds of 5,000; no database.
+
 Prints the median and mean CPU and wall milliseconds per push, and how many
 pushes were rendered by a job of the render pool (``hops``, a second thread
 job after the read's) when the tree's hub counts them.  ``--tree DIR``
@@ -64,9 +70,13 @@ def main() -> int:
     parser.add_argument("--keep", action="store_true", help="keep (and reuse) the database")
     parser.add_argument("--ab", action="store_true",
                         help="alternate pushes rendered in the read's job and in a job of the render pool")
+    parser.add_argument("--hop-cost", action="store_true",
+                        help="only the CPU of one executor job's round trip from a running event loop")
     parser.add_argument("--stub-renders", action="store_true",
                         help="each seat's render a fixed string: what is left is the read, the hand-offs, the loop")
     args = parser.parse_args()
+    if args.hop_cost:
+        return hop_cost()
     sys.path.insert(0, str(Path(args.tree).resolve()))
     os.chdir(args.tree)
     for name in ("REDIS_URL", "CELERY_BROKER_URL"):
@@ -95,6 +105,35 @@ def main() -> int:
         snapshots.close_connections()
         if not args.keep:
             teardown_databases(config, verbosity=0)
+    return 0
+
+
+def hop_cost() -> int:
+    """Print the CPU microseconds of one executor round trip (``--hop-cost``)."""
+    import contextvars
+    from concurrent.futures import ThreadPoolExecutor
+
+    pool = ThreadPoolExecutor(max_workers=1)
+
+    def nothing():
+        return None
+
+    async def rounds():
+        loop = asyncio.get_running_loop()
+        for _ in range(200):
+            await loop.run_in_executor(pool, nothing)
+        out = []
+        for _ in range(7):
+            started = time.process_time()
+            for _ in range(5000):
+                await loop.run_in_executor(pool, contextvars.copy_context().run, nothing)
+            out.append((time.process_time() - started) / 5000 * 1e6)
+        return out
+
+    spent = asyncio.run(rounds())
+    pool.shutdown()
+    print(f"executor round trip CPU us: median {statistics.median(spent):.1f}  "
+          f"rounds {', '.join(f'{x:.1f}' for x in spent)}")
     return 0
 
 
