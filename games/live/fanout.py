@@ -13,7 +13,12 @@ and the hub
   own seat, language and user (:func:`games.live.snapshots.render_seat`): hidden
   information stays per connection exactly as before; each audience once
   (:func:`games.live.snapshots.audience`: a seat's sockets, or the spectators
-  who differ in nothing the fragment shows, in one language, share one render);
+  who differ in nothing the fragment shows, in one language, share one render).
+  A push that reads its snapshot renders in the read's own job, in the read
+  pool's thread (:func:`games.live.snapshots.snapshot_then`, :func:`_prepare`):
+  one thread hand-off and one wake-up of the event loop per push; a kept
+  snapshot, a watch rule to ask or every render slot taken
+  (:data:`_render_slots`) renders in the render pool instead;
 * coalesces: while a room's push is being rendered, newer announcements of the
   same room are kept as one pending version, pushed when the render finishes
   (a socket never gets an older version than it already has, and a busy
@@ -42,6 +47,7 @@ import contextlib
 import contextvars
 import logging
 import os
+import threading
 import time
 import weakref
 from concurrent.futures import ThreadPoolExecutor
@@ -65,6 +71,9 @@ STOP_S = 2.0
 #: only contend for the GIL with the event loop and the read pool).
 RENDER_THREADS = max(1, int(os.environ.get("GAMES_RENDER_THREADS", "1")))
 _render_pool = ThreadPoolExecutor(max_workers=RENDER_THREADS, thread_name_prefix="render")
+#: Renders running at once, in the render pool or in a read-pool thread right
+#: after its read (:func:`_prepare`): at most :data:`RENDER_THREADS`.
+_render_slots = threading.BoundedSemaphore(RENDER_THREADS)
 
 _hubs: "weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, Hub]" = weakref.WeakKeyDictionary()
 
@@ -106,6 +115,49 @@ def _render_all(snap, viewers, version, committed_at) -> tuple[list[str | None],
                 except Exception:
                     log.exception("rendering room %s version %s failed", snap.room.pk, snap.version)
     return out, len(done)
+
+
+def _render_held(snap, viewers, version, committed_at) -> tuple[list[str | None], int]:
+    """:func:`_render_all` in a render slot (:data:`_render_slots`; a job of
+    the render pool: it waits for a slot)."""
+    with _render_slots:
+        return _render_all(snap, viewers, version, committed_at)
+
+
+def _prepare(snap, members, version, committed_at):
+    """What a push does after its read, in the read pool's thread that read
+    ``snap`` (:func:`games.live.snapshots.snapshot_then`), so that the common
+    push is one thread job: ``members`` that still lack ``snap``'s version
+    (stale ones dropped, as after any read), then
+
+    * when some of them are guarded and the watch rules must be asked
+      (:func:`games.live.snapshots.allowed_without_asking` false): the
+      verdicts, in this same job (:func:`games.live.snapshots._decide`, the
+      connection kept as the read keeps it), and no render: the event loop
+      refuses the refused sockets first, then renders (the render pool);
+    * otherwise, when a render slot is free (:data:`_render_slots`: never
+      more renders at once than :data:`RENDER_THREADS`, whichever thread
+      runs them), their renders (:func:`_render_all`, each viewer its own
+      seat's); when none is, no render (the render pool does it).
+
+    ``(targets, guarded, verdicts or None, (htmls, renders) or None)``.
+    Reads only the members' plain attributes (``sent_version``, ``guarded``,
+    ``user``, ``language``); sending stays on the event loop."""
+    targets = [m for m in members if m.sent_version < snap.version]
+    guarded = [m for m in targets if getattr(m, "guarded", False)]
+    if not targets:
+        return targets, guarded, None, None
+    if guarded:
+        users = [m.user for m in guarded]
+        if not live.allowed_without_asking(snap, users):
+            return targets, guarded, live._decide(snap, users), None
+    if not _render_slots.acquire(blocking=False):
+        return targets, guarded, None, None
+    try:
+        rendered = _render_all(snap, [(m.language, m.user) for m in targets], version, committed_at)
+    finally:
+        _render_slots.release()
+    return targets, guarded, None, rendered
 
 
 async def _logged(coro) -> None:
@@ -150,8 +202,9 @@ class Hub:
         self.task: asyncio.Task | None = None
         #: pushes rendered, announcements folded into a pending one, renders (one
         #: per audience and language), sockets sent to, and watch-verdict jobs (one
-        #: per room version with guarded sockets): tests, bench
-        self.stats = {"pushes": 0, "coalesced": 0, "renders": 0, "sockets": 0, "verdicts": 0}
+        #: per room version with guarded sockets), and pushes rendered by a job of
+        #: the render pool (the others in their read's job): tests, bench
+        self.stats = {"pushes": 0, "coalesced": 0, "renders": 0, "sockets": 0, "verdicts": 0, "hops": 0}
 
     # membership --------------------------------------------------------
     async def join(self, room_id: int, member) -> None:
@@ -272,16 +325,25 @@ class Hub:
         targets = [m for m in room.members if m.sent_version < version and not getattr(m, "refused", False)]
         if not targets:
             return
-        snap = await live.snapshot(room_id, version)
+        # the read and, in the same read-pool job, the targets' renders (:func:`_prepare`);
+        # a kept or shared snapshot comes without them (done is None)
+        snap, done = await live.snapshot_then(room_id, version, _prepare, targets, version, committed_at)
         if snap is None:
             return
-        targets = [m for m in targets if m.sent_version < snap.version]
-        guarded = [m for m in targets if getattr(m, "guarded", False)]
-        users = [m.user for m in guarded]
-        # an app's watch rule: decided from this snapshot, for all of them at once;
-        # no job when all of them are seated (a private room's players)
-        if guarded and not live.allowed_without_asking(snap, users):
-            verdicts = await live.ask_watch_rules(snap, users)
+        if done is None:
+            targets = [m for m in targets if m.sent_version < snap.version]
+            guarded = [m for m in targets if getattr(m, "guarded", False)]
+            users = [m.user for m in guarded]
+            verdicts = rendered = None
+            # an app's watch rule: decided from this snapshot, for all of them at once;
+            # no job when all of them are seated (a private room's players)
+            if guarded and not live.allowed_without_asking(snap, users):
+                verdicts = await live.ask_watch_rules(snap, users)
+        else:
+            targets, guarded, verdicts, rendered = done
+            if verdicts is not None:
+                live.stats["verdicts"] += 1  # asked in the read's job (live._decide)
+        if verdicts is not None:
             self.stats["verdicts"] += 1
             refused = {m for m, allowed in zip(guarded, verdicts) if not allowed}
             if refused:
@@ -290,11 +352,14 @@ class Hub:
                     await member.refuse()
         if not targets:
             return
-        viewers = [(m.language, m.user) for m in targets]
-        context = contextvars.copy_context()
-        htmls, renders = await asyncio.get_running_loop().run_in_executor(
-            _render_pool, context.run, _render_all, snap, viewers, version, committed_at
-        )
+        if rendered is None:
+            self.stats["hops"] += 1
+            viewers = [(m.language, m.user) for m in targets]
+            context = contextvars.copy_context()
+            rendered = await asyncio.get_running_loop().run_in_executor(
+                _render_pool, context.run, _render_held, snap, viewers, version, committed_at
+            )
+        htmls, renders = rendered
         self.stats["pushes"] += 1
         self.stats["renders"] += renders
         self.stats["sockets"] += len(targets)

@@ -33,6 +33,7 @@ import asyncio
 import contextvars
 import copy
 import dataclasses
+import logging
 import os
 import threading
 import time
@@ -48,6 +49,8 @@ from games.services import roomcache
 from games.services.prepared import Prepared
 from games.render.regions import TableHtml
 from games.render.tables import TableSnapshot, hidden_links, render_table_parts, seat_of, table_snapshot
+
+log = logging.getLogger(__name__)
 
 #: Threads reading snapshots side by side (each holds its own database
 #: connection, kept for ``CONN_MAX_AGE``): reads of different rooms overlap
@@ -419,6 +422,66 @@ async def snapshot(room_id: int, version: int | None) -> TableSnapshot | None:
     if snap is not None:
         _remember(snap, fresh=version is None)
     return snap
+
+
+def _read_then(room_id: int, kept: TableSnapshot | None, then, args: tuple):
+    """:func:`_read`, then (in the same pool thread, no hand-off) the snapshot
+    kept as the room's newest (:func:`_remember`: the room-state cache takes
+    its own lock) and ``then(snap, *args)``: ``(snap, what then returned)``,
+    ``(None, None)`` for a room gone.  What ``then`` raises is logged and
+    its result is None (the caller does that work itself): the snapshot,
+    which others may be waiting for, was read."""
+    snap = _read(room_id, kept)
+    if snap is None:
+        return None, None
+    _remember(snap, fresh=False)
+    try:
+        return snap, then(snap, *args)
+    except Exception:
+        log.exception("after reading room %s version %s", room_id, snap.version)
+        return snap, None
+
+
+async def snapshot_then(room_id: int, version: int, then, *args) -> tuple[TableSnapshot | None, object]:
+    """:func:`snapshot` of ``(room_id, version)`` and, when it must be read,
+    ``then(snap, *args)`` in the same job of the read pool, right after the
+    read: ``(snap, then's result)``.  A kept snapshot (no read), a read
+    already in flight (shared, as :func:`snapshot` shares it) or a ``then``
+    that raised gives ``(snap, None)``: the caller does that work itself.
+    The fan-out's push renders in ``then``
+    (:func:`games.live.fanout._prepare`): one thread hand-off and one wake-up
+    of the event loop per push instead of two.  A read started here is the
+    room's in-flight read for ``version`` (:func:`snapshot` callers share it;
+    they get the snapshot once ``then`` is done too)."""
+    snap = cached(room_id, version)
+    if snap is not None:
+        stats["shared"] += 1
+        return snap, None
+    key = (room_id, version)
+    loop = asyncio.get_running_loop()
+    future = _inflight.get(key)
+    if future is not None and future.get_loop() is loop:
+        return await snapshot(room_id, version), None
+    newest = roomcache.newest(room_id, KIND)
+    kept = newest[1] if newest is not None else None
+    context = contextvars.copy_context()
+    job = loop.run_in_executor(_db_pool, context.run, _read_then, room_id, kept, then, args)
+    shared = loop.create_future()  # what snapshot()'s callers of the same key await
+    _inflight[key] = shared
+
+    def settle(done: asyncio.Future) -> None:
+        if _inflight.get(key) is shared:
+            del _inflight[key]
+        if done.cancelled():
+            shared.cancel()
+        elif done.exception() is not None:
+            shared.set_exception(done.exception())
+            shared.exception()  # retrieved: the job's awaiter raises it (no "never retrieved" log)
+        else:
+            shared.set_result(done.result()[0])
+
+    job.add_done_callback(settle)
+    return await asyncio.shield(job)
 
 
 def _known_verdicts(snap: TableSnapshot, users) -> list[bool | None]:
