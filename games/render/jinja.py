@@ -102,9 +102,9 @@ def translate(message: str) -> Markup:
 
 def translate_in_context(context: str, message: str) -> Markup:
     """``{% translate "literal" context "ctx" %}``: :func:`translate` of a
-    literal whose word depends on where it stands (``pgettext``: 保皇 is the
-    game's name, but "seat tag" 保皇 is the emperor's guard); kept per
-    language like :func:`translate`."""
+    literal whose word depends on where it stands (``pgettext``: one
+    Chinese word may be a game's name alone and a role as a "seat tag");
+    kept per language like :func:`translate`."""
     language = memo_store._language.get()
     if language is None:
         return Markup(pgettext(context, message))

@@ -70,9 +70,13 @@ def test_the_runner_plays_without_the_broker_and_prints_its_latency(prefork_stac
 def test_worker_stop_loses_no_turn(prefork_stack, how):
     """The worker is stopped mid-hand (clean: its turns under way finish;
     ``kill -9``: its leases expire) and started again: the hand goes on and
-    completes, nothing logged before changed."""
+    completes, nothing logged before changed.  Bots at 250 ms a move: a
+    hand of 200-odd moves takes a minute, so it is still mid-way when the
+    stop comes (at 80 ms, on a loaded 2-core CI machine, where each
+    ``ops`` call is a few seconds of a Django start, the hand once ended
+    between the read of its sixth action and the stop)."""
     stack = prefork_stack
-    room = stack.ops("bot_room", humans=1, bot_delay_ms=80, autoplay=True, ready=True)
+    room = stack.ops("bot_room", humans=1, bot_delay_ms=250, autoplay=True, ready=True)
     room_id = room["room_id"]
     log = poll(lambda: stack.ops("hand_log", room_id=room_id),
                lambda lg: len(first_hand(lg)["actions"]) >= 6, 60, 0.5, "six actions")
