@@ -43,7 +43,9 @@ the engine state's extension and the rest), keeping the snapshot
 (``_remember``), and ``fanout._prepare`` (each viewer's audience, the
 renders); the deliveries on the loop.  Prints the CPU ms per push of each
 part and what the threads' clocks leave of the process's (other threads,
-e.g. the idle timer).
+e.g. the idle timer).  ``--split-again`` runs the step and ``_take`` a
+second time right after the first, timed apart: the same work with its
+code and data in the caches (the process figures then count both).
 
 ``--ab`` (a tree with :data:`games.live.fanout._render_slots`) alternates,
 push by push, the two ways a push renders: in its read's job (one thread
@@ -98,6 +100,8 @@ def main() -> int:
                         help="write the counted pushes' cProfile (loop thread + read job) to this file")
     parser.add_argument("--split", action="store_true",
                         help="CPU ms per push of the push's parts, each thread's own clock (no profiler)")
+    parser.add_argument("--split-again", action="store_true",
+                        help="with --split: the step and _take run twice, the second timed apart (warm caches)")
     args = parser.parse_args()
     if args.hop_cost:
         return hop_cost()
@@ -217,7 +221,7 @@ class Split:
     """``--split``: inclusive CPU time (``time.thread_time``) of named parts of
     the counted pushes, each measured on the thread that runs it."""
 
-    def __init__(self, snapshots, fanout, services, socket_class):
+    def __init__(self, snapshots, fanout, services, socket_class, hot=False):
         self.on = False
         self.spent: dict[str, float] = {}
         self.calls: dict[str, int] = {}
@@ -228,6 +232,10 @@ class Split:
         snapshots._keep = wrap("  _keep (close_at, close_old_connections, timer note)", snapshots._keep)
         snapshots.load_snapshot = wrap("  load_snapshot", snapshots.load_snapshot)
         snapshots.step_snapshot = wrap("    step_snapshot", snapshots.step_snapshot)
+        if hot:
+            snapshots.step_snapshot = self.again("    step_snapshot once more at once (warm caches)",
+                                                 snapshots.step_snapshot, snapshots.stats)
+            snapshots._take = self.again("  _take once more at once (warm caches)", snapshots._take)
         snapshots._STEP.fetch = wrap("      the step statement (Prepared.fetch)", snapshots._STEP.fetch)
         services.extend_state = wrap("      extend_state (engine)", services.extend_state)
         snapshots._moved = wrap("      seats copied (_moved)", snapshots._moved)
@@ -254,6 +262,22 @@ class Split:
             finally:
                 self._add(name, time.thread_time() - started)
         return timed
+
+    def again(self, name, func, stats=None):
+        """``func``, then (counted pushes) the same call again at once, timed as
+        ``name``: what the part costs with its code and data in the caches."""
+        def twice(*args, **kwargs):
+            out = func(*args, **kwargs)
+            if self.on:
+                on, self.on = self.on, False  # the inner parts' clocks not counted twice
+                started = time.thread_time()
+                func(*args, **kwargs)
+                self.on = on
+                self._add(name, time.thread_time() - started)
+                if stats is not None:
+                    stats["steps"] -= 1
+            return out
+        return twice
 
     def wrap_async(self, name, func):
         async def timed(*args, **kwargs):
@@ -396,7 +420,7 @@ def run(args) -> None:
     hub.rooms[room.pk] = local
 
     prof = Profiling(snapshots) if args.profile else None
-    split = Split(snapshots, fanout, services, Socket) if args.split else None
+    split = Split(snapshots, fanout, services, Socket, hot=args.split_again) if args.split else None
     cpu, wall = [], []
     modes = {"one hop": ([], []), "two hops": ([], [])}
     free = getattr(fanout, "_render_slots", None)
