@@ -3,6 +3,7 @@
 
     python scripts/push_cpu.py [--pg postgres://postgres@127.0.0.1:5432] [--pushes 300]
                                [--spectators 1] [--tree DIR] [--db NAME] [--keep]
+                               [--stub-renders] [--profile FILE]
 
 Creates a throwaway PostgreSQL database (``test_<--db>``, migrated; dropped
 afterwards unless ``--keep``) with the turn runner off, seats five players on
@@ -24,6 +25,27 @@ full reads and empty render caches) are not counted.
 ``--stub-renders`` makes each seat's render a fixed string (the same in
 both trees): the push's read, thread hand-offs and event loop are what is
 left to measure.
+
+``--profile FILE`` profiles the counted pushes (cProfile: one profiler on
+the event loop's thread around ``Hub._push``, one in the read pool's thread
+around its job, ``snapshots._read_then``, added together into FILE, pstats'
+format) and prints the CPU milliseconds per push that the collector took
+during them (``gc.callbacks``, by generation) and the top functions by
+cumulative time per push.  cProfile's own cost inflates every figure (about
+two to three times); read the shares, not the milliseconds.
+
+``--split`` (no profiler: its cost would blur them) times the parts of
+the counted pushes with each thread's own CPU clock (``time.thread_time``,
+inclusive): the event loop's thread during the push, the read pool's job
+(``snapshots._read_then``) and in it the connection's ``_take`` and
+``_keep``, the read (``load_snapshot``, and in it the step's statement,
+the engine state's extension and the rest), keeping the snapshot
+(``_remember``), and ``fanout._prepare`` (each viewer's audience, the
+renders); the deliveries on the loop.  Prints the CPU ms per push of each
+part and what the threads' clocks leave of the process's (other threads,
+e.g. the idle timer).  ``--split-again`` runs the step and ``_take`` a
+second time right after the first, timed apart: the same work with its
+code and data in the caches (the process figures then count both).
 
 ``--ab`` (a tree with :data:`games.live.fanout._render_slots`) alternates,
 push by push, the two ways a push renders: in its read's job (one thread
@@ -74,6 +96,12 @@ def main() -> int:
                         help="only the CPU of one executor job's round trip from a running event loop")
     parser.add_argument("--stub-renders", action="store_true",
                         help="each seat's render a fixed string: what is left is the read, the hand-offs, the loop")
+    parser.add_argument("--profile", default="",
+                        help="write the counted pushes' cProfile (loop thread + read job) to this file")
+    parser.add_argument("--split", action="store_true",
+                        help="CPU ms per push of the push's parts, each thread's own clock (no profiler)")
+    parser.add_argument("--split-again", action="store_true",
+                        help="with --split: the step and _take run twice, the second timed apart (warm caches)")
     args = parser.parse_args()
     if args.hop_cost:
         return hop_cost()
@@ -189,6 +217,174 @@ class Socket:
         self.refused = True
 
 
+class Split:
+    """``--split``: inclusive CPU time (``time.thread_time``) of named parts of
+    the counted pushes, each measured on the thread that runs it."""
+
+    def __init__(self, snapshots, fanout, services, socket_class, hot=False):
+        self.on = False
+        self.spent: dict[str, float] = {}
+        self.calls: dict[str, int] = {}
+        self.pushes: list[dict[str, float]] = []  # each counted push's parts (medians)
+        wrap = self.wrap
+        snapshots._read_then = wrap("read job (_read_then)", snapshots._read_then)
+        snapshots._take = wrap("  _take (close_old_connections)", snapshots._take)
+        snapshots._keep = wrap("  _keep (close_at, close_old_connections, timer note)", snapshots._keep)
+        snapshots.load_snapshot = wrap("  load_snapshot", snapshots.load_snapshot)
+        snapshots.step_snapshot = wrap("    step_snapshot", snapshots.step_snapshot)
+        if hot:
+            snapshots.step_snapshot = self.again("    step_snapshot once more at once (warm caches)",
+                                                 snapshots.step_snapshot, snapshots.stats)
+            snapshots._take = self.again("  _take once more at once (warm caches)", snapshots._take)
+        snapshots._STEP.fetch = wrap("      the step statement (Prepared.fetch)", snapshots._STEP.fetch)
+        services.extend_state = wrap("      extend_state (engine)", services.extend_state)
+        snapshots._moved = wrap("      seats copied (_moved)", snapshots._moved)
+        snapshots._remember = wrap("  _remember (roomcache.put)", snapshots._remember)
+        fanout._prepare = wrap("  fanout._prepare", fanout._prepare)
+        snapshots.audience = wrap("    audience (per viewer)", snapshots.audience)
+        fanout.rendering_in = self.wrap_cm("    rendering_in (per language)", fanout.rendering_in)
+        socket_class.deliver = self.wrap_async("loop: deliver (per socket)", socket_class.deliver)
+
+    def _add(self, name, spent):
+        if not self.pushes or self.pushes[-1] is None:
+            self.pushes.append({})
+        self.pushes[-1][name] = self.pushes[-1].get(name, 0.0) + spent
+        self.spent[name] = self.spent.get(name, 0.0) + spent
+        self.calls[name] = self.calls.get(name, 0) + 1
+
+    def wrap(self, name, func):
+        def timed(*args, **kwargs):
+            if not self.on:
+                return func(*args, **kwargs)
+            started = time.thread_time()
+            try:
+                return func(*args, **kwargs)
+            finally:
+                self._add(name, time.thread_time() - started)
+        return timed
+
+    def again(self, name, func, stats=None):
+        """``func``, then (counted pushes) the same call again at once, timed as
+        ``name``: what the part costs with its code and data in the caches."""
+        def twice(*args, **kwargs):
+            out = func(*args, **kwargs)
+            if self.on:
+                on, self.on = self.on, False  # the inner parts' clocks not counted twice
+                started = time.thread_time()
+                func(*args, **kwargs)
+                self.on = on
+                self._add(name, time.thread_time() - started)
+                if stats is not None:
+                    stats["steps"] -= 1
+            return out
+        return twice
+
+    def wrap_async(self, name, func):
+        async def timed(*args, **kwargs):
+            if not self.on:
+                return await func(*args, **kwargs)
+            started = time.thread_time()
+            try:
+                return await func(*args, **kwargs)
+            finally:
+                self._add(name, time.thread_time() - started)
+        return timed
+
+    def wrap_cm(self, name, func):
+        import contextlib
+
+        @contextlib.contextmanager
+        def timed(*args, **kwargs):
+            if not self.on:
+                with func(*args, **kwargs):
+                    yield
+                return
+            started = time.thread_time()
+            with func(*args, **kwargs):
+                self._add(name + " enter", time.thread_time() - started)
+                yield
+                started = time.thread_time()
+            self._add(name + " exit", time.thread_time() - started)
+        return timed
+
+    def end_push(self):
+        self.pushes.append(None)
+
+    def report(self, pushes, process_ms):
+        done = [p for p in self.pushes if p]
+        print(f"{'part':58} {'mean ms':>8} {'median':>8} {'calls/push':>10}")
+        for name, spent in self.spent.items():
+            median = statistics.median(p.get(name, 0.0) for p in done)
+            print(f"{name:58} {1000 * spent / pushes:8.3f} {1000 * median:8.3f} {self.calls[name] / pushes:10.1f}")
+        threads = self.spent.get("loop thread (whole push)", 0) + self.spent.get("read job (_read_then)", 0)
+        print(f"{'process CPU (mean)':58} {process_ms:11.3f}")
+        print(f"{'  not on the loop thread nor in the read job':58} {process_ms - 1000 * threads / pushes:11.3f}")
+
+
+class Profiling:
+    """``--profile``: a cProfile of the event loop's thread around each counted
+    push and one of the read pool's thread around its job
+    (``snapshots._read_then``), and the collector's CPU during them."""
+
+    def __init__(self, snapshots):
+        import cProfile
+        import gc
+
+        # CPU time of the profiled thread, not wall time (which counts the waits)
+        self.loop_prof = cProfile.Profile(time.thread_time)
+        self.read_prof = cProfile.Profile(time.thread_time)
+        self.on = False
+        self.gc = {0: 0.0, 1: 0.0, 2: 0.0}
+        self.gc_runs = {0: 0, 1: 0, 2: 0}
+        self._gc_started = {}
+        real = snapshots._read_then
+
+        def read_then(*args):
+            if not self.on:
+                return real(*args)
+            self.read_prof.enable()
+            try:
+                return real(*args)
+            finally:
+                self.read_prof.disable()
+
+        snapshots._read_then = read_then
+        gc.callbacks.append(self._collector)
+
+    def _collector(self, phase, info):
+        import threading
+
+        if not self.on:
+            return
+        key = threading.get_ident()
+        if phase == "start":
+            self._gc_started[key] = time.thread_time()
+        elif key in self._gc_started:
+            generation = info["generation"]
+            self.gc[generation] += time.thread_time() - self._gc_started.pop(key)
+            self.gc_runs[generation] += 1
+
+    def start(self):
+        self.on = True
+        self.loop_prof.enable()
+
+    def stop(self):
+        self.loop_prof.disable()
+        self.on = False
+
+    def report(self, path, pushes):
+        import pstats
+
+        pstats.Stats(self.loop_prof).dump_stats(path + ".loop")  # each thread's own too
+        pstats.Stats(self.read_prof).dump_stats(path + ".read")
+        stats = pstats.Stats(self.loop_prof)
+        stats.add(self.read_prof)
+        stats.dump_stats(path)
+        print(f"profiled {pushes} pushes into {path} (and {path}.loop, {path}.read); the collector's CPU ms per push: "
+              + ", ".join(f"gen{g} {1000 * self.gc[g] / pushes:.3f} ({self.gc_runs[g]} runs)" for g in self.gc))
+        stats.sort_stats("cumulative").print_stats(60)
+
+
 def run(args) -> None:
     from datetime import timedelta
 
@@ -223,6 +419,8 @@ def run(args) -> None:
     local.members.update(sockets)
     hub.rooms[room.pk] = local
 
+    prof = Profiling(snapshots) if args.profile else None
+    split = Split(snapshots, fanout, services, Socket, hot=args.split_again) if args.split else None
     cpu, wall = [], []
     modes = {"one hop": ([], []), "two hops": ([], [])}
     free = getattr(fanout, "_render_slots", None)
@@ -254,9 +452,21 @@ def run(args) -> None:
         mode = "two hops" if args.ab and len(cpu) % 2 else "one hop"
         if args.ab:
             fanout._render_slots = taken if mode == "two hops" else free
+        counted = prof is not None and hub.stats["pushes"] >= WARMUP
+        if counted:
+            prof.start()
+        if split is not None:
+            split.on = hub.stats["pushes"] >= WARMUP
+            thread0 = time.thread_time()
         started, wall0 = time.process_time(), time.perf_counter()
         loop.run_until_complete(hub._push(room.pk, local, version, int(time.time() * 1000)))
         spent, waited = time.process_time() - started, time.perf_counter() - wall0
+        if split is not None and split.on:
+            split._add("loop thread (whole push)", time.thread_time() - thread0)
+            split.on = False
+            split.end_push()
+        if counted:
+            prof.stop()
         if hub.stats["pushes"] <= WARMUP:
             continue
         if hops0 is None:
@@ -273,6 +483,10 @@ def run(args) -> None:
     print(f"push CPU ms (process): median {statistics.median(cpu):.3f}  mean {statistics.mean(cpu):.3f}  "
           f"wall ms: median {statistics.median(wall):.3f}  (n={len(cpu)}, {len(sockets)} sockets, "
           f"renders {hub.stats['renders']}, render-pool jobs {'-' if hops is None else hops - hops0})")
+    if prof is not None:
+        prof.report(args.profile, len(cpu))
+    if split is not None:
+        split.report(len(cpu), statistics.mean(cpu))
     for mode, (spent, waited) in modes.items() if args.ab else ():
         print(f"  {mode:9} CPU ms: median {statistics.median(spent):.3f}  mean {statistics.mean(spent):.3f}  "
               f"wall ms: median {statistics.median(waited):.3f}  (n={len(spent)})")

@@ -31,7 +31,6 @@ from __future__ import annotations
 
 import asyncio
 import contextvars
-import copy
 import dataclasses
 import logging
 import os
@@ -265,12 +264,15 @@ def _moved(old, room):
 
 def _clone(obj):
     """A shallow copy of the model instance ``obj`` with its own state and
-    joined-objects cache (``copy.copy`` of a model goes through pickling's
-    protocol: several times slower)."""
+    joined-objects cache (``copy.copy`` of a model, or of its ``ModelState``,
+    goes through pickling's protocol: several times slower; this is the
+    same shallow copy of each one's attributes)."""
     new = obj.__class__.__new__(obj.__class__)
     new.__dict__.update(obj.__dict__)
-    new._state = copy.copy(obj._state)
-    new._state.fields_cache = dict(obj._state.fields_cache)
+    old_state = obj._state
+    state = new._state = old_state.__class__.__new__(old_state.__class__)
+    state.__dict__.update(old_state.__dict__)
+    state.fields_cache = dict(old_state.fields_cache)
     return new
 
 
