@@ -147,8 +147,8 @@ def test_healthz_is_200_busy_when_the_pool_serves_others_while_it_waits(client, 
     pool = getattr(connection, "pool", None)
     if pool is None:
         pytest.skip("no connection pool (SQLite): the production topology has one")
-    # 3 s for a connection given back after 0.3 s: under a CI machine's load
-    # the giver's timer once fired after a 1 s wait had ended (session 20)
+    # 3 s for a connection given back once /healthz waits: under a CI
+    # machine's load the giver once came after a 1 s wait had ended (session 20)
     settings.DB_HEALTH_TIMEOUT = 3.0
     pool.open()
     held, got = [], []
@@ -161,7 +161,17 @@ def test_healthz_is_200_busy_when_the_pool_serves_others_while_it_waits(client, 
         while pool.get_stats().get("requests_waiting", 0) < 1 and time.monotonic() < deadline:
             time.sleep(0.01)
         assert pool.get_stats().get("requests_waiting", 0) == 1
-        giver = threading.Timer(0.3, lambda: pool.putconn(held.pop()))
+        def give_back_once_healthz_waits():
+            # not a timer: under a CI machine's load the request took longer
+            # than a 0.3 s timer to reach the pool, and the connection went
+            # back before /healthz queued (it then saw none given back)
+            end = time.monotonic() + 10
+            while pool.get_stats().get("requests_waiting", 0) < 2 and time.monotonic() < end:
+                time.sleep(0.005)
+            time.sleep(0.05)
+            pool.putconn(held.pop())
+
+        giver = threading.Thread(target=give_back_once_healthz_waits)
         giver.start()
         response = client.get("/healthz")
         giver.join()
