@@ -20,10 +20,27 @@ pytestmark = pytest.mark.browser
 PASSWORD = "Cards-" + secrets.token_hex(6)
 
 
+#: Counts the fragments the page's socket has swapped in (``window.__pushes``).
+COUNT_PUSHES = ("window.__pushes = 0; document.addEventListener('htmx:wsAfterMessage', "
+                "() => { window.__pushes += 1; });")
+
+
 def new_page(browser):
     context = browser.new_context(viewport={"width": 900, "height": 900}, locale="zh-CN")
     context.set_default_timeout(30_000)
+    context.add_init_script(COUNT_PUSHES)
     return context.new_page()
+
+
+def click_live(page, selector: str) -> None:
+    """Click a form button of the event page's ``#event-live`` fragment, as
+    soon as the socket's first push (sent when it connects) has replaced the
+    copy the page came with: a click while that push swaps the fragment in can
+    press the old button and release over the new one, and then no form is
+    sent.  Fails (a timeout naming the request) if the click sent no POST."""
+    page.wait_for_function("window.__pushes > 0")
+    with page.expect_request(lambda r: r.method == "POST"):
+        page.click(selector)
 
 
 def sign_up(page, base: str, username: str) -> None:
@@ -82,8 +99,8 @@ def test_organiser_runs_round_one_for_two_pairs(site_server, browser):
         page.goto(event_url)
     organiser.click("#pair-round")
     organiser.wait_for_selector("#start-round")
-    organiser.click("#start-round")
-    organiser.wait_for_selector('#round-1[data-status="running"]')
+    click_live(organiser, "#start-round")
+    organiser.wait_for_selector('#round-1[data-status="running"]', timeout=60_000)
 
     seats = {}
     for i, page in enumerate(players):

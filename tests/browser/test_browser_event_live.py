@@ -14,7 +14,7 @@ import secrets
 import pytest
 
 from .conftest import SHOTS
-from .test_browser_event import new_page, sign_up
+from .test_browser_event import click_live, new_page, sign_up
 
 pytestmark = pytest.mark.browser
 
@@ -41,9 +41,9 @@ def test_hands_done_is_pushed_while_the_round_runs(site_server, browser):
     page.wait_for_selector("#entries")
     page.click("#pair-round")
     page.wait_for_selector("#start-round")
-    page.click("#start-round")
+    click_live(page, "#start-round")
     row = page.locator('#round-1 tr[data-table="1"]')
-    row.wait_for()
+    row.wait_for(timeout=60_000)
     page.evaluate("window.__notReloaded = true")
     first = int(row.get_attribute("data-hands-done"))
     assert first < 3
