@@ -254,7 +254,7 @@ def test_failed_throw_is_announced_without_who_stopped_it(sj_humans, monkeypatch
         assert failed.startswith("sj0 ") and "♣A ♣A ♣K → ♣K" in failed
         assert not any(f"sj{s}" in failed for s in (1, 2, 3))
         assert re.findall(r'data-played-seat="(\d)"', html) == ["0"]  # on the felt, once
-        assert 'data-play-seat=' not in html  # the trick is not listed twice (#37's bytes per push)
+        assert 'data-play-seat=' not in html  # the trick is not listed twice (bytes per push)
     # seat 1 follows: the page tells it what S9 requires
     assert 'id="follow-hint"' in page(room, users[1])
     for seat, c in ((1, "4C"), (2, "3C"), (3, "QC")):
