@@ -1,0 +1,116 @@
+"""The event page morphs its pushed fragment in (static/clubs/event.js): an
+organiser runs round 1 of a 升级 event of two bot pairs (one hand), reopens the
+event page, opens the finished table's 更正 form and types a reason; a second
+page of the same organiser then pairs round 2, which pushes a new
+``#event-live`` to the first page.  The push is applied (round 2's section
+appears, the page is not reloaded) and the organiser's work is kept: the same
+<details> element, still open, the typed reason, and the same button of the
+form.  With the fragment replaced (the old ``outerHTML`` swap) the form closed
+on every push, every second while other tables played, and lost the text.
+
+Before a round starts, the same holds for the pairing's preview: a push (the
+other page pairs again) keeps the 开始本轮 button the organiser may be pressing
+and the two entries chosen in the swap's selects."""
+
+from __future__ import annotations
+
+import secrets
+
+import pytest
+
+from .conftest import SHOTS
+from .test_browser_event import COUNT_PUSHES, click_live, new_page, sign_up
+
+pytestmark = pytest.mark.browser
+
+REASON = "第三墩记错了"
+
+
+def organiser_event(site_server, browser, prefix: str, bots: int) -> tuple:
+    """A signed-up organiser's page on a new 升级 event (2 rounds of one hand,
+    bots at 0 ms) with ``bots`` bot entries, round 1 paired: (page, event URL)."""
+    base = site_server.web_url
+    tag = secrets.token_hex(3)
+    page = new_page(browser)
+    sign_up(page, base, f"{prefix}{tag}")
+    page.goto(base + "/clubs/")
+    page.fill('#club-create input[name="name"]', f"更正{tag}")
+    page.click('#club-create button[type="submit"]')
+    page.wait_for_selector("#join-link")
+    page.click("#new-event")
+    page.fill("#id_name", "更正表单")
+    page.select_option("#id_game", "shengji")
+    page.fill("#id_rounds", "2")
+    page.fill("#id_hands_per_round", "1")
+    page.fill("#id_bot_delay_ms", "0")
+    page.click('#event-form button[type="submit"]')
+    page.wait_for_selector("#event-name")
+    event_url = page.url
+    page.fill('#organiser-tools input[name="count"]', str(bots))
+    page.click('#organiser-tools form[action$="/bots"] button[type="submit"]')
+    page.wait_for_selector("#entries")
+    page.click("#pair-round")
+    page.wait_for_selector("#start-round")
+    return page, event_url
+
+
+def second_page(browser, page, url: str):
+    """Another page of ``page``'s user (its cookies) at ``url``."""
+    context = browser.new_context(viewport={"width": 900, "height": 900}, locale="zh-CN",
+                                  storage_state=page.context.storage_state())
+    context.add_init_script(COUNT_PUSHES)
+    other = context.new_page()
+    other.goto(url)
+    return other
+
+
+def test_a_push_keeps_the_open_correction_form(site_server, browser):
+    page, event_url = organiser_event(site_server, browser, "mo", bots=2)
+    click_live(page, "#start-round")
+    page.wait_for_selector('#round-1 tr[data-finished="1"]', timeout=300_000)
+
+    page.goto(event_url)
+    page.wait_for_function("window.__pushes > 0")  # the push on connect is in
+    page.click("details.correction > summary")
+    page.fill('details.correction input[name="reason"]', REASON)
+    page.evaluate("""() => { window.__kept = {details: document.querySelector('details.correction'),
+                                            button: document.querySelector('.correction-form button')}; }""")
+    pushes = page.evaluate("window.__pushes")
+
+    other = second_page(browser, page, event_url)
+    other.click("#pair-round")
+    other.wait_for_selector("#round-2")
+
+    page.wait_for_function("n => window.__pushes > n && document.getElementById('round-2')", arg=pushes,
+                           timeout=60_000)
+    kept = page.evaluate("""() => ({
+        same: window.__kept.details === document.querySelector('details.correction')
+              && window.__kept.button === document.querySelector('.correction-form button'),
+        open: document.querySelector('details.correction').open,
+        reason: document.querySelector('details.correction input[name="reason"]').value,
+    })""")
+    page.screenshot(path=str(SHOTS / "event-morph-correction.png"), full_page=True)
+    assert kept == {"same": True, "open": True, "reason": REASON}
+    other.context.close()
+
+
+def test_a_push_keeps_the_preview_buttons_and_chosen_swap(site_server, browser):
+    page, event_url = organiser_event(site_server, browser, "mp", bots=4)
+    page.wait_for_function("window.__pushes > 0")  # the push on connect is in
+    options = page.eval_on_selector_all("#swap-a-1 option", "os => os.map(o => o.value)")
+    assert len(options) == 4
+    page.select_option("#swap-a-1", options[1])
+    page.select_option("#swap-b-1", options[2])
+    page.evaluate("window.__start = document.getElementById('start-round')")
+    pushes = page.evaluate("window.__pushes")
+
+    other = second_page(browser, page, event_url)
+    click_live(other, '#round-1 form[action$="/pair"] button')  # 重新配对
+    other.wait_for_selector("#start-round")
+
+    page.wait_for_function("n => window.__pushes > n", arg=pushes, timeout=60_000)
+    kept = page.evaluate("""() => ({
+        start: window.__start === document.getElementById('start-round'),
+        a: document.getElementById('swap-a-1').value, b: document.getElementById('swap-b-1').value})""")
+    assert kept == {"start": True, "a": options[1], "b": options[2]}
+    other.context.close()
