@@ -21,11 +21,12 @@ VERBS = "() => [...document.querySelectorAll('#felt .play .verb')].map(v => v.te
 def test_a_yield_says_yield_and_a_pass_says_pass(site_server, browser):
     with bot_table(site_server, browser, "baohuang", PHONE, prefix="yw", autoplay=True,
                    bot_delay_ms=300, turn_seconds=120, language="en") as page:
-        # a decline that is not "Pass" on the felt: a 让 (bots yield first, B5)
-        page.wait_for_function(
-            "() => [...document.querySelectorAll('#felt .play .verb')].some(v => v.textContent.trim() !== 'Pass')",
-            timeout=240_000)
-        verbs = page.evaluate(VERBS)
+        # a decline that is not "Pass" on the felt: a 让 (bots yield first, B5);
+        # waited for and read in one synchronous call (the round can end, and
+        # its words leave the felt, between a wait and a separate reading)
+        verbs = page.wait_for_function(
+            f"() => {{ const verbs = ({VERBS})(); return verbs.some(v => v !== 'Pass') ? verbs : null; }}",
+            timeout=240_000).json_value()
         page.screenshot(path=str(SHOTS / "baohuang-yield-word-en-375x812.png"))
         assert "Hold" not in verbs, verbs
         assert "Yield" in verbs, verbs

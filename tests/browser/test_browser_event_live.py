@@ -47,15 +47,19 @@ def test_hands_done_is_pushed_while_the_round_runs(site_server, browser):
     page.evaluate("window.__notReloaded = true")
     first = int(row.get_attribute("data-hands-done"))
     assert first < 3
-    page.wait_for_function(
+    # the count and its words read in the same call as the wait: a push (one a
+    # second while the table plays) can bring the next hand's count between
+    # two separate readings, and then the words and the count disagree
+    seen = page.wait_for_function(
         """(first) => {
             const row = document.querySelector('#round-1 tr[data-table="1"]');
-            return row && Number(row.dataset.handsDone) > first && !row.dataset.finished;
+            if (!(row && Number(row.dataset.handsDone) > first && !row.dataset.finished)) return null;
+            const progress = row.querySelector('.progress');
+            return {later: Number(row.dataset.handsDone), text: progress ? progress.innerText : ''};
         }""",
         arg=first, timeout=240_000,
-    )
+    ).json_value()
     assert page.evaluate("window.__notReloaded === true")
-    text = page.locator('#round-1 tr[data-table="1"] .progress').inner_text()
-    later = int(page.locator('#round-1 tr[data-table="1"]').get_attribute("data-hands-done"))
+    text, later = seen["text"], seen["later"]
     assert later > first and f"{later} 局完成" in text
     page.screenshot(path=str(SHOTS / "event-live-progress.png"), full_page=True)

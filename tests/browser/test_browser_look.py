@@ -140,26 +140,32 @@ def test_trick_lies_by_seat_viewer_at_the_bottom(site_server, browser):
     ctx, page = open_page(browser, base, room["users"][0]["cookie"], DESKTOP)
     try:
         page.goto(f"{base}/rooms/{room['room_id']}/")
-        _mid_trick(page, "baohuang")
-        page.wait_for_selector("#table [data-played-seat]")
-        # each play lies on the felt in front of its seat: nearer to its own
-        # seat than to any other (the DOM contract: data-region="play", data-seat)
-        placed = page.evaluate("""() => {
+        # mid-trick (two or three plays on the felt, as _mid_trick waits for),
+        # waited for and read in one synchronous call: on this live table the
+        # round can end between a wait and separate readings (no play, no top set)
+        seen = page.wait_for_function("""s => {
+            const n = document.querySelectorAll(s).length;
+            if (n < 2 || n > 3) return null;
+            // each play lies on the felt in front of its seat: nearer to its own
+            // seat than to any other (the DOM contract: data-region="play", data-seat)
             const c = e => { const r = e.getBoundingClientRect(); return [r.left + r.width / 2, r.top + r.height / 2]; };
             const seats = [...document.querySelectorAll('.seat[data-seat]')].map(s => [s.dataset.seat, c(s)]);
-            const out = [];
+            const placed = [];
             for (const p of document.querySelectorAll('[data-region="play"][data-played-seat]')) {
               const [x, y] = c(p);
               const near = seats.map(([k, [sx, sy]]) => [k, Math.hypot(sx - x, sy - y)]).sort((a, b) => a[1] - b[1])[0][0];
-              out.push({inside: near === p.dataset.seat && !!p.closest('#felt'), n: p.querySelectorAll('[data-card]').length,
-                        verb: !!p.querySelector('.verb')});
+              placed.push({inside: near === p.dataset.seat && !!p.closest('#felt'), n: p.querySelectorAll('[data-card]').length,
+                           verb: !!p.querySelector('.verb')});
             }
-            return out;
-        }""")
+            const topSet = document.querySelector('#top-set');
+            return {placed,
+                    top: (topSet && topSet.dataset.topSeat) || null,
+                    marks: [...document.querySelectorAll('#table [data-played-seat]')].map(
+                        p => [p.dataset.playedSeat, getComputedStyle(p).outlineStyle])};
+        }""", arg="#felt [data-region='play'][data-played-seat]:not(.won)", timeout=120_000).json_value()
+        placed = seen["placed"]
         # the play that stands (B: the set to beat) is marked in front of its seat, and only it
-        top, marks = page.evaluate("""() => [document.querySelector('#top-set').dataset.topSeat || null,
-            [...document.querySelectorAll('#table [data-played-seat]')].map(
-                p => [p.dataset.playedSeat, getComputedStyle(p).outlineStyle])]""")
+        top, marks = seen["top"], seen["marks"]
         assert top is not None and top in dict(marks), (top, marks)
         assert [seat for seat, style in marks if style != "none"] == [top], (top, marks)
         ref = page.locator("#table").get_attribute("data-ref")

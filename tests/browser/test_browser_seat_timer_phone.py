@@ -39,8 +39,9 @@ def test_the_timer_shares_the_count_line(site_server, browser, game, language):
                    bot_delay_ms=1500, turn_seconds=60, language=language) as page:
         # a play on the felt, then a seat of the others to act (its pill shown)
         page.wait_for_selector("#felt .played", timeout=180_000)
-        page.wait_for_function(TIMED_SEAT, timeout=120_000)
-        s = page.evaluate(TIMED_SEAT)
+        # waited for and read in one synchronous call: the seat's turn (and its
+        # pill) can pass to the viewer's own seat between a wait and a reading
+        s = page.wait_for_function(TIMED_SEAT, timeout=120_000).json_value()
         page.screenshot(path=str(SHOTS / f"seat-timer-{game}-{language}-812x375.png"))
         assert s is not None
         t, c = s["timer"], s["count"]
