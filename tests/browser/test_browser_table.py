@@ -392,6 +392,7 @@ def test_a_tap_on_last_round_just_before_a_push_opens_it(site_server, browser):
             page.wait_for_selector("#last-round", state="attached", timeout=60_000)
             opened = page.evaluate("""() => new Promise(resolve => {
                 const d = document.getElementById('last-round');
+                if (!d) { resolve(null); return; }  // a push since the wait ended the round display
                 if (d.open) d.open = false;
                 const pushed = document.getElementById('table').outerHTML;  // as the server sends it: closed
                 d.querySelector('summary').click();                           // toggle event queued
