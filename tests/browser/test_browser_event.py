@@ -53,6 +53,37 @@ def sign_up(page, base: str, username: str) -> None:
     assert "/accounts/signup/" not in page.url
 
 
+def organiser_event(site_server, browser, prefix: str, *, bots: int, rounds: int, hands: int,
+                    bot_delay_ms: int) -> tuple:
+    """A new organiser (``prefix`` + a random tag) creates a club and a 升级
+    event of ``rounds`` rounds of ``hands`` hands (bots at ``bot_delay_ms``),
+    adds ``bots`` bot entries and pairs round 1: (the organiser's page on the
+    event, showing 开始本轮, the event's URL)."""
+    base = site_server.web_url
+    tag = secrets.token_hex(3)
+    page = new_page(browser)
+    sign_up(page, base, f"{prefix}{tag}")
+    page.goto(base + "/clubs/")
+    page.fill('#club-create input[name="name"]', f"俱乐部{tag}")
+    page.click('#club-create button[type="submit"]')
+    page.wait_for_selector("#join-link")
+    page.click("#new-event")
+    page.fill("#id_name", f"比赛{tag}")
+    page.select_option("#id_game", "shengji")
+    page.fill("#id_rounds", str(rounds))
+    page.fill("#id_hands_per_round", str(hands))
+    page.fill("#id_bot_delay_ms", str(bot_delay_ms))
+    page.click('#event-form button[type="submit"]')
+    page.wait_for_selector("#event-name")
+    event_url = page.url
+    page.fill('#organiser-tools input[name="count"]', str(bots))
+    page.click('#organiser-tools form[action$="/bots"] button[type="submit"]')
+    page.wait_for_selector("#entries")
+    page.click("#pair-round")
+    page.wait_for_selector("#start-round")
+    return page, event_url
+
+
 def test_organiser_runs_round_one_for_two_pairs(site_server, browser):
     base = site_server.web_url
     tag = secrets.token_hex(3)

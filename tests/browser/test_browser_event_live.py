@@ -9,38 +9,16 @@ changed when the whole table finished (the test then times out)."""
 
 from __future__ import annotations
 
-import secrets
-
 import pytest
 
 from .conftest import SHOTS
-from .test_browser_event import click_live, new_page, sign_up
+from .test_browser_event import click_live, organiser_event
 
 pytestmark = pytest.mark.browser
 
 
 def test_hands_done_is_pushed_while_the_round_runs(site_server, browser):
-    base = site_server.web_url
-    tag = secrets.token_hex(3)
-    page = new_page(browser)
-    sign_up(page, base, f"live{tag}")
-    page.goto(base + "/clubs/")
-    page.fill('#club-create input[name="name"]', f"直播{tag}")
-    page.click('#club-create button[type="submit"]')
-    page.wait_for_selector("#join-link")
-    page.click("#new-event")
-    page.fill("#id_name", "进度直播")
-    page.select_option("#id_game", "shengji")
-    page.fill("#id_rounds", "1")
-    page.fill("#id_hands_per_round", "3")
-    page.fill("#id_bot_delay_ms", "50")
-    page.click('#event-form button[type="submit"]')
-    page.wait_for_selector("#event-name")
-    page.fill('#organiser-tools input[name="count"]', "2")
-    page.click('#organiser-tools form[action$="/bots"] button[type="submit"]')
-    page.wait_for_selector("#entries")
-    page.click("#pair-round")
-    page.wait_for_selector("#start-round")
+    page, _ = organiser_event(site_server, browser, "live", bots=2, rounds=1, hands=3, bot_delay_ms=50)
     click_live(page, "#start-round")
     row = page.locator('#round-1 tr[data-table="1"]')
     row.wait_for(timeout=60_000)

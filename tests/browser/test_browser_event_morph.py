@@ -14,44 +14,14 @@ and the two entries chosen in the swap's selects."""
 
 from __future__ import annotations
 
-import secrets
-
 import pytest
 
 from .conftest import SHOTS
-from .test_browser_event import COUNT_PUSHES, click_live, new_page, sign_up
+from .test_browser_event import COUNT_PUSHES, click_live, organiser_event
 
 pytestmark = pytest.mark.browser
 
 REASON = "第三墩记错了"
-
-
-def organiser_event(site_server, browser, prefix: str, bots: int) -> tuple:
-    """A signed-up organiser's page on a new 升级 event (2 rounds of one hand,
-    bots at 0 ms) with ``bots`` bot entries, round 1 paired: (page, event URL)."""
-    base = site_server.web_url
-    tag = secrets.token_hex(3)
-    page = new_page(browser)
-    sign_up(page, base, f"{prefix}{tag}")
-    page.goto(base + "/clubs/")
-    page.fill('#club-create input[name="name"]', f"更正{tag}")
-    page.click('#club-create button[type="submit"]')
-    page.wait_for_selector("#join-link")
-    page.click("#new-event")
-    page.fill("#id_name", "更正表单")
-    page.select_option("#id_game", "shengji")
-    page.fill("#id_rounds", "2")
-    page.fill("#id_hands_per_round", "1")
-    page.fill("#id_bot_delay_ms", "0")
-    page.click('#event-form button[type="submit"]')
-    page.wait_for_selector("#event-name")
-    event_url = page.url
-    page.fill('#organiser-tools input[name="count"]', str(bots))
-    page.click('#organiser-tools form[action$="/bots"] button[type="submit"]')
-    page.wait_for_selector("#entries")
-    page.click("#pair-round")
-    page.wait_for_selector("#start-round")
-    return page, event_url
 
 
 def second_page(browser, page, url: str):
@@ -65,7 +35,7 @@ def second_page(browser, page, url: str):
 
 
 def test_a_push_keeps_the_open_correction_form(site_server, browser):
-    page, event_url = organiser_event(site_server, browser, "mo", bots=2)
+    page, event_url = organiser_event(site_server, browser, "mo", bots=2, rounds=2, hands=1, bot_delay_ms=0)
     click_live(page, "#start-round")
     page.wait_for_selector('#round-1 tr[data-finished="1"]', timeout=300_000)
 
@@ -95,7 +65,7 @@ def test_a_push_keeps_the_open_correction_form(site_server, browser):
 
 
 def test_a_push_keeps_the_preview_buttons_and_chosen_swap(site_server, browser):
-    page, event_url = organiser_event(site_server, browser, "mp", bots=4)
+    page, event_url = organiser_event(site_server, browser, "mp", bots=4, rounds=2, hands=1, bot_delay_ms=0)
     page.wait_for_function("window.__pushes > 0")  # the push on connect is in
     options = page.eval_on_selector_all("#swap-a-1 option", "os => os.map(o => o.value)")
     assert len(options) == 4

@@ -378,7 +378,9 @@ class LiveStack:
         self.workdir.mkdir(parents=True, exist_ok=True)
         if self.database_url is None:
             self.create_database()
-        self.manage("migrate", "--noinput", timeout=timeout)
+        # a fresh database's whole schema: on a loaded 2-core machine (CI's four
+        # parts side by side, load 7-11) this alone passed 120 s
+        self.manage("migrate", "--noinput", timeout=max(timeout, 300))
         if not self.debug:
             self.manage("collectstatic", "--noinput", "-v", "0", timeout=timeout)
         if not self.procs:
