@@ -11,25 +11,18 @@ table by itself."""
 from __future__ import annotations
 
 import re
-import secrets
 
 import pytest
 
 from .conftest import SHOTS
-from .test_browser_event import new_page, sign_up
+from .test_browser_event import new_page, organiser_with_club
 
 pytestmark = pytest.mark.browser
 
 
 def test_arena_page_live_leaderboard_and_reseat(site_server, browser):
     base = site_server.web_url
-    tag = secrets.token_hex(3)
-    page = new_page(browser)
-    sign_up(page, base, f"ar{tag}")
-    page.goto(base + "/clubs/")
-    page.fill('#club-create input[name="name"]', f"竞技{tag}")
-    page.click('#club-create button[type="submit"]')
-    page.wait_for_selector("#join-link")
+    page, _link, _tag = organiser_with_club(browser, base, "ar")
     page.click("#new-arena")
     page.fill("#id_name", "周五竞技场")
     page.select_option("#id_game", "baohuang")

@@ -53,29 +53,40 @@ def sign_up(page, base: str, username: str) -> None:
     assert "/accounts/signup/" not in page.url
 
 
-def organiser_event(site_server, browser, prefix: str, *, bots: int, rounds: int, hands: int,
-                    bot_delay_ms: int) -> tuple:
-    """A new organiser (``prefix`` + a random tag) creates a club and a 升级
-    event of ``rounds`` rounds of ``hands`` hands (bots at ``bot_delay_ms``),
-    adds ``bots`` bot entries and pairs round 1: (the organiser's page on the
-    event, showing 开始本轮, the event's URL)."""
-    base = site_server.web_url
+def organiser_with_club(browser, base: str, prefix: str) -> tuple:
+    """A new user (``prefix`` + a random tag) signs up and creates a club:
+    (their page on the club, the club's join link, the tag)."""
     tag = secrets.token_hex(3)
     page = new_page(browser)
     sign_up(page, base, f"{prefix}{tag}")
     page.goto(base + "/clubs/")
-    page.fill('#club-create input[name="name"]', f"俱乐部{tag}")
+    page.fill('#club-create input[name="name"]', f"牌社{tag}")
     page.click('#club-create button[type="submit"]')
     page.wait_for_selector("#join-link")
+    return page, page.input_value("#join-link"), tag
+
+
+def new_event(page, name: str, *, rounds: int, hands: int, bot_delay_ms: int) -> str:
+    """From the club's page, create a 升级 event of ``rounds`` rounds of
+    ``hands`` hands (bots at ``bot_delay_ms``): the event's URL."""
     page.click("#new-event")
-    page.fill("#id_name", f"比赛{tag}")
+    page.fill("#id_name", name)
     page.select_option("#id_game", "shengji")
     page.fill("#id_rounds", str(rounds))
     page.fill("#id_hands_per_round", str(hands))
     page.fill("#id_bot_delay_ms", str(bot_delay_ms))
     page.click('#event-form button[type="submit"]')
     page.wait_for_selector("#event-name")
-    event_url = page.url
+    return page.url
+
+
+def organiser_event(site_server, browser, prefix: str, *, bots: int, rounds: int, hands: int,
+                    bot_delay_ms: int) -> tuple:
+    """A new organiser (:func:`organiser_with_club`) creates an event
+    (:func:`new_event`), adds ``bots`` bot entries and pairs round 1: (the
+    organiser's page on the event, showing 开始本轮, the event's URL)."""
+    page, _link, tag = organiser_with_club(browser, site_server.web_url, prefix)
+    event_url = new_event(page, f"比赛{tag}", rounds=rounds, hands=hands, bot_delay_ms=bot_delay_ms)
     page.fill('#organiser-tools input[name="count"]', str(bots))
     page.click('#organiser-tools form[action$="/bots"] button[type="submit"]')
     page.wait_for_selector("#entries")
@@ -86,23 +97,8 @@ def organiser_event(site_server, browser, prefix: str, *, bots: int, rounds: int
 
 def test_organiser_runs_round_one_for_two_pairs(site_server, browser):
     base = site_server.web_url
-    tag = secrets.token_hex(3)
-    organiser = new_page(browser)
-    sign_up(organiser, base, f"org{tag}")
-    organiser.goto(base + "/clubs/")
-    organiser.fill('#club-create input[name="name"]', f"牌社{tag}")
-    organiser.click('#club-create button[type="submit"]')
-    organiser.wait_for_selector("#join-link")
-    join_link = organiser.input_value("#join-link")
-    organiser.click("#new-event")
-    organiser.fill("#id_name", "周五升级赛")
-    organiser.select_option("#id_game", "shengji")
-    organiser.fill("#id_rounds", "2")
-    organiser.fill("#id_hands_per_round", "1")
-    organiser.fill("#id_bot_delay_ms", "0")
-    organiser.click('#event-form button[type="submit"]')
-    organiser.wait_for_selector("#event-name")
-    event_url = organiser.url
+    organiser, join_link, tag = organiser_with_club(browser, base, "org")
+    event_url = new_event(organiser, "周五升级赛", rounds=2, hands=1, bot_delay_ms=0)
 
     names = [f"p{i}{tag}" for i in range(4)]
     players = []
