@@ -24,5 +24,7 @@ class NoticeConsumer(GroupPushConsumer):
         await self.push()
 
     def render(self) -> str:
+        # a plain out-of-band swap (hx-swap-oob="true"), not group_push.PUSH_SWAP's
+        # morph: the badge is a count, with nothing to press, open or fill
         count = unread_count(self.user)
         return render_to_string("notifications/_count.html", {"count": count, "oob": True})

@@ -12,7 +12,7 @@ import json
 
 from channels.db import database_sync_to_async
 
-from games.live.group_push import UNAUTHORIZED, GroupPushConsumer
+from games.live.group_push import PUSH_SWAP, UNAUTHORIZED, GroupPushConsumer
 from games.live.socket_scope import render_in, scope_csrf_token
 
 from . import notify, services
@@ -59,7 +59,7 @@ class QueueConsumer(GroupPushConsumer):
 
     def render(self) -> str:
         """This connection's status fragment: its user's language and CSRF token."""
-        return render_in(self.language, render_status, self.user, None, scope_csrf_token(self.scope))
+        return render_in(self.language, render_status, self.user, None, scope_csrf_token(self.scope), PUSH_SWAP)
 
     async def queue_changed(self, event):
         await self.push()

@@ -10,6 +10,7 @@ from django.template.loader import render_to_string
 from django.views.decorators.http import require_POST
 
 from games.engine import get_rules
+from games.live.group_push import PUSH_SWAP
 from games.models import GAME_CHOICES
 
 from . import services
@@ -45,11 +46,13 @@ def status_context(user) -> dict:
     }
 
 
-def render_status(user, request=None, csrf_token: str = "") -> str:
+def render_status(user, request=None, csrf_token: str = "", swap_oob: str | None = None) -> str:
     """The ``#queue-status`` fragment for ``user``; a websocket push passes no
     request but the browser's ``csrf_token`` (games.live.socket_scope.scope_csrf_token)
-    so the fragment's leave forms keep working."""
+    so the fragment's leave forms keep working, and ``swap_oob``, how the page
+    applies it (:data:`games.live.group_push.PUSH_SWAP`: queue.js morphs it in)."""
     context = status_context(user)
+    context["swap_oob"] = swap_oob
     if csrf_token and request is None:
         context["csrf_token"] = csrf_token
     return render_to_string("quickplay/_status.html", context, request=request)
@@ -119,4 +122,6 @@ def pair(request, code: str):
 def status(request):
     """The status fragment (a fallback when the websocket is down)."""
     services.ping(request.user)
-    return render(request, "quickplay/_status.html", status_context(request.user))
+    context = status_context(request.user)
+    context["swap_oob"] = PUSH_SWAP  # applied as a push is (queue.js)
+    return render(request, "quickplay/_status.html", context)

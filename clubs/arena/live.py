@@ -2,13 +2,13 @@
 fragment after every ``event.changed`` of the arena's event (a join, a new
 table, a scored hand, the end); the channel layer carries only that type,
 each connection renders the fragment for its own user (their buttons, their
-table)."""
+table), and the page morphs it in (:data:`games.live.group_push.PUSH_SWAP`)."""
 
 from __future__ import annotations
 
 from channels.db import database_sync_to_async
 
-from games.live.group_push import NOT_FOUND, GroupPushConsumer
+from games.live.group_push import NOT_FOUND, PUSH_SWAP, GroupPushConsumer
 from games.live.socket_scope import render_in, scope_csrf_token
 
 from ..models import Event
@@ -34,4 +34,5 @@ class ArenaConsumer(GroupPushConsumer):
         await self.push()
 
     def render(self) -> str:
-        return render_in(self.language, render_live, self.event_id, self.user, scope_csrf_token(self.scope))
+        return render_in(self.language, render_live, self.event_id, self.user, scope_csrf_token(self.scope),
+                         PUSH_SWAP)

@@ -55,12 +55,15 @@ def arena_context(event: Event, user) -> dict:
     }
 
 
-def render_live(event_id: int, user=None, csrf_token: str = "") -> str:
+def render_live(event_id: int, user=None, csrf_token: str = "", swap_oob: str | None = None) -> str:
     """The ``#arena-live`` fragment one viewer sees (websocket pushes);
-    ``csrf_token``: the viewer's own, for the fragment's forms."""
+    ``csrf_token``: the viewer's own, for the fragment's forms; ``swap_oob``:
+    how the page applies it (:data:`games.live.group_push.PUSH_SWAP`, a morph:
+    the page keeps its buttons and what the viewer typed, static/games/morph.js)."""
     event = Event.objects.select_related("club").get(pk=event_id)
     context = arena_context(event, user)
     context["user"] = user
+    context["swap_oob"] = swap_oob
     if csrf_token:
         context["csrf_token"] = csrf_token
     return render_to_string("clubs/_arena_live.html", context)

@@ -54,11 +54,7 @@ def event_page(request, event_id: int):
     return render(request, "clubs/event.html", context)
 
 
-#: How the event page applies a pushed ``#event-live`` (its root's ``hx-swap-oob``).
-PUSH_SWAP = "morph"
-
-
-def render_live(event_id: int, user=None, csrf_token: str = "") -> str:
+def render_live(event_id: int, user=None, csrf_token: str = "", swap_oob: str | None = None) -> str:
     """The ``#event-live`` fragment one viewer sees (websocket pushes).
 
     ``csrf_token`` is the viewer's own CSRF cookie (the consumer reads it from
@@ -66,15 +62,16 @@ def render_live(event_id: int, user=None, csrf_token: str = "") -> str:
     plain POST forms, and a push replaces the request-rendered ones, so without
     it the organiser's next click was refused with 403 "CSRF token missing".
 
-    The fragment's root says ``hx-swap-oob="morph"``: the page morphs it in
-    (idiomorph, static/clubs/event.js), keeping its elements, so a click that
+    ``swap_oob``, in a push: how the page applies it
+    (:data:`games.live.group_push.PUSH_SWAP`, a morph: idiomorph with
+    static/games/morph.js's rules), keeping its elements, so a click that
     spans a push still lands on its button, and an open 更正 form and what the
     viewer typed survive the pushes of a running round (one a second).
     """
     event = Event.objects.select_related("club").get(pk=event_id)
     context = event_context(event, user)
     context["can_manage"] = bool(user and user.has_perm("clubs.manage_event", event))
-    context["swap_oob"] = PUSH_SWAP
+    context["swap_oob"] = swap_oob
     if csrf_token:
         context["csrf_token"] = csrf_token
     return render_to_string("clubs/_event_live.html", context)

@@ -11,6 +11,20 @@ what it renders (:meth:`GroupPushConsumer.render`) and which message types
 push it again (one ``async def <type>(self, message): await self.push()`` per
 type, as channels dispatches them).  The table sockets are not built on it: the
 process's hub follows a room's group for all of them (:mod:`games.live.fanout`).
+
+A pushed fragment is morphed into the page, not swapped: its root says
+``hx-ext="morph"`` and, in a push, ``hx-swap-oob`` with :data:`PUSH_SWAP`
+(the subclass passes it to its render function, which puts it in the
+template's ``swap_oob``).  The page loads idiomorph's htmx extension
+(``static/vendor/idiomorph-ext.min.js``) and ``static/games/morph.js``, the
+one script of the morph's rules for these pages: an open ``<details>`` and a
+control the viewer edited keep what the viewer chose.  The page keeps its
+elements, so a click that spans a push still lands on its button; the old
+``outerHTML`` swap replaced them all, and a click pressed on a button and
+released after a push sent no form.  The quick-play page applies its pushes
+itself (``quickplay/static/quickplay/queue.js``) and morphs when the root
+says so.  The notice badge (notifications) keeps a plain out-of-band swap: a
+count, with no control to press or fill.
 """
 
 from __future__ import annotations
@@ -26,6 +40,13 @@ from .socket_scope import scope_language, scope_user
 UNAUTHORIZED = 4401
 FORBIDDEN = 4403
 NOT_FOUND = 4404
+
+#: How a page applies a pushed fragment (its root's ``hx-swap-oob``): one
+#: word for every page built on :class:`GroupPushConsumer` that shows
+#: controls (the lobby's room list, the quick-play status, an arena's and an
+#: event's live fragment).  ``"true"`` would be htmx's plain ``outerHTML``
+#: swap, which loses a click spanning a push and what the viewer typed.
+PUSH_SWAP = "morph"
 
 
 class GroupPushConsumer(AsyncWebsocketConsumer):

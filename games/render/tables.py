@@ -929,8 +929,9 @@ def lobby_rooms(game: str):
     )
 
 
-def render_room_list(game: str, request=None) -> str:
-    """The ``#room-list`` fragment of a lobby."""
+def render_room_list(game: str, request=None, swap_oob: str | None = None) -> str:
+    """The ``#room-list`` fragment of a lobby; ``swap_oob``, in a push, how
+    the page applies it (:data:`games.live.group_push.PUSH_SWAP`)."""
     rooms = []
     for room in lobby_rooms(game):
         seats = list(room.seats.all())
@@ -942,5 +943,5 @@ def render_room_list(game: str, request=None) -> str:
             }
         )
     return render_to_string(
-        "games/_room_list.html", {"rooms": rooms, "game": game}, request=request
+        "games/_room_list.html", {"rooms": rooms, "game": game, "swap_oob": swap_oob}, request=request
     )

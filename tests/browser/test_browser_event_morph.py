@@ -1,11 +1,12 @@
-"""The event page morphs its pushed fragment in (static/clubs/event.js): an
-organiser runs round 1 of a 升级 event of two bot pairs (one hand), reopens the
-event page, opens the finished table's 更正 form and types a reason; a second
-page of the same organiser then pairs round 2, which pushes a new
-``#event-live`` to the first page.  The push is applied (round 2's section
+"""The event page morphs its pushed fragment in (static/games/morph.js, as every
+page built on games.live.group_push; test_browser_push_morph.py tests the
+others): an organiser runs round 1 of a 升级 event of two bot pairs (one hand),
+reopens the event page, opens the finished table's 更正 form and types a reason;
+a second page of the same organiser then pairs round 2, which pushes a new
+``#event-live`` to the first page. The push is applied (round 2's section
 appears, the page is not reloaded) and the organiser's work is kept: the same
 <details> element, still open, the typed reason, and the same button of the
-form.  With the fragment replaced (the old ``outerHTML`` swap) the form closed
+form. With the fragment replaced (the old ``outerHTML`` swap) the form closed
 on every push, every second while other tables played, and lost the text.
 
 Before a round starts, the same holds for the pairing's preview: a push (the

@@ -1,7 +1,10 @@
 // The quick-play page: a websocket that carries this user's #queue-status
-// fragment; a ping every 10 s says the page is still open; when the status
-// names a table, go there.  Falls back to polling the status URL while the
-// socket is down.
+// fragment; a ping every 10 s says the page is still open (answered with the
+// fragment); when the status names a table, go there.  Falls back to polling
+// the status URL while the socket is down.  A fragment whose root says
+// hx-swap-oob="morph" (games/live/group_push.py's PUSH_SWAP) is morphed into
+// the page (Idiomorph, with static/games/morph.js's rules), keeping its
+// elements: a press on 退出队列 that spans a push still sends the form.
 (function () {
   "use strict";
   var box = document.getElementById("quickplay");
@@ -14,11 +17,17 @@
     tpl.innerHTML = html.trim();
     var fresh = tpl.content.firstElementChild;
     if (!fresh || fresh.id !== "queue-status") return;
-    if (old) old.replaceWith(fresh); else box.appendChild(fresh);
+    var was = old && old.getAttribute("data-state");
+    var morph = fresh.getAttribute("hx-swap-oob") === "morph" && window.Idiomorph;
+    fresh.removeAttribute("hx-swap-oob");
+    if (!old) box.appendChild(fresh);
+    else if (morph) window.Idiomorph.morph(old, fresh);
+    else old.replaceWith(fresh);
     var url = fresh.getAttribute("data-room-url");
     if (url) { window.location.assign(url); return; }
     var state = fresh.getAttribute("data-state");
-    if (state === "none" && old && old.getAttribute("data-state") !== "none") window.location.reload();
+    if (state === "none" && was && was !== "none") { window.location.reload(); return; }
+    tick();
   }
 
   function tick() {
