@@ -33,16 +33,19 @@ from .test_browser_event import COUNT_PUSHES, new_page, organiser_with_club
 
 pytestmark = pytest.mark.browser
 
-#: Counts the messages of the page's websockets (quick play's own socket, not
-#: htmx's) and keeps the last one opened in ``window.__socket``.
+#: Counts the messages of the quick-play page's own socket (queue.js opens a
+#: plain WebSocket, not htmx's; the header's badge opens another, not counted)
+#: and keeps it in ``window.__socket``.
 COUNT_SOCKET_MESSAGES = """
 window.__messages = 0;
 (function () {
   const Native = window.WebSocket;
   function Counted(url, protocols) {
     const socket = protocols === undefined ? new Native(url) : new Native(url, protocols);
-    socket.addEventListener('message', () => { window.__messages += 1; });
-    window.__socket = socket;
+    if (String(url).includes('/ws/quickplay/')) {
+      socket.addEventListener('message', () => { window.__messages += 1; });
+      window.__socket = socket;
+    }
     return socket;
   }
   Counted.prototype = Native.prototype;
@@ -71,7 +74,7 @@ def test_lobby_push_keeps_the_listed_rooms_links(site_server, browser):
     other_ctx, other = open_page(browser, base, creator["cookie"], PHONE)
     try:
         page.goto(base + "/g/shengji/")
-        page.wait_for_function("window.__pushes > 0")  # the push on connect is in
+        page.wait_for_function("window.__pushes > 0", timeout=60_000)  # the push on connect is in
         pushes = page.evaluate("""id => {
             window.__kept = {link: document.querySelector(`#room-list tr[data-room="${id}"] a`),
                              list: document.getElementById('room-list')};
@@ -80,7 +83,7 @@ def test_lobby_push_keeps_the_listed_rooms_links(site_server, browser):
 
         other.goto(base + "/rooms/new/?game=shengji")
         other.click('[data-action="create-room-submit"]')
-        other.wait_for_url(re.compile(r"/rooms/\d+/$"))
+        other.wait_for_url(re.compile(r"/rooms/\d+/$"), timeout=60_000)
         created = int(re.search(r"/rooms/(\d+)/$", other.url).group(1))
 
         kept = _kept(
@@ -105,9 +108,11 @@ def test_quickplay_push_keeps_the_leave_button(site_server, browser):
         page.goto(base + "/play/shengji/")
         page.select_option("#bot-wait", "never")  # no table: the queue stays
         page.click('[data-action="play-now"]')
-        page.wait_for_selector('#queue-status[data-state="waiting"]')  # the page after the POST
+        # the page the POST's redirect loads (the init script counts again)
+        page.wait_for_selector('#queue-status[data-state="waiting"]', timeout=60_000)
         page.wait_for_function("""() => window.__messages > 0 && window.__socket.readyState === 1
-            && !!document.querySelector('#queue-status[data-state="waiting"] [data-action="leave-queue"]')""")
+            && !!document.querySelector('#queue-status[data-state="waiting"] [data-action="leave-queue"]')""",
+                           timeout=60_000)
         messages = page.evaluate("""() => {
             window.__kept = {leave: document.querySelector('[data-action="leave-queue"]'),
                              status: document.getElementById('queue-status')};
@@ -124,7 +129,7 @@ def test_quickplay_push_keeps_the_leave_button(site_server, browser):
         assert kept == {"leave": True, "status": True, "state": "waiting"}
         # the button still works: the player leaves the queue
         page.click('[data-action="leave-queue"]')
-        page.wait_for_selector('#queue-status[data-state="none"]', state="attached")
+        page.wait_for_selector('#queue-status[data-state="none"]', state="attached", timeout=60_000)
     finally:
         ctx.close()
 
@@ -141,7 +146,7 @@ def test_arena_push_keeps_the_join_button_and_the_typed_count(site_server, brows
     page.click('#arena-form button[type="submit"]')
     page.wait_for_selector("#arena-live")
     arena_url = page.url
-    page.wait_for_function("window.__pushes > 0")  # the push on connect is in
+    page.wait_for_function("window.__pushes > 0", timeout=60_000)  # the push on connect is in
     page.fill("#arena-bots-count", "3")
     pushes = page.evaluate("""() => {
         window.__kept = {join: document.getElementById('arena-join'),
@@ -153,7 +158,7 @@ def test_arena_push_keeps_the_join_button_and_the_typed_count(site_server, brows
     other.goto(arena_url)
     other.fill("#arena-bots-count", "2")
     other.click('#arena-bots button[type="submit"]')
-    other.wait_for_selector("#arena-board tr[data-player]")
+    other.wait_for_selector("#arena-board tr[data-player]", timeout=60_000)
 
     kept = _kept(
         page, "window.__pushes > arg && document.querySelectorAll('#arena-board tr[data-player]').length === 2",
