@@ -1,7 +1,8 @@
 """The event page's counts read right in every language, and a new round's
 swap starts on a real swap.
 
-* "每轮 1 局", "1 局完成", "每轮 1 分钟", "机器人 1 名" are plural messages
+* "每轮 1 局", "1 局完成", "每轮 1 分钟", "机器人 1 名" (and a scorecard's
+  "1 分，1 次头游") are plural messages
   (``blocktranslate count``): English says "1 hand per round", "1 hand done",
   "1 minute per round", "1 bot" and "2 hands per round", "0 hands done"; the
   Chinese catalogs have one form.  Before, English said "1 hands per round".
@@ -109,3 +110,22 @@ def test_the_swap_starts_on_two_different_entries(client, olga_club):
     assert len(options) == 4
     assert selected(html, f"swap-a-{n}") == options[0]
     assert selected(html, f"swap-b-{n}") == options[1]
+
+
+@pytest.mark.parametrize("language, points, firsts, expected", [
+    ("en", 1, 1, "1 point, 1 first place"),
+    ("en", 2, 0, "2 points, 0 first places"),
+    ("en", 1.5, 2, "1.5 points, 2 first places"),
+    ("zh-hans", 1, 1, "1 分，1 次头游"),
+    ("zh-hant", 3, 2, "3 分，2 次頭遊"),
+])
+def test_a_scorecards_points_and_first_places(language, points, firsts, expected):
+    """A table event's scorecard line (linked from the standings) counts its
+    points and first places with their plural forms (before: "1 points,
+    1 first place(s)")."""
+    from django.utils import translation
+
+    from clubs.results.scorecards import _points_and_firsts
+
+    with translation.override(language):
+        assert _points_and_firsts(points, firsts) == expected
