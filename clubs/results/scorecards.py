@@ -14,12 +14,23 @@ from __future__ import annotations
 from collections import defaultdict
 
 from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 
 from .. import formats
 from ..models import Entry, EntryPlayer, Event, EventTable, Round
 from ..teams import results as team_results
 from .labels import entry_names
 from .standings import board_cells, match_rows_of, table_rows_of
+
+
+def _points_and_firsts(points, firsts: int) -> str:
+    """A table round's result on the scorecard, "12 分，1 次头游": each count
+    with its plural form ("1 point, 1 first place"; a fraction takes the plural)."""
+    count = int(points) if float(points).is_integer() else 2
+    return _("%(points)s，%(firsts)s") % {
+        "points": ngettext("%(points)s 分", "%(points)s 分", count) % {"points": f"{points:g}"},
+        "firsts": ngettext("%(firsts)s 次头游", "%(firsts)s 次头游", firsts) % {"firsts": firsts},
+    }
 
 
 def entry_of(event: Event, user) -> Entry | None:
@@ -111,7 +122,7 @@ def card(entry: Entry) -> dict:
             total += r.points
             number, opp = others(r.round)
             rows.append({"round": r.round, "board": None, "table": number, "opponents": opp,
-                         "result": _("%(points)s 分，%(firsts)s 次头游") % {"points": f"{r.points:g}", "firsts": r.firsts},
+                         "result": _points_and_firsts(r.points, r.firsts),
                          "score": r.points, "total": total})
     return {"entry": entry, "name": names.get(entry.pk, entry.name), "event": event, "unit": unit,
             "rows": rows, "total": total, "maximum": maximum,

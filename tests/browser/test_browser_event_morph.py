@@ -43,7 +43,7 @@ def test_a_push_keeps_the_open_correction_form(site_server, browser):
     page.goto(event_url)
     page.wait_for_function("window.__pushes > 0")  # the push on connect is in
     page.click("details.correction > summary")
-    page.fill('details.correction input[name="reason"]', REASON)
+    page.fill('.correction-form input[name="reason"]', REASON)
     page.evaluate("""() => { window.__kept = {details: document.querySelector('details.correction'),
                                             button: document.querySelector('.correction-form button')}; }""")
     pushes = page.evaluate("window.__pushes")
@@ -58,7 +58,7 @@ def test_a_push_keeps_the_open_correction_form(site_server, browser):
         same: window.__kept.details === document.querySelector('details.correction')
               && window.__kept.button === document.querySelector('.correction-form button'),
         open: document.querySelector('details.correction').open,
-        reason: document.querySelector('details.correction input[name="reason"]').value,
+        reason: document.querySelector('.correction-form input[name="reason"]').value,
     })""")
     page.screenshot(path=str(SHOTS / "event-morph-correction.png"), full_page=True)
     assert kept == {"same": True, "open": True, "reason": REASON}

@@ -1,0 +1,80 @@
+"""A finished table's open 更正 form does not squeeze the round's table.
+
+The form used to open inside the last cell of the table's row: at 375 px the
+names and results columns wrapped a character or two a line and the form ran
+off into the table's horizontal scroll; at 1280 px its "No-show" label was
+clipped.  The form now opens in a row of its own under the table's row
+(templates/clubs/_correction_form.html), so at 375x812, 812x375 and 1280x800,
+in zh-Hans and English: closed, the form's row takes no room; open, the names
+and results cells keep at least a few characters' width, the form fits inside
+the table's visible width, and no label or control of the form is clipped or
+cut by the form's edge.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from .conftest import SHOTS
+from .test_browser_event import click_live, organiser_event
+
+pytestmark = pytest.mark.browser
+
+SIZES = ({"width": 375, "height": 812}, {"width": 812, "height": 375}, {"width": 1280, "height": 800})
+
+#: Opens round 1's first 更正 form and, once it is laid out, measures the
+#: round's table, all in one reading of the live page (a push may come at any time).
+MEASURE = """() => {
+  const details = document.querySelector('#round-1 details.correction');
+  if (!details) return null;
+  const form = document.querySelector('#round-1 .correction-form');
+  if (!details.open) {  // closed, the form's row takes no room
+    window.__closedFormWidth = form ? form.getBoundingClientRect().width : -1;
+    details.open = true;
+  }
+  if (!form || form.getBoundingClientRect().width === 0) return null;
+  const wrapper = document.querySelector('#round-1 .scroll-x');
+  const table = wrapper.querySelector('table.event-tables');
+  const row = table.querySelector('tbody tr[data-table]');
+  const em = parseFloat(getComputedStyle(row.cells[1]).fontSize);
+  const box = wrapper.getBoundingClientRect();
+  const formBox = form.getBoundingClientRect();
+  const clipped = [];
+  for (const el of form.querySelectorAll('label, button, input:not([type="hidden"]), legend')) {
+    const r = el.getBoundingClientRect();
+    if (el.scrollWidth > el.clientWidth + 1 || r.right > formBox.right + 1 || r.left < formBox.left - 1)
+      clipped.push(el.textContent.trim() || el.name);
+  }
+  return {
+    names: row.cells[1].getBoundingClientRect().width / em,
+    result: row.cells[3].getBoundingClientRect().width / em,
+    formInside: formBox.left >= box.left - 1 && formBox.right <= box.right + 1,
+    clipped,
+    noShow: !!form.querySelector('input[type="checkbox"]'),
+    closedFormWidth: window.__closedFormWidth,
+  };
+}"""
+
+
+def test_an_open_correction_form_keeps_the_tables_columns(site_server, browser):
+    page, event_url = organiser_event(site_server, browser, "cl", bots=2, rounds=2, hands=1, bot_delay_ms=0)
+    click_live(page, "#start-round")
+    page.wait_for_selector('#round-1 tr[data-finished="1"]', timeout=300_000)
+    base = site_server.web_url
+    SHOTS.mkdir(exist_ok=True)
+    failures = []
+    for language in ("zh-hans", "en"):
+        page.context.add_cookies([{"name": "django_language", "value": language, "url": base}])
+        for size in SIZES:
+            page.set_viewport_size(size)
+            page.goto(event_url)
+            page.wait_for_function("window.__pushes > 0")  # the push on connect is in
+            seen = page.wait_for_function(MEASURE, timeout=30_000).json_value()
+            page.locator("#round-1").screenshot(
+                path=str(SHOTS / f"event-correction-{language}-{size['width']}x{size['height']}.png"))
+            where = f"{language} {size['width']}x{size['height']}"
+            assert seen["noShow"], where
+            if (seen["closedFormWidth"] != 0 or seen["names"] < 4 or seen["result"] < 3
+                    or not seen["formInside"] or seen["clipped"]):
+                failures.append((where, seen))
+    assert failures == []
