@@ -59,8 +59,9 @@ def render_live(event_id: int, user=None, csrf_token: str = "", swap_oob: str | 
 
     ``csrf_token`` is the viewer's own CSRF cookie (the consumer reads it from
     the socket's scope): the fragment's forms (start, pause, swap, correct) are
-    plain POST forms, and a push replaces the request-rendered ones, so without
-    it the organiser's next click was refused with 403 "CSRF token missing".
+    plain POST forms, and a push's copy of each form's token input becomes the
+    page's (the morph takes its value), so without it the organiser's next
+    click was refused with 403 "CSRF token missing".
 
     ``swap_oob``, in a push: how the page applies it
     (:data:`games.live.group_push.PUSH_SWAP`, a morph: idiomorph with

@@ -187,3 +187,23 @@ def test_bad_form_gives_the_field_and_the_reason(client, club_setup, duplicate):
     resp = client.post(reverse("table_correct", args=[t1.pk]), form_data(t1, b0_1="", reason="x"))
     assert resp.status_code == 400 and "第 1 副牌" in resp.content.decode()
     assert not Correction.objects.exists()
+
+
+def test_each_correction_toggle_names_its_forms_row(client, club_setup, duplicate):
+    """The 更正 <details> stays in its table's row and its form is a row of its
+    own under it (templates/clubs/_correction_form.html): the toggle's summary
+    says which row it opens (aria-controls), one form row per finished table,
+    each holding that table's form."""
+    import re
+
+    club, olga, *_ = club_setup
+    event, r, ids = duplicate
+    client.force_login(olga)
+    page = client.get(reverse("event", args=[event.pk])).content.decode()
+    controls = re.findall(r'<summary aria-controls="([^"]+)">', page)
+    assert controls == [f"correction-{r.number}-{n}" for n in (1, 2, 3)]
+    for n, target in enumerate(controls, start=1):
+        row = re.search(rf'<tr class="correction-row" id="{target}"[^>]*>(.*?)</tr>', page, re.S)
+        assert row is not None, target
+        table = r.tables.get(number=n)
+        assert reverse("table_correct", args=[table.pk]) in row.group(1)
