@@ -17,21 +17,28 @@ import pytest
 from .conftest import SHOTS
 from .test_browser_event import new_page, organiser_with_club
 
+
+def new_arena(page, name: str, turn_seconds: int | None = None) -> str:
+    """Open a 保皇 arena of 20 minutes (bots without delay) from the club page
+    ``page`` is on, with the form; return the arena page's URL once it shows."""
+    page.click("#new-arena")
+    page.fill("#id_name", name)
+    page.select_option("#id_game", "baohuang")
+    page.fill("#id_minutes", "20")
+    if turn_seconds is not None:
+        page.fill("#id_turn_seconds", str(turn_seconds))
+    page.fill("#id_bot_delay_ms", "0")
+    page.click('#arena-form button[type="submit"]')
+    page.wait_for_selector("#arena-live")
+    return page.url
+
 pytestmark = pytest.mark.browser
 
 
 def test_arena_page_live_leaderboard_and_reseat(site_server, browser):
     base = site_server.web_url
     page, _link, _tag = organiser_with_club(browser, base, "ar")
-    page.click("#new-arena")
-    page.fill("#id_name", "周五竞技场")
-    page.select_option("#id_game", "baohuang")
-    page.fill("#id_minutes", "20")
-    page.fill("#id_turn_seconds", "5")
-    page.fill("#id_bot_delay_ms", "0")
-    page.click('#arena-form button[type="submit"]')
-    page.wait_for_selector("#arena-live")
-    arena_url = page.url
+    arena_url = new_arena(page, "周五竞技场", turn_seconds=5)
     assert re.search(r"/clubs/arenas/\d+/$", arena_url)
     page.fill('#arena-bots input[name="count"]', "4")
     page.click('#arena-bots button[type="submit"]')

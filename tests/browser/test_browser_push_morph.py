@@ -29,6 +29,7 @@ import pytest
 
 from .conftest import SHOTS
 from .helpers import PHONE, open_page
+from .test_browser_arena import new_arena
 from .test_browser_event import COUNT_PUSHES, new_page, organiser_with_club
 
 pytestmark = pytest.mark.browser
@@ -138,14 +139,7 @@ def test_arena_push_keeps_the_join_button_and_the_typed_count(site_server, brows
     base = site_server.web_url
     page, _link, _tag = organiser_with_club(browser, base, "am")
     page.set_viewport_size(PHONE)
-    page.click("#new-arena")
-    page.fill("#id_name", "推送竞技场")
-    page.select_option("#id_game", "baohuang")
-    page.fill("#id_minutes", "20")
-    page.fill("#id_bot_delay_ms", "0")
-    page.click('#arena-form button[type="submit"]')
-    page.wait_for_selector("#arena-live")
-    arena_url = page.url
+    arena_url = new_arena(page, "推送竞技场")
     page.wait_for_function("window.__pushes > 0", timeout=60_000)  # the push on connect is in
     page.fill("#arena-bots-count", "3")
     pushes = page.evaluate("""() => {

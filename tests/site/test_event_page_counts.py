@@ -52,15 +52,24 @@ def olga_club(make_user):
     return olga, services.create_club(olga, "East club", "Fridays")
 
 
+def friday_cup(olga_club, bots: int = 0, **options):
+    """Olga's 升級 event of 2 rounds (bots without delay), ``bots`` bot entries
+    added; ``options``: the event's other settings (hands_per_round …)."""
+    olga, club = olga_club
+    event = events.create_event(olga, club, name="Friday cup", game="shengji", rounds=2, bot_delay_ms=0, **options)
+    if bots:
+        events.add_bot_entries(olga, event, bots)
+    return event
+
+
 @pytest.mark.django_db
 @pytest.mark.parametrize("hands, minutes, en, zh_hans, zh_hant", [
     (1, 1, ["1 hand per round", "1 minute per round"], ["每轮 1 局", "每轮 1 分钟"], ["每輪 1 局", "每輪 1 分鐘"]),
     (2, 30, ["2 hands per round", "30 minutes per round"], ["每轮 2 局", "每轮 30 分钟"], ["每輪 2 局", "每輪 30 分鐘"]),
 ])
 def test_hands_and_minutes_per_round(client, olga_club, hands, minutes, en, zh_hans, zh_hant):
-    olga, club = olga_club
-    event = events.create_event(olga, club, name="Friday cup", game="shengji", rounds=2,
-                                hands_per_round=hands, minutes_per_round=minutes, bot_delay_ms=0)
+    olga, _club = olga_club
+    event = friday_cup(olga_club, hands_per_round=hands, minutes_per_round=minutes)
     for language, expected in (("en", en), ("zh-hans", zh_hans), ("zh-hant", zh_hant)):
         text = page(client, olga, event, language)
         for phrase in expected:
@@ -71,10 +80,8 @@ def test_hands_and_minutes_per_round(client, olga_club, hands, minutes, en, zh_h
 
 @pytest.mark.django_db
 def test_hands_done_and_bots_count(client, olga_club):
-    olga, club = olga_club
-    event = events.create_event(olga, club, name="Friday cup", game="shengji", rounds=2,
-                                hands_per_round=2, bot_delay_ms=0)
-    events.add_bot_entries(olga, event, 2)
+    olga, _club = olga_club
+    event = friday_cup(olga_club, bots=2, hands_per_round=2)
     preview = events.pair_round(olga, event)
     for bots, en in ((1, "1 bot, at table 1"), (3, "3 bots, at table 1")):
         Round.objects.filter(pk=preview.pk).update(pairing={**preview.pairing, "bots": bots, "bot_table": 0})
@@ -98,10 +105,8 @@ def test_hands_done_and_bots_count(client, olga_club):
 
 @pytest.mark.django_db
 def test_the_swap_starts_on_two_different_entries(client, olga_club):
-    olga, club = olga_club
-    event = events.create_event(olga, club, name="Friday cup", game="shengji", rounds=2,
-                                hands_per_round=1, bot_delay_ms=0)
-    events.add_bot_entries(olga, event, 4)
+    olga, _club = olga_club
+    event = friday_cup(olga_club, bots=4, hands_per_round=1)
     preview = events.pair_round(olga, event)
     client.force_login(olga)
     html = client.get(reverse("event", args=[event.pk])).content.decode()
