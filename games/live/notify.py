@@ -60,6 +60,30 @@ def _sender_loop() -> asyncio.AbstractEventLoop:
         return _sender
 
 
+def flush(timeout: float = SEND_TIMEOUT_S) -> bool:
+    """Wait until every notification this process handed to its sender loop
+    (production: channels-redis) has been sent or has failed, for at most
+    ``timeout`` seconds in all; True if none is left in flight.
+
+    The sender loop runs on a daemon thread and a caller does not wait for
+    Redis, so a short-lived process (a management command, a script) that
+    commits a change and exits at once can exit before its notification left:
+    the browsers on that room would not hear of the change until the next one.
+    Such a process calls this before it exits.  A process that never sent
+    returns True at once."""
+    deadline = time.monotonic() + timeout
+    taken = 0
+    try:
+        while taken < SENDER_BACKLOG:
+            if not _backlog.acquire(timeout=max(0.0, deadline - time.monotonic())):
+                return False
+            taken += 1
+        return True
+    finally:
+        for _ in range(taken):
+            _backlog.release()
+
+
 def room_group(room_id: int) -> str:
     return f"room-{room_id}"
 

@@ -415,6 +415,11 @@ def main(argv: list[str]) -> int:
     params = json.loads(argv[1]) if len(argv) == 2 else {}
     _setup()
     result = OPS[argv[0]](**params)
+    from games.live import notify
+
+    # the op's notifications leave before the process does (a browser's socket
+    # waits for them: the sender loop is a daemon thread, not waited for at exit)
+    notify.flush()
     sys.stdout.write(json.dumps(result, default=str) + "\n")
     return 0
 
