@@ -103,11 +103,17 @@ def _turn_with_plays(page, game: str, timeout_ms: int = 240_000) -> None:
         page.wait_for_selector("#table[data-my-turn='1']", timeout=timeout_ms)
         if not page.locator("#table[data-my-turn='1'] [data-region='actions'] [data-action='hint']").count():
             # a decision without a hint (保皇's 买3 or declaration, 升級's 比牌 pass …):
-            # 托管 makes it, then the viewer takes over again
-            before = int(page.locator("#table").get_attribute("data-version"))
+            # 托管 makes it, then the viewer takes over again.  Waited for by the
+            # hand's action count, not the version: turning 托管 on is a version
+            # of its own, and taking over right after it left the decision
+            # unmade, again and again (the loop's 30 tries spent on one decision)
+            before = page.evaluate("() => [document.querySelector('#table').dataset.hand,"
+                                   " +document.querySelector('#table').dataset.actions]")
             page.click('[data-action="autoplay-on"]')
-            page.wait_for_function(f"() => +document.querySelector('#table').dataset.version > {before}",
-                                   timeout=timeout_ms)
+            page.wait_for_function(
+                "([hand, actions]) => { const t = document.querySelector('#table');"
+                " return t.dataset.hand !== hand || +t.dataset.actions > actions; }",
+                arg=before, timeout=timeout_ms)
             page.click('[data-action="autoplay-off"]')
             continue
         others = page.evaluate(
