@@ -20,6 +20,7 @@ not wait for Redis's answer (at most :data:`SENDER_BACKLOG` in flight).
 from __future__ import annotations
 
 import asyncio
+import atexit
 import logging
 import threading
 import time
@@ -56,6 +57,9 @@ def _sender_loop() -> asyncio.AbstractEventLoop:
         if _sender is None or _sender.is_closed():
             loop = asyncio.new_event_loop()
             threading.Thread(target=loop.run_forever, name="games-notify", daemon=True).start()
+            if _sender is None:
+                # the thread is a daemon: at exit, wait for what it still sends
+                atexit.register(flush)
             _sender = loop
         return _sender
 
@@ -67,9 +71,11 @@ def flush(timeout: float = SEND_TIMEOUT_S) -> bool:
 
     The sender loop runs on a daemon thread and a caller does not wait for
     Redis, so a short-lived process (a management command, a script) that
-    commits a change and exits at once can exit before its notification left:
-    the browsers on that room would not hear of the change until the next one.
-    Such a process calls this before it exits.  A process that never sent
+    commits a change and exits at once could exit before its notification
+    left: the browsers on that room would not hear of the change until the
+    next one.  So the process that starts the sender loop registers this with
+    :mod:`atexit` (a normal exit waits up to ``timeout`` for the sends in
+    flight); a caller may also call it itself.  A process that never sent
     returns True at once."""
     deadline = time.monotonic() + timeout
     taken = 0

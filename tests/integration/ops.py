@@ -415,11 +415,8 @@ def main(argv: list[str]) -> int:
     params = json.loads(argv[1]) if len(argv) == 2 else {}
     _setup()
     result = OPS[argv[0]](**params)
-    from games.live import notify
-
-    # the op's notifications leave before the process does (a browser's socket
-    # waits for them: the sender loop is a daemon thread, not waited for at exit)
-    notify.flush()
+    # the op's notifications leave before the process exits: games.live.notify
+    # waits for its sender loop at exit (atexit), as for any management command
     sys.stdout.write(json.dumps(result, default=str) + "\n")
     return 0
 
