@@ -86,6 +86,9 @@ class SimulationReport:
     levels_gained: dict[str, list[float]] = field(default_factory=dict)
     #: decision times (seconds) by policy
     policy_decisions: dict[str, list[float]] = field(default_factory=dict)
+    #: decisions made inside a play-out (``GameRules.bot_playout``): not timed
+    #: one by one, each counted at its play-out's mean time per decision
+    playout_decisions: int = 0
 
     @property
     def hands_per_second(self) -> float:
@@ -164,6 +167,7 @@ def run_simulation(
                     decision_seconds.extend([share] * n)
                     by_seat[0].extend([share] * n)  # one policy: one shared list
                     decisions += n
+                    report.playout_decisions += n
                     state = done
                     break
             seat = to_act(state)
@@ -233,6 +237,12 @@ def format_report(report: SimulationReport) -> str:
         f"decision time: p50 {report.decision_ms(0.50):.3f} ms  p99 {report.decision_ms(0.99):.3f} ms"
         f"  max {report.decision_ms(1.0):.3f} ms",
     ]
+    if report.playout_decisions:
+        lines.append(
+            f"  ({report.playout_decisions} of {report.decisions} decisions were made in play-outs,"
+            " which time a hand's play phase as a whole: each counts as its play-out's mean,"
+            " so these percentiles are of per-hand means, not of single decisions)"
+        )
     lines += _decision_lines(report.policy_decisions)
     for name in sorted(report.policy_points):
         seats = [str(s) for s, p in enumerate(report.policies) if p == name]

@@ -24,3 +24,16 @@ def test_the_report_names_the_build_it_ran():
     assert simulate._engine_build() == expected
     report = run_simulation("shengji", hands=1, seed=2, policies=["heuristic"] * 4)
     assert f"({expected})" in format_report(report)
+
+
+def test_the_report_says_when_decision_times_are_play_out_means():
+    """All-heuristic seats play a hand's play phase in one play-out, timed as a
+    whole: the report counts those decisions and says its percentiles are of
+    means; with a policy that steps, every decision is timed alone."""
+    fast = run_simulation("baohuang", hands=2, seed=5, policies=["heuristic"] * 5)
+    assert 0 < fast.playout_decisions < fast.decisions  # 買3/crown decisions step
+    assert f"{fast.playout_decisions} of {fast.decisions} decisions were made in play-outs" \
+        in format_report(fast)
+    stepped = run_simulation("baohuang", hands=2, seed=5, policies=["heuristic"] * 4 + ["random"])
+    assert stepped.playout_decisions == 0
+    assert "play-outs" not in format_report(stepped)
