@@ -79,7 +79,17 @@ def phone_page(browser):
 
 def pytest_terminal_summary(terminalreporter):
     """After the short summary: a loud section when browser tests were skipped
-    for lack of Chromium, with how to install it."""
+    for lack of Chromium (or of WebKitGTK), with how to install it."""
+    from .webkit import NO_WEBKIT
+
+    no_webkit = [
+        report for report in terminalreporter.stats.get("skipped", [])
+        if NO_WEBKIT in str(getattr(report, "longrepr", ""))
+    ]
+    if no_webkit:
+        terminalreporter.write_sep("=", f"{len(no_webkit)} WebKit test(s) SKIPPED: no WebKitGTK",
+                                   yellow=True, bold=True)
+        terminalreporter.write_line("Get it with:  apt-get install webkit2gtk-driver xvfb   (Debian)")
     skipped = [
         report for report in terminalreporter.stats.get("skipped", [])
         if NO_CHROMIUM in str(getattr(report, "longrepr", ""))

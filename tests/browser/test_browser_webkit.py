@@ -1,0 +1,126 @@
+"""The live table in WebKit (Safari's engine), not only in Chromium.
+
+Most of our players hold a phone whose browser is WebKit, and the table's
+layout leans on CSS that engines took up at different times (``:has()``,
+``:is()``, grid placement by custom properties: static/games/ring.css).
+These tests open the embedded site in Debian's WebKitGTK
+(:mod:`tests.browser.webkit`) and check what the Chromium tests check of the
+same pages:
+
+* on a phone-wide window: nothing runs off the screen sideways (the page, the
+  seats, every card of the hand), the hand stands in at most three rows, and a
+  tap on a card selects it (static/games/table.js);
+* on a desktop window: the ring (the viewer's seat at the bottom, each play
+  on the felt in front of its own seat, as
+  ``test_browser_look.test_trick_lies_by_seat_viewer_at_the_bottom`` checks in
+  Chromium).
+
+Screenshots for people: ``tmp/webkit-<game>-<w>.png``.  Without
+``webkit2gtk-driver`` and ``xvfb`` (``.ci/run`` installs both) they skip.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from .conftest import SHOTS
+from .webkit import NO_WEBKIT, WebKit, webkit_found
+
+pytestmark = [
+    pytest.mark.browser,
+    pytest.mark.skipif(not webkit_found(), reason=f"{NO_WEBKIT} (apt-get install webkit2gtk-driver xvfb)"),
+]
+
+
+@pytest.fixture(scope="module")
+def webkit():
+    with WebKit() as wk:
+        yield wk
+
+
+def _open(webkit, base, cookie, width, height, language="zh-hans"):
+    """A signed-in WebKit window of about ``width`` × ``height``."""
+    session = webkit.session(width, height)
+    session.goto(f"{base}/accounts/login/")  # any page of the site, for its cookies
+    session.cookie("sessionid", cookie)
+    session.cookie("django_language", language)
+    return session
+
+
+#: The phone table's geometry, read in one go once the hand is on the page.
+PHONE_LAYOUT = """
+const cards = [...document.querySelectorAll('#my-hand [data-card]')];
+if (!cards.length) return null;
+const W = innerWidth;
+const out = r => r.left < -0.5 || r.right > W + 0.5;
+const rects = cards.map(e => e.getBoundingClientRect());
+return {width: W, scroll: document.documentElement.scrollWidth, cards: cards.length,
+        handOut: rects.filter(out).length,
+        rows: new Set(cards.map(e => Math.round(e.offsetTop))).size,
+        seats: document.querySelectorAll('.seat[data-seat]').length,
+        seatsOut: [...document.querySelectorAll('.seat[data-seat]')]
+            .filter(e => out(e.getBoundingClientRect())).length};
+"""
+
+
+@pytest.mark.parametrize("game", ["baohuang", "shengji"])
+def test_phone_table_fits_and_a_tap_selects_a_card(site_server, webkit, game):
+    base = site_server.web_url
+    # no 托管: the hand stays put while the test taps it (the bots play up to
+    # the viewer's turn, which waits its 60 s)
+    room = site_server.ops("bot_room", game=game, humans=1, autoplay=False, ready=True,
+                           bot_delay_ms=300, turn_seconds=60, prefix=f"wk{game[0]}")
+    session = _open(webkit, base, room["users"][0]["cookie"], 375, 812)
+    try:
+        session.goto(f"{base}/rooms/{room['room_id']}/")
+        seen = session.wait_for(PHONE_LAYOUT, timeout=60)
+        assert seen["width"] < 480, seen  # the phone layout (under 30rem)
+        assert seen["scroll"] <= seen["width"], seen  # nothing scrolls sideways
+        assert seen["seats"] == (5 if game == "baohuang" else 4), seen
+        assert seen["seatsOut"] == 0 and seen["handOut"] == 0, seen
+        assert 1 <= seen["rows"] <= 3, seen
+        session.screenshot(SHOTS / f"webkit-{game}-{seen['width']}.png")
+        # a tap on a card raises it: table.js's selection works in WebKit
+        session.click("#my-hand [data-card]")
+        picked = session.wait_for(
+            "return [...document.querySelectorAll('#my-hand [data-card].selected')]"
+            ".map(e => e.dataset.card)", timeout=10)
+        first = session.run("return document.querySelector('#my-hand [data-card]').dataset.card")
+        assert picked == [first], (picked, first)
+    finally:
+        session.close()
+
+
+#: Mid-trick on the desktop ring: each play's nearest seat, and the seats' tops.
+RING = """
+const plays = document.querySelectorAll('#felt [data-region="play"][data-played-seat]:not(.won)');
+if (plays.length < 2 || plays.length > 3) return null;
+const c = e => { const r = e.getBoundingClientRect(); return [r.left + r.width / 2, r.top + r.height / 2]; };
+const seats = [...document.querySelectorAll('.seat[data-seat]')].map(s => [s.dataset.seat, c(s)]);
+const placed = [...plays].map(p => {
+  const [x, y] = c(p);
+  const near = seats.map(([k, [sx, sy]]) => [k, Math.hypot(sx - x, sy - y)]).sort((a, b) => a[1] - b[1])[0][0];
+  return [p.dataset.playedSeat, near];
+});
+return {placed, ref: document.querySelector('#table').dataset.ref,
+        tops: [...document.querySelectorAll('.seat[data-seat]')].map(
+            s => [s.dataset.seat, s.getBoundingClientRect().top]),
+        width: innerWidth, scroll: document.documentElement.scrollWidth};
+"""
+
+
+def test_desktop_ring_lays_each_play_before_its_seat(site_server, webkit):
+    base = site_server.web_url
+    room = site_server.ops("bot_room", game="baohuang", humans=1, autoplay=True, ready=True,
+                           bot_delay_ms=700, turn_seconds=60, prefix="wkring")
+    session = _open(webkit, base, room["users"][0]["cookie"], 1280, 800)
+    try:
+        session.goto(f"{base}/rooms/{room['room_id']}/")
+        seen = session.wait_for(RING, timeout=120, every=0.1)
+        assert seen["scroll"] <= seen["width"], seen
+        assert all(seat == near for seat, near in seen["placed"]), seen["placed"]
+        tops = dict(seen["tops"])
+        assert all(tops[seen["ref"]] > top for seat, top in tops.items() if seat != seen["ref"]), seen
+        session.screenshot(SHOTS / f"webkit-baohuang-{seen['width']}.png")
+    finally:
+        session.close()
