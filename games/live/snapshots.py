@@ -400,43 +400,26 @@ async def snapshot(room_id: int, version: int | None) -> TableSnapshot | None:
     """The room at ``version`` or newer (``None``: read the database now).
 
     Sockets of one room asking together share one read; a kept snapshot
-    at least as new as ``version`` is served without any read."""
-    if version is not None:
-        snap = cached(room_id, version)
-        if snap is not None:
-            stats["shared"] += 1
-            return snap
-    key = (room_id, version)
-    loop = asyncio.get_running_loop()
-    future = _inflight.get(key)
-    if future is None or future.get_loop() is not loop:
-        context = contextvars.copy_context()
-        kept = None
-        if version is not None:  # a connect (None) reads in full
-            newest = roomcache.newest(room_id, KIND)
-            kept = newest[1] if newest is not None else None
-        future = loop.run_in_executor(_db_pool, context.run, _read, room_id, kept)
-        _inflight[key] = future
-        future.add_done_callback(lambda f: _inflight.pop(key, None) if _inflight.get(key) is f else None)
-    else:
-        stats["shared"] += 1
-    snap = await asyncio.shield(future)
-    if snap is not None:
-        _remember(snap, fresh=version is None)
+    at least as new as ``version`` is served without any read.  The one
+    reader is :func:`snapshot_then` (with nothing to do after the read)."""
+    snap, _ = await snapshot_then(room_id, version, None)
     return snap
 
 
-def _read_then(room_id: int, kept: TableSnapshot | None, then, args: tuple):
+def _read_then(room_id: int, kept: TableSnapshot | None, fresh: bool, then, args: tuple):
     """:func:`_read`, then (in the same pool thread, no hand-off) the snapshot
-    kept as the room's newest (:func:`_remember`: the room-state cache takes
-    its own lock) and ``then(snap, *args)``: ``(snap, what then returned)``,
+    kept as the room's newest (:func:`_remember`, ``fresh`` for a connect's
+    full read: the room-state cache takes its own lock) and, unless ``then``
+    is None, ``then(snap, *args)``: ``(snap, what then returned)``,
     ``(None, None)`` for a room gone.  What ``then`` raises is logged and
     its result is None (the caller does that work itself): the snapshot,
     which others may be waiting for, was read."""
     snap = _read(room_id, kept)
     if snap is None:
         return None, None
-    _remember(snap, fresh=False)
+    _remember(snap, fresh=fresh)
+    if then is None:
+        return snap, None
     try:
         return snap, then(snap, *args)
     except Exception:
@@ -444,31 +427,40 @@ def _read_then(room_id: int, kept: TableSnapshot | None, then, args: tuple):
         return snap, None
 
 
-async def snapshot_then(room_id: int, version: int, then, *args) -> tuple[TableSnapshot | None, object]:
+async def snapshot_then(room_id: int, version: int | None, then, *args) -> tuple[TableSnapshot | None, object]:
     """:func:`snapshot` of ``(room_id, version)`` and, when it must be read,
     ``then(snap, *args)`` in the same job of the read pool, right after the
     read: ``(snap, then's result)``.  A kept snapshot (no read), a read
-    already in flight (shared, as :func:`snapshot` shares it) or a ``then``
-    that raised gives ``(snap, None)``: the caller does that work itself.
-    The fan-out's push renders in ``then``
+    already in flight (shared) or a ``then`` that raised gives
+    ``(snap, None)``: the caller does that work itself; so does ``then``
+    None (:func:`snapshot`).  ``version`` None is a connect's read: in full
+    (no stepping from the kept snapshot), never served from the cache, and
+    it replaces what was kept.
+
+    Reads of one ``(room_id, version)`` on one event loop are shared: the
+    first starts the job and registers a future for the key, which the
+    others await.  The fan-out's push renders in ``then``
     (:func:`games.live.fanout._prepare`): one thread hand-off and one wake-up
-    of the event loop per push instead of two.  A read started here is the
-    room's in-flight read for ``version`` (:func:`snapshot` callers share it;
-    they get the snapshot once ``then`` is done too)."""
-    snap = cached(room_id, version)
-    if snap is not None:
-        stats["shared"] += 1
-        return snap, None
+    of the event loop per push instead of two."""
+    if version is not None:
+        snap = cached(room_id, version)
+        if snap is not None:
+            stats["shared"] += 1
+            return snap, None
     key = (room_id, version)
     loop = asyncio.get_running_loop()
     future = _inflight.get(key)
     if future is not None and future.get_loop() is loop:
-        return await snapshot(room_id, version), None
-    newest = roomcache.newest(room_id, KIND)
-    kept = newest[1] if newest is not None else None
+        stats["shared"] += 1
+        return await asyncio.shield(future), None
+    kept = None
+    if version is not None:  # a connect (None) reads in full
+        newest = roomcache.newest(room_id, KIND)
+        kept = newest[1] if newest is not None else None
     context = contextvars.copy_context()
-    job = loop.run_in_executor(_db_pool, context.run, _read_then, room_id, kept, then, args)
-    shared = loop.create_future()  # what snapshot()'s callers of the same key await
+    job = loop.run_in_executor(_db_pool, context.run, _read_then, room_id, kept,
+                               version is None, then, args)
+    shared = loop.create_future()  # what the other askers of the same key await
     _inflight[key] = shared
 
     def settle(done: asyncio.Future) -> None:
