@@ -124,3 +124,64 @@ def test_desktop_ring_lays_each_play_before_its_seat(site_server, webkit):
         session.screenshot(SHOTS / f"webkit-baohuang-{seen['width']}.png")
     finally:
         session.close()
+
+
+#: The viewer's turn as the page shows it: ``[turn, hint, hand, actions, version]``.
+TURN = """
+const t = document.querySelector('#table');
+if (!t) return null;
+return [t.dataset.myTurn === '1',
+        !!t.querySelector("[data-region='actions'] [data-action='hint']"),
+        t.dataset.hand, +t.dataset.actions, +t.dataset.version];
+"""
+
+
+def test_phone_move_through_hint_and_play_buttons(site_server, webkit):
+    """A move as a phone player makes it, in WebKit: 提示 selects a legal set,
+    出牌 posts it (htmx), and the answer's table, morphed in, has one more
+    action with the viewer's cards fewer and no refusal.  Decisions without a
+    hint (保皇's 买3, the declaration) are left to 托管 and taken over again."""
+    base = site_server.web_url
+    room = site_server.ops("bot_room", game="baohuang", humans=1, autoplay=False, ready=True,
+                           bot_delay_ms=200, turn_seconds=60, prefix="wkmove")
+    session = _open(webkit, base, room["users"][0]["cookie"], 375, 812)
+    try:
+        session.goto(f"{base}/rooms/{room['room_id']}/")
+        for _ in range(10):
+            turn = session.wait_for(f"const s = (() => {{{TURN}}})(); return s && s[0] ? s : null;",
+                                    timeout=120)
+            _, hint, hand, actions, _version = turn
+            if hint:
+                break
+            session.click('[data-action="autoplay-on"]')
+            session.wait_for(
+                "const t = document.querySelector('#table');"
+                " return t.dataset.hand !== arguments[0] || +t.dataset.actions > arguments[1];",
+                hand, actions, timeout=60)
+            session.click('[data-action="autoplay-off"]')
+        else:
+            pytest.fail("never my turn with a hint")
+        before = session.run(
+            "return [document.querySelectorAll('#my-hand [data-card]').length,"
+            " [...document.querySelectorAll('#my-hand [data-card]')].reduce("
+            "(n, e) => n + parseInt(e.dataset.count || '1', 10), 0)]")
+        session.click("[data-region='actions'] [data-action='hint']")
+        chosen = session.wait_for(
+            "const v = document.querySelector('#cards-input').value.trim(); return v ? v.split(/\\s+/) : null;",
+            timeout=10)
+        hint_codes = session.run(
+            "return document.querySelector(\"[data-region='actions'] [data-action='hint']\").dataset.hint.split(' ')")
+        assert sorted(chosen) == sorted(hint_codes), (chosen, hint_codes)
+        session.click("[data-region='actions'] [data-action='play']")
+        after = session.wait_for(
+            "const t = document.querySelector('#table');"
+            " if (t.dataset.hand !== arguments[0] || +t.dataset.actions <= arguments[1]) return null;"
+            " const msg = document.querySelector('#act-msg');"
+            " return {actions: +t.dataset.actions, refused: !!(msg && msg.classList.contains('error')"
+            " && msg.textContent.trim()), mine: [...document.querySelectorAll('#my-hand [data-card]')]"
+            ".reduce((n, e) => n + parseInt(e.dataset.count || '1', 10), 0)};",
+            hand, actions, timeout=30)
+        assert not after["refused"], after
+        assert after["mine"] == before[1] - len(chosen), (before, after, chosen)
+    finally:
+        session.close()
