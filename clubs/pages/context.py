@@ -13,7 +13,7 @@ from games.services.readmodel import current_hand, hand_state
 from .. import formats
 from ..models import Correction, Entry, Event, EventLog, EventTable, Round
 from ..results.corrections import CorrectionForm, describe
-from ..results.labels import TIEBREAK_LABELS, entry_names, score_label, sees_running_scores  # noqa: F401 (the pages use them)
+from ..results.labels import TIEBREAK_LABELS, entry_names, result_figures, score_label, sees_running_scores  # noqa: F401 (the pages use them)
 from ..results.standings import standings, travelling
 from ..teams import results as team_results
 
@@ -90,6 +90,9 @@ def in_play_points(table: EventTable, room) -> list:
 
 def table_view(table: EventTable, names: dict, user=None, scores: bool = True) -> dict:
     """One table: its entries' names, the room, progress and result.
+    ``result`` (a finished table) and ``so_far`` (a running one): per side, in
+    the order of its entries, that side's figures
+    (:func:`clubs.results.labels.result_figures`), shown a side a line.
     ``scores`` False: no "score so far" and no result (a running duplicate round seen by
     anyone but its organisers: another table's score on a board is
     information about that board)."""
@@ -115,14 +118,12 @@ def table_view(table: EventTable, names: dict, user=None, scores: bool = True) -
         "in_play": in_play_points(table, room) if scores and not table.finished and hands
         and not hands[-1]["complete"] else [],
         "so_far": [] if table.finished or not hands or not scores else [
-            " · ".join(f"{TIEBREAK_LABELS.get(k, k)} {v}" for k, v in res.items() if k != "hands")
-            for res in formats.hooks(table.round.event.game).round_result(
+            result_figures(res) for res in formats.hooks(table.round.event.game).round_result(
                 [h["summary"] or {} for h in hands if h["complete"]]
             )
         ],
         "result": [
-            " · ".join(f"{TIEBREAK_LABELS.get(k, k)} {v}" for k, v in res.items() if k != "hands")
-            for res in (table.result or {}).get("entries") or []
+            result_figures(res) for res in (table.result or {}).get("entries") or []
         ] if scores else [],
         "forfeit": [names.get(i, "?") for i in (table.result or {}).get("forfeit") or []],
         "corrected": (table.result or {}).get("corrected", False),

@@ -6,6 +6,7 @@ export and the score cards."""
 from __future__ import annotations
 
 from django.utils.translation import gettext_lazy as _
+from django.utils.translation import pgettext_lazy
 
 from .. import formats
 from ..models import Event
@@ -16,6 +17,22 @@ TIEBREAK_LABELS = {
     "firsts": _("头科"), "tablemates": _("同桌总分"), "matchpoints": _("比赛分"), "maximum": _("满分"),
     "imp_quotient": _("IMP 商"), "imp_margin": _("IMP 差"),
 }
+
+#: Short labels of a table's result figures, for the event page's narrow result
+#: and progress cells (a phone's round table): "Margin 4 · Points 16", not
+#: "Level margin 4 · Game points 16"; a key missing here takes its
+#: :data:`TIEBREAK_LABELS` label.
+FIGURE_LABELS = {
+    "margin": pgettext_lazy("result figure", "级差"), "points": pgettext_lazy("result figure", "游戏积分"),
+    "firsts": pgettext_lazy("result figure", "头科"),
+}
+
+
+def result_figures(result: dict) -> list[str]:
+    """One side's result at a table as its figures, each ``"label value"``
+    with the short :data:`FIGURE_LABELS` (the hands count left out):
+    ``{"margin": 4, "points": 16, "hands": 1}`` → ``["级差 4", "游戏积分 16"]``."""
+    return [f"{FIGURE_LABELS.get(k) or TIEBREAK_LABELS.get(k, k)} {v}" for k, v in result.items() if k != "hands"]
 
 
 def score_label(event: Event) -> str:

@@ -9,6 +9,8 @@
  * and attributes: a click that spans a push (pressed on a button, released
  * after the push) still lands on its button.  What the viewer chose is kept:
  *  - whether a <details> is open (the server never opens one);
+ *  - whether a disclosure button (static/games/disclosure.js) is open: its
+ *    aria-expanded and the hidden of the element it controls (aria-controls);
  *  - every form control the viewer has changed inside a morphed root (marked
  *    data-edited on its first input or change): its value, checked and
  *    selected are not taken from the push.
@@ -31,10 +33,17 @@
     return !!(control && control.hasAttribute && control.hasAttribute("data-edited"));
   }
 
+  function disclosed(element) {
+    return !!(element.id && document.querySelector(
+      '[data-disclosure][aria-controls="' + CSS.escape(element.id) + '"]'));
+  }
+
   callbacks.beforeAttributeUpdated = function (name, element, mutation) {
     if (before && before(name, element, mutation) === false) return false;
     if (name === "data-edited") return false;
     if (name === "open" && element.tagName === "DETAILS") return false;
+    if (name === "aria-expanded" && element.hasAttribute("data-disclosure")) return false;
+    if (name === "hidden" && disclosed(element)) return false;
     return !(KEPT[name] && edited(element));
   };
 

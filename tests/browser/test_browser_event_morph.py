@@ -1,13 +1,15 @@
 """The event page morphs its pushed fragment in (static/games/morph.js, as every
 page built on games.live.group_push; test_browser_push_morph.py tests the
 others): an organiser runs round 1 of a 升级 event of two bot pairs (one hand),
-reopens the event page, opens the finished table's 更正 form and types a reason;
+reopens the event page, opens the finished table's 更正 form (its disclosure
+button: aria-expanded, the form's row shown) and types a reason;
 a second page of the same organiser then pairs round 2, which pushes a new
 ``#event-live`` to the first page. The push is applied (round 2's section
 appears, the page is not reloaded) and the organiser's work is kept: the same
-<details> element, still open, the typed reason, and the same button of the
-form. With the fragment replaced (the old ``outerHTML`` swap) the form closed
-on every push, every second while other tables played, and lost the text.
+更正 button, still expanded, its row still shown, the typed reason, and the same
+button of the form; the 更正 button (pressed from the keyboard) then closes it.
+With the fragment replaced (the old ``outerHTML`` swap) the form closed on
+every push, every second while other tables played, and lost the text.
 
 Before a round starts, the same holds for the pairing's preview: a push (the
 other page pairs again) keeps the 开始本轮 button the organiser may be pressing
@@ -35,6 +37,18 @@ def second_page(browser, page, url: str):
     return other
 
 
+#: The first 更正 disclosure's state, read in one go: its button's
+#: aria-expanded, whether its form's row is hidden and takes room, the reason typed.
+TOGGLE_STATE = """() => {
+  const toggle = document.querySelector('button.correction-toggle');
+  const row = toggle && document.getElementById(toggle.getAttribute('aria-controls'));
+  if (!row) return null;
+  return {expanded: toggle.getAttribute('aria-expanded'), hidden: row.hidden,
+          shown: row.getBoundingClientRect().height > 0,
+          reason: row.querySelector('input[name="reason"]').value};
+}"""
+
+
 def test_a_push_keeps_the_open_correction_form(site_server, browser):
     page, event_url = organiser_event(site_server, browser, "mo", bots=2, rounds=2, hands=1, bot_delay_ms=0)
     click_live(page, "#start-round")
@@ -42,9 +56,13 @@ def test_a_push_keeps_the_open_correction_form(site_server, browser):
 
     page.goto(event_url)
     page.wait_for_function("window.__pushes > 0")  # the push on connect is in
-    page.click("details.correction > summary")
+    closed = page.wait_for_function(TOGGLE_STATE).json_value()
+    assert closed == {"expanded": "false", "hidden": True, "shown": False, "reason": ""}
+    page.click("button.correction-toggle")
+    opened = page.wait_for_function(f"() => {{ const s = ({TOGGLE_STATE})(); return s && s.shown && s; }}").json_value()
+    assert opened["expanded"] == "true" and not opened["hidden"]
     page.fill('.correction-form input[name="reason"]', REASON)
-    page.evaluate("""() => { window.__kept = {details: document.querySelector('details.correction'),
+    page.evaluate("""() => { window.__kept = {toggle: document.querySelector('button.correction-toggle'),
                                             button: document.querySelector('.correction-form button')}; }""")
     pushes = page.evaluate("window.__pushes")
 
@@ -52,16 +70,17 @@ def test_a_push_keeps_the_open_correction_form(site_server, browser):
     other.click("#pair-round")
     other.wait_for_selector("#round-2")
 
-    page.wait_for_function("n => window.__pushes > n && document.getElementById('round-2')", arg=pushes,
-                           timeout=60_000)
-    kept = page.evaluate("""() => ({
-        same: window.__kept.details === document.querySelector('details.correction')
+    kept = page.wait_for_function(f"""n => window.__pushes > n && document.getElementById('round-2') && {{
+        same: window.__kept.toggle === document.querySelector('button.correction-toggle')
               && window.__kept.button === document.querySelector('.correction-form button'),
-        open: document.querySelector('details.correction').open,
-        reason: document.querySelector('.correction-form input[name="reason"]').value,
-    })""")
+        ...({TOGGLE_STATE})()}}""", arg=pushes, timeout=60_000).json_value()
     page.screenshot(path=str(SHOTS / "event-morph-correction.png"), full_page=True)
-    assert kept == {"same": True, "open": True, "reason": REASON}
+    assert kept == {"same": True, "expanded": "true", "hidden": False, "shown": True, "reason": REASON}
+
+    page.focus("button.correction-toggle")
+    page.keyboard.press("Enter")  # a real button: the keyboard closes it too
+    closed = page.wait_for_function(f"() => {{ const s = ({TOGGLE_STATE})(); return s && !s.shown && s; }}").json_value()
+    assert closed == {"expanded": "false", "hidden": True, "shown": False, "reason": REASON}
     other.context.close()
 
 

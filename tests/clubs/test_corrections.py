@@ -190,20 +190,24 @@ def test_bad_form_gives_the_field_and_the_reason(client, club_setup, duplicate):
 
 
 def test_each_correction_toggle_names_its_forms_row(client, club_setup, duplicate):
-    """The 更正 <details> stays in its table's row and its form is a row of its
-    own under it (templates/clubs/_correction_form.html): the toggle's summary
-    says which row it opens (aria-controls), one form row per finished table,
-    each holding that table's form."""
+    """The 更正 button stays in its table's row and its form is a row of its
+    own under it (templates/clubs/_correction_form.html): the button (a
+    disclosure, static/games/disclosure.js) says which row it opens
+    (aria-controls) and that it is closed (aria-expanded), one form row per
+    finished table, hidden until opened, each holding that table's form."""
     import re
 
     club, olga, *_ = club_setup
     event, r, ids = duplicate
     client.force_login(olga)
     page = client.get(reverse("event", args=[event.pk])).content.decode()
-    controls = re.findall(r'<summary aria-controls="([^"]+)">', page)
+    controls = re.findall(
+        r'<button type="button" class="correction-toggle" data-disclosure aria-expanded="false" '
+        r'aria-controls="([^"]+)">', page)
     assert controls == [f"correction-{r.number}-{n}" for n in (1, 2, 3)]
     for n, target in enumerate(controls, start=1):
-        row = re.search(rf'<tr class="correction-row" id="{target}"[^>]*>(.*?)</tr>', page, re.S)
+        row = re.search(rf'<tr class="correction-row" id="{target}"([^>]*)>(.*?)</tr>', page, re.S)
         assert row is not None, target
+        assert re.search(r"\shidden\b", row.group(1)), target
         table = r.tables.get(number=n)
-        assert reverse("table_correct", args=[table.pk]) in row.group(1)
+        assert reverse("table_correct", args=[table.pk]) in row.group(2)
