@@ -127,7 +127,10 @@ class GameSpec:
       view's values under every one of these keys gets it; any other (a
       seat whose view shows more there, its own cards) gets None and its
       ``table_regions`` builds that part itself.  Never the viewer's aids.
-      The default: None (every viewer builds its whole board).
+      The default: None for both (every viewer builds its whole board); a
+      ``board_shared`` without ``board_reads`` is shared with no viewer (as
+      ``seat_reads`` None shares no seat row: a game must say what its
+      shared part reads before anyone is shown it).
     - Wording: ``action_labels`` (data-action hook -> button label),
       ``choices`` (choice verb -> its choices in button order),
       ``verb_order``, ``phase_names``, ``rule_messages`` (ruling id -> the
@@ -158,7 +161,7 @@ class GameSpec:
     seat_plays: Callable[[Mapping | None], dict] = _no_plays
     seat_reads: tuple[str, ...] | None = None
     board_shared: Callable[[Any], Any] | None = None
-    board_reads: tuple[str, ...] = ()
+    board_reads: tuple[str, ...] | None = None
     result_extras: Callable[[dict], dict] = lambda result: {}
     action_labels: Mapping[str, Any] = field(default_factory=dict)
     choices: Mapping[str, tuple[str, ...]] = field(default_factory=dict)

@@ -128,3 +128,20 @@ def test_no_sharing_without_the_hook_or_in_the_reference(sj_humans, monkeypatch)
     table = tables.table_view(room, users[0], snapshot=snap)
     assert table.shared_board is None
     assert table.spec.table_regions(table) == _long(room, users[0], snap, monkeypatch)
+
+
+@pytest.mark.django_db
+def test_a_shared_board_that_does_not_say_what_it_reads_is_shared_with_no_one(sj_humans, monkeypatch):
+    """``board_reads`` not said (None, the default) shares the part with no
+    viewer, the spectator included: every one builds its own board (the
+    default used to be ``()``, "reads nothing", which shared it with all)."""
+    room, users = sj_humans
+    _midtrick(room, users)
+    snap = live.load_snapshot(room.pk)
+    spec = registry.get("shengji")
+    assert spec.board_shared is not None and spec.board_reads  # the game says it
+    monkeypatch.setitem(registry._specs, "shengji", dataclasses.replace(spec, board_reads=None))
+    for user in [*users, None]:
+        table = tables.table_view(room, user, snapshot=snap)
+        assert table.shared_board is None
+    assert registry.GameSpec.__dataclass_fields__["board_reads"].default is None
