@@ -13,7 +13,10 @@ same pages:
 * on a desktop window: the ring (the viewer's seat at the bottom, each play
   on the felt in front of its own seat, as
   ``test_browser_look.test_trick_lies_by_seat_viewer_at_the_bottom`` checks in
-  Chromium).
+  Chromium);
+* a phone move through the 提示 and 出牌 buttons (htmx's POST and morph);
+* an organiser's event page: the 更正 disclosure button opens its form, and a
+  push (round 2 paired from another browser) keeps it open with what was typed.
 
 Screenshots for people: ``tmp/webkit-<game>-<w>.png``.  Without
 ``webkit2gtk-driver`` and ``xvfb`` (``.ci/run`` installs both) they skip.
@@ -183,5 +186,59 @@ def test_phone_move_through_hint_and_play_buttons(site_server, webkit):
             hand, actions, timeout=30)
         assert not after["refused"], after
         assert after["mine"] == before[1] - len(chosen), (before, after, chosen)
+    finally:
+        session.close()
+
+
+#: The first 更正 disclosure on the event page: its button's aria-expanded,
+#: its form's row hidden or shown, the reason typed, and whether the button
+#: and the form's row are still the elements kept in ``window.__kept``.
+TOGGLE = """
+const toggle = document.querySelector('button.correction-toggle');
+const row = toggle && document.getElementById(toggle.getAttribute('aria-controls'));
+if (!row) return null;
+return {expanded: toggle.getAttribute('aria-expanded'), hidden: row.hidden,
+        shown: row.getBoundingClientRect().height > 0,
+        reason: row.querySelector('input[name="reason"]').value,
+        same: !!window.__kept && window.__kept[0] === toggle && window.__kept[1] === row,
+        round2: !!document.getElementById('round-2')};
+"""
+
+
+def test_event_correction_button_survives_a_push(site_server, browser, webkit):
+    """An organiser on WebKit opens a finished table's 更正 form (a disclosure
+    button, static/games/disclosure.js) and types a reason; the same organiser
+    pairs round 2 from another browser, which pushes the event's fragment; the
+    WebKit page morphs it in (static/games/morph.js) with the form still open,
+    the same elements and the reason kept."""
+    from .test_browser_event import click_live, organiser_event
+
+    page, event_url = organiser_event(site_server, browser, "wke", bots=2, rounds=2, hands=1, bot_delay_ms=0)
+    click_live(page, "#start-round")
+    page.wait_for_selector('#round-1 tr[data-finished="1"]', timeout=300_000)
+    cookie = next(c["value"] for c in page.context.cookies() if c["name"] == "sessionid")
+
+    session = _open(webkit, site_server.web_url, cookie, 375, 812)
+    try:
+        session.goto(event_url)
+        closed = session.wait_for(TOGGLE, timeout=30)
+        assert (closed["expanded"], closed["hidden"], closed["shown"]) == ("false", True, False), closed
+        session.click("button.correction-toggle")
+        opened = session.wait_for(f"const s = (() => {{{TOGGLE}}})(); return s && s.shown ? s : null;",
+                                  timeout=10)
+        assert opened["expanded"] == "true" and not opened["hidden"], opened
+        session.type('.correction-form input[name="reason"]', "third trick miscounted")
+        session.run("const t = document.querySelector('button.correction-toggle');"
+                    " window.__kept = [t, document.getElementById(t.getAttribute('aria-controls'))];")
+
+        page.goto(event_url)
+        click_live(page, "#pair-round")  # round 2: a push to every page of the event
+        page.wait_for_selector("#round-2")
+
+        kept = session.wait_for(f"const s = (() => {{{TOGGLE}}})(); return s && s.round2 ? s : null;",
+                                timeout=60)
+        session.screenshot(SHOTS / "webkit-event-correction.png")
+        assert kept == {"expanded": "true", "hidden": False, "shown": True,
+                        "reason": "third trick miscounted", "same": True, "round2": True}, kept
     finally:
         session.close()

@@ -136,7 +136,8 @@ class WebKit:
 class Session:
     """One browser window: ``goto``, ``cookie``, ``run`` (a script's return
     value), ``wait_for`` (a script until it returns something truthy),
-    ``click`` (a real click on an element found by CSS), ``screenshot``."""
+    ``click`` (a real click on an element found by CSS), ``type`` (keys into
+    one), ``screenshot``."""
 
     def __init__(self, webkit: WebKit, sid: str):
         self.webkit, self.sid = webkit, sid
@@ -179,6 +180,13 @@ class Session:
         found = self.call("POST", "/element", {"using": "css selector", "value": css})
         element = next(iter(found.values()))
         self.call("POST", f"/element/{element}/click", {})
+
+    def type(self, css: str, text: str) -> None:
+        """Type ``text`` into the first element matching ``css`` (WebDriver's
+        element send keys: focus, then key events)."""
+        found = self.call("POST", "/element", {"using": "css selector", "value": css})
+        element = next(iter(found.values()))
+        self.call("POST", f"/element/{element}/value", {"text": text})
 
     def screenshot(self, path: Path) -> None:
         path.write_bytes(base64.b64decode(self.call("GET", "/screenshot")))
