@@ -11,9 +11,7 @@ same pages:
   seats, every card of the hand), the hand stands in at most three rows, and a
   tap on a card selects it (static/games/table.js);
 * on a desktop window: the ring (the viewer's seat at the bottom, each play
-  on the felt in front of its own seat, as
-  ``test_browser_look.test_trick_lies_by_seat_viewer_at_the_bottom`` checks in
-  Chromium);
+  on the felt on its own seat's side, in its seats' order);
 * a phone move through the 提示 and 出牌 buttons (htmx's POST and morph);
 * an organiser's event page: the 更正 disclosure button opens its form, and a
   push (round 2 paired from another browser) keeps it open with what was typed.
@@ -50,6 +48,22 @@ def _open(webkit, base, cookie, width, height, language="zh-hans"):
     return session
 
 
+def _at_table(site_server, webkit, size: tuple[int, int], game: str, prefix: str, **room):
+    """A new bot room of ``game`` (one human, ready: :func:`tests.integration.ops.bot_room`
+    with ``room``'s options) and a WebKit window of about ``size`` on its table:
+    ``(session, the ops' answer)``.  The caller closes the session."""
+    base = site_server.web_url
+    made = site_server.ops("bot_room", game=game, humans=1, ready=True, turn_seconds=60,
+                           prefix=prefix, **room)
+    session = _open(webkit, base, made["users"][0]["cookie"], *size)
+    try:
+        session.goto(f"{base}/rooms/{made['room_id']}/")
+    except Exception:
+        session.close()
+        raise
+    return session, made
+
+
 #: The phone table's geometry, read in one go once the hand is on the page.
 PHONE_LAYOUT = """
 const cards = [...document.querySelectorAll('#my-hand [data-card]')];
@@ -68,14 +82,11 @@ return {width: W, scroll: document.documentElement.scrollWidth, cards: cards.len
 
 @pytest.mark.parametrize("game", ["baohuang", "shengji"])
 def test_phone_table_fits_and_a_tap_selects_a_card(site_server, webkit, game):
-    base = site_server.web_url
     # no 托管: the hand stays put while the test taps it (the bots play up to
     # the viewer's turn, which waits its 60 s)
-    room = site_server.ops("bot_room", game=game, humans=1, autoplay=False, ready=True,
-                           bot_delay_ms=300, turn_seconds=60, prefix=f"wk{game[0]}")
-    session = _open(webkit, base, room["users"][0]["cookie"], 375, 812)
+    session, _room = _at_table(site_server, webkit, (375, 812), game, f"wk{game[0]}",
+                               autoplay=False, bot_delay_ms=300)
     try:
-        session.goto(f"{base}/rooms/{room['room_id']}/")
         seen = session.wait_for(PHONE_LAYOUT, timeout=60)
         assert seen["width"] < 480, seen  # the phone layout (under 30rem)
         assert seen["scroll"] <= seen["width"], seen  # nothing scrolls sideways
@@ -94,18 +105,23 @@ def test_phone_table_fits_and_a_tap_selects_a_card(site_server, webkit, game):
         session.close()
 
 
-#: Mid-trick on the desktop ring: each play's nearest seat, and the seats' tops.
+#: Mid-trick on the desktop ring, no animation running: for each play on the
+#: felt, its column (left, middle or right third of the felt) and its top, and
+#: the same of its seat (seats beside the felt fall in its outer columns); the
+#: seats' tops.
 RING = """
 const plays = document.querySelectorAll('#felt [data-region="play"][data-played-seat]:not(.won)');
 if (plays.length < 2 || plays.length > 3) return null;
-const c = e => { const r = e.getBoundingClientRect(); return [r.left + r.width / 2, r.top + r.height / 2]; };
-const seats = [...document.querySelectorAll('.seat[data-seat]')].map(s => [s.dataset.seat, c(s)]);
-const placed = [...plays].map(p => {
-  const [x, y] = c(p);
-  const near = seats.map(([k, [sx, sy]]) => [k, Math.hypot(sx - x, sy - y)]).sort((a, b) => a[1] - b[1])[0][0];
-  return [p.dataset.playedSeat, near];
-});
-return {placed, ref: document.querySelector('#table').dataset.ref,
+// a play arriving slides in from its seat: read the felt at rest
+if (document.getAnimations().some(a => a.playState === 'running')) return null;
+const felt = document.querySelector('#felt').getBoundingClientRect();
+const column = e => { const r = e.getBoundingClientRect(), x = r.left + r.width / 2;
+                      return x < felt.left + felt.width / 3 ? 'L' : x > felt.right - felt.width / 3 ? 'R' : 'M'; };
+const seat = k => document.querySelector(`.seat[data-seat="${k}"]`);
+return {placed: [...plays].map(p => [p.dataset.playedSeat, column(p), column(seat(p.dataset.playedSeat)),
+                                      p.getBoundingClientRect().top,
+                                      seat(p.dataset.playedSeat).getBoundingClientRect().top]),
+        ref: document.querySelector('#table').dataset.ref,
         tops: [...document.querySelectorAll('.seat[data-seat]')].map(
             s => [s.dataset.seat, s.getBoundingClientRect().top]),
         width: innerWidth, scroll: document.documentElement.scrollWidth};
@@ -113,15 +129,19 @@ return {placed, ref: document.querySelector('#table').dataset.ref,
 
 
 def test_desktop_ring_lays_each_play_before_its_seat(site_server, webkit):
-    base = site_server.web_url
-    room = site_server.ops("bot_room", game="baohuang", humans=1, autoplay=True, ready=True,
-                           bot_delay_ms=700, turn_seconds=60, prefix="wkring")
-    session = _open(webkit, base, room["users"][0]["cookie"], 1280, 800)
+    session, _room = _at_table(site_server, webkit, (1280, 800), "baohuang", "wkring",
+                               autoplay=True, bot_delay_ms=700)
     try:
-        session.goto(f"{base}/rooms/{room['room_id']}/")
         seen = session.wait_for(RING, timeout=120, every=0.1)
         assert seen["scroll"] <= seen["width"], seen
-        assert all(seat == near for seat, near in seen["placed"]), seen["placed"]
+        placed = seen["placed"]
+        # each play lies on the felt on its seat's side (the felt's column of its seat) ...
+        assert all(mine == its for _seat, mine, its, _top, _stop in placed), placed
+        # ... and, of two plays on one side, the upper seat's play is the upper one
+        for a in placed:
+            for b in placed:
+                if a[2] == b[2] and a[4] < b[4]:
+                    assert a[3] < b[3], placed
         tops = dict(seen["tops"])
         assert all(tops[seen["ref"]] > top for seat, top in tops.items() if seat != seen["ref"]), seen
         session.screenshot(SHOTS / f"webkit-baohuang-{seen['width']}.png")
@@ -144,12 +164,9 @@ def test_phone_move_through_hint_and_play_buttons(site_server, webkit):
     出牌 posts it (htmx), and the answer's table, morphed in, has one more
     action with the viewer's cards fewer and no refusal.  Decisions without a
     hint (保皇's 买3, the declaration) are left to 托管 and taken over again."""
-    base = site_server.web_url
-    room = site_server.ops("bot_room", game="baohuang", humans=1, autoplay=False, ready=True,
-                           bot_delay_ms=200, turn_seconds=60, prefix="wkmove")
-    session = _open(webkit, base, room["users"][0]["cookie"], 375, 812)
+    session, _room = _at_table(site_server, webkit, (375, 812), "baohuang", "wkmove",
+                               autoplay=False, bot_delay_ms=200)
     try:
-        session.goto(f"{base}/rooms/{room['room_id']}/")
         for _ in range(10):
             turn = session.wait_for(f"const s = (() => {{{TURN}}})(); return s && s[0] ? s : null;",
                                     timeout=120)
