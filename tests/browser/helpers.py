@@ -33,8 +33,11 @@ def bot_table(site_server, browser, game, size, *, prefix, autoplay, bot_delay_m
     ``size`` (:func:`open_page`'s ``page_kw``; ``init_script`` runs before the
     page's own): yields the page, closes its context after."""
     base = site_server.web_url
+    # 240 s: the whole suite's four parts share two cores, and the op (a
+    # process of its own on the site's SQLite file) once took over 120 s there
     room = site_server.ops("bot_room", game=game, humans=1, autoplay=autoplay, ready=True,
-                           bot_delay_ms=bot_delay_ms, turn_seconds=turn_seconds, prefix=prefix)
+                           bot_delay_ms=bot_delay_ms, turn_seconds=turn_seconds, prefix=prefix,
+                           timeout=240)
     ctx, page = open_page(browser, base, room["users"][0]["cookie"], size, **page_kw)
     try:
         if init_script:

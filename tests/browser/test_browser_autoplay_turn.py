@@ -46,7 +46,9 @@ def test_a_seat_on_autoplay_is_not_told_to_act(site_server, browser, game):
         # 接管: the seat's next turn is the player's own again
         page.locator("#autoplay-notice [data-action='autoplay-off']").click()
         page.wait_for_selector("#autoplay-notice", state="detached")
-        page.wait_for_selector("#table[data-my-turn='1'] [data-region='actions'] button[hx-post]", timeout=120_000)
-        seen = page.evaluate(MY_SEAT_TO_ACT)
-        assert seen is not None and "轮到你了" in seen["status"], seen
-        assert seen["buttons"] and seen["myTurn"] == "1", seen
+        # the seat's own turn with its buttons, waited for and read in one call
+        # (a separate read after a wait could see the page between two pushes)
+        seen = page.wait_for_function(
+            f"() => {{ const s = ({MY_SEAT_TO_ACT})(); return s && s.myTurn === '1' && s.buttons.length ? s : null; }}",
+            timeout=120_000, polling=50).json_value()
+        assert "轮到你了" in seen["status"], seen
