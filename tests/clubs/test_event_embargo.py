@@ -125,4 +125,4 @@ def test_running_duplicate_scores_are_for_organisers_only(client, club_setup, du
     events.end_round_now(olga, r)
     client.force_login(mike)
     page = client.get(url).content.decode()
-    assert page.count('data-finished="1"') == 2 and page.count('<td class="result"><span>') == 2
+    assert page.count('data-finished="1"') == 2 and page.count('<td class="result"><span class="result-side">') == 2
