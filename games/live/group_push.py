@@ -44,8 +44,10 @@ NOT_FOUND = 4404
 #: How a page applies a pushed fragment (its root's ``hx-swap-oob``): one
 #: word for every page built on :class:`GroupPushConsumer` that shows
 #: controls (the lobby's room list, the quick-play status, an arena's and an
-#: event's live fragment).  ``"true"`` would be htmx's plain ``outerHTML``
-#: swap, which loses a click spanning a push and what the viewer typed.
+#: event's live fragment) and for the room page's ``#table``, pushed by the
+#: table sockets (:func:`games.live.snapshots.render_seat`).  ``"true"`` would
+#: be htmx's plain ``outerHTML`` swap, which loses a click spanning a push and
+#: what the viewer typed.
 PUSH_SWAP = "morph"
 
 

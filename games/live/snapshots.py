@@ -49,6 +49,13 @@ from games.services.prepared import Prepared
 from games.render.regions import TableHtml
 from games.render.tables import TableSnapshot, hidden_links, render_table_parts, seat_of, table_snapshot
 
+# How htmx applies a pushed table is the one word of every push
+# (:data:`games.live.group_push.PUSH_SWAP`): idiomorph's htmx extension
+# (static/vendor/idiomorph-ext.min.js, loaded by the room page) morphs the
+# page's ``#table`` into the pushed one, so its elements stay (the selected
+# cards, a played card's animation, no new largest paint per push).
+from .group_push import PUSH_SWAP
+
 log = logging.getLogger(__name__)
 
 #: Threads reading snapshots side by side (each holds its own database
@@ -66,12 +73,6 @@ _SEATS = Prepared(
         Seat.objects.filter(room_id=room_id).select_related("user", "room")
     )).order_by("index"),
 )
-
-#: How htmx applies a pushed table (the root's ``hx-swap-oob``): idiomorph's
-#: htmx extension (static/vendor/idiomorph-ext.min.js, loaded by the room page)
-#: morphs the page's ``#table`` into the pushed one, so its elements stay (the
-#: selected cards, a played card's animation, no new largest paint per push).
-PUSH_SWAP = "morph"
 
 #: The kind of entry the snapshots are in :mod:`games.services.roomcache`.
 KIND = "snapshot"
@@ -574,7 +575,7 @@ def render_seat(snap: TableSnapshot, user, version: int | None, committed_at: in
     ``committed_at`` (the event's commit time) is shown only when the
     snapshot is at the event's ``version``; otherwise the room's own
     ``changed`` time of the newer commit is.  The root carries
-    ``hx-swap-oob="morph"`` (:data:`PUSH_SWAP`).  The fragment comes with its
+    ``hx-swap-oob="morph"`` (:data:`games.live.group_push.PUSH_SWAP`).  The fragment comes with its
     regions (:class:`games.render.regions.TableHtml`): the socket sends only
     those that changed."""
     if version is None or snap.version != version:

@@ -892,7 +892,7 @@ def render_table(
     for :func:`table_view` (then no query is made).  ``swap_oob``, when
     given, is the root's ``hx-swap-oob`` (how htmx applies a pushed table:
     ``"morph"``, idiomorph keeping the page's elements, see
-    :data:`games.live.snapshots.PUSH_SWAP`); a page or a POST answer has none.
+    :data:`games.live.group_push.PUSH_SWAP`); a page or a POST answer has none.
     Its regions carry ``data-h`` (:mod:`games.render.regions`)."""
     return mark_safe(render_table_parts(room, user, committed_at, request, snapshot, swap_oob))
 

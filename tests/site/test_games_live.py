@@ -15,6 +15,7 @@ from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
 from games.live import snapshots as live
+from games.live.group_push import PUSH_SWAP
 from games import services
 from games.render import tables
 from games.engine import get_rules
@@ -69,7 +70,7 @@ def test_render_from_a_snapshot_makes_no_query_and_equals_a_direct_render(
         with CaptureQueriesContext(connection) as queries:
             shared = live.render_seat(snap, user, room.version, 1234)
         assert len(queries) == 0, [q["sql"] for q in queries]
-        direct = tables.render_table(Room.objects.get(pk=room.pk), user, 1234, swap_oob=live.PUSH_SWAP)
+        direct = tables.render_table(Room.objects.get(pk=room.pk), user, 1234, swap_oob=PUSH_SWAP)
         assert SERVER_NOW.sub("", shared) == SERVER_NOW.sub("", direct)
     mine = own_cards(live.render_seat(snap, alice, None, None))
     assert mine
