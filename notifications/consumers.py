@@ -16,6 +16,9 @@ class NoticeConsumer(GroupPushConsumer):
     closed with 4403, which stops badge.js reconnecting."""
 
     refused_code = FORBIDDEN
+    # a plain out-of-band swap, not group_push.PUSH_SWAP's morph: the badge is
+    # a count, with nothing to press, open or fill
+    push_swap = "true"
 
     async def group_for(self) -> str:
         return user_group(self.user.pk)
@@ -23,8 +26,6 @@ class NoticeConsumer(GroupPushConsumer):
     async def notices_changed(self, message):
         await self.push()
 
-    def render(self) -> str:
-        # a plain out-of-band swap (hx-swap-oob="true"), not group_push.PUSH_SWAP's
-        # morph: the badge is a count, with nothing to press, open or fill
+    def render(self, swap: str) -> str:
         count = unread_count(self.user)
-        return render_to_string("notifications/_count.html", {"count": count, "oob": True})
+        return render_to_string("notifications/_count.html", {"count": count, "oob": swap})

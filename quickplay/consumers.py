@@ -12,7 +12,7 @@ import json
 
 from channels.db import database_sync_to_async
 
-from games.live.group_push import PUSH_SWAP, UNAUTHORIZED, GroupPushConsumer
+from games.live.group_push import UNAUTHORIZED, GroupPushConsumer
 from games.live.socket_scope import render_in, scope_csrf_token
 
 from . import notify, services
@@ -57,9 +57,9 @@ class QueueConsumer(GroupPushConsumer):
         except services.QueueError:
             pass
 
-    def render(self) -> str:
+    def render(self, swap: str) -> str:
         """This connection's status fragment: its user's language and CSRF token."""
-        return render_in(self.language, render_status, self.user, None, scope_csrf_token(self.scope), PUSH_SWAP)
+        return render_in(self.language, render_status, self.user, None, scope_csrf_token(self.scope), swap)
 
     async def queue_changed(self, event):
         await self.push()
@@ -67,6 +67,6 @@ class QueueConsumer(GroupPushConsumer):
     async def alive(self):
         def work():
             services.ping(self.user)
-            return self.render()
+            return self.fragment()
 
         await self.send(text_data=await database_sync_to_async(work)())

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from channels.db import database_sync_to_async
 
-from games.live.group_push import NOT_FOUND, PUSH_SWAP, GroupPushConsumer
+from games.live.group_push import NOT_FOUND, GroupPushConsumer
 from games.live.socket_scope import render_in, scope_csrf_token
 
 from ..models import Event
@@ -33,6 +33,6 @@ class ArenaConsumer(GroupPushConsumer):
     async def event_changed(self, message):
         await self.push()
 
-    def render(self) -> str:
-        return render_in(self.language, render_live, self.event_id, self.user, scope_csrf_token(self.scope),
-                         PUSH_SWAP)
+    def render(self, swap: str) -> str:
+        return render_in(self.language, render_live, self.event_id, self.user,
+                         scope_csrf_token(self.scope), swap)

@@ -17,7 +17,7 @@ import asyncio
 from channels.db import database_sync_to_async
 
 from games.live import notify as game_notify
-from games.live.group_push import NOT_FOUND, PUSH_SWAP, GroupPushConsumer
+from games.live.group_push import NOT_FOUND, GroupPushConsumer
 from games.live.socket_scope import render_in, scope_csrf_token
 
 from ..models import Event, EventTable, Round
@@ -93,6 +93,6 @@ class EventConsumer(GroupPushConsumer):
             self.timer = None
         await self.push()
 
-    def render(self) -> str:
-        return render_in(self.language, render_live, self.event_id, self.user, scope_csrf_token(self.scope),
-                         PUSH_SWAP)
+    def render(self, swap: str) -> str:
+        return render_in(self.language, render_live, self.event_id, self.user,
+                         scope_csrf_token(self.scope), swap)

@@ -41,7 +41,7 @@ from games.render import chat as chat_view
 from games.live import fanout, snapshots as live, notify
 from games import embargo, registry
 from games.models import Room
-from games.live.group_push import FORBIDDEN, NOT_FOUND, PUSH_SWAP, UNAUTHORIZED, GroupPushConsumer
+from games.live.group_push import FORBIDDEN, NOT_FOUND, UNAUTHORIZED, GroupPushConsumer
 from games.live.socket_scope import render_in, scope_language, scope_user, socket_survives_outage
 from games.render import regions
 from games.render.tables import render_room_list
@@ -239,5 +239,5 @@ class LobbyConsumer(GroupPushConsumer):
     async def table_changed(self, event):
         await self.push()
 
-    def render(self) -> str:
-        return render_in(self.language, render_room_list, self.game, None, PUSH_SWAP)
+    def render(self, swap: str) -> str:
+        return render_in(self.language, render_room_list, self.game, None, swap)

@@ -7,15 +7,18 @@ The channel layer carries only that something changed (a message type with no
 text); each connection renders its own fragment, in its own language
 (:func:`games.live.socket_scope.scope_language`), in a worker thread, and sends
 it.  A subclass says which group it follows (:meth:`GroupPushConsumer.group_for`),
-what it renders (:meth:`GroupPushConsumer.render`) and which message types
+what it renders (:meth:`GroupPushConsumer.render`, given the root's
+``hx-swap-oob``) and which message types
 push it again (one ``async def <type>(self, message): await self.push()`` per
 type, as channels dispatches them).  The table sockets are not built on it: the
 process's hub follows a room's group for all of them (:mod:`games.live.fanout`).
 
 A pushed fragment is morphed into the page, not swapped: its root says
 ``hx-ext="morph"`` and, in a push, ``hx-swap-oob`` with :data:`PUSH_SWAP`
-(the subclass passes it to its render function, which puts it in the
-template's ``swap_oob``).  The page loads idiomorph's htmx extension
+(the base passes :attr:`GroupPushConsumer.push_swap` to the subclass's
+:meth:`GroupPushConsumer.render`, which hands it to its render function, the
+template's ``swap_oob``; the page itself renders the same fragment with
+none).  The page loads idiomorph's htmx extension
 (``static/vendor/idiomorph-ext.min.js``) and ``static/games/morph.js``, the
 one script of the morph's rules for these pages: an open ``<details>`` and a
 control the viewer edited keep what the viewer chose.  The page keeps its
@@ -64,6 +67,10 @@ class GroupPushConsumer(AsyncWebsocketConsumer):
 
     login_required = True
     refused_code = UNAUTHORIZED
+    #: The root's ``hx-swap-oob`` in this socket's frames, given to
+    #: :meth:`render` by :meth:`fragment`: a morph unless the subclass says
+    #: otherwise (the notice badge's plain ``"true"``).
+    push_swap = PUSH_SWAP
 
     async def connect(self):
         notify.register_loop(asyncio.get_running_loop())
@@ -97,11 +104,17 @@ class GroupPushConsumer(AsyncWebsocketConsumer):
     async def receive(self, text_data=None, bytes_data=None):
         """Nothing to receive (a subclass that takes commands overrides it)."""
 
-    def render(self) -> str:
-        """This connection's fragment (HTML), rendered in a worker thread: it
-        may read the database."""
+    def render(self, swap: str) -> str:
+        """This connection's fragment (HTML) whose root's ``hx-swap-oob`` is
+        ``swap`` (:attr:`push_swap`), rendered in a worker thread: it may read
+        the database.  Called through :meth:`fragment`."""
         raise NotImplementedError
+
+    def fragment(self) -> str:
+        """:meth:`render` with :attr:`push_swap`: what a frame of this socket
+        carries (a subclass sending a frame of its own calls this too)."""
+        return self.render(self.push_swap)
 
     async def push(self):
         """Render this connection's fragment and send it."""
-        await self.send(text_data=await database_sync_to_async(self.render)())
+        await self.send(text_data=await database_sync_to_async(self.fragment)())
