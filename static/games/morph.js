@@ -17,8 +17,12 @@
  *
  * The rules are Idiomorph's defaults, so they hold for htmx's morph swaps
  * and for a page that calls Idiomorph.morph itself (quickplay/queue.js).
- * The table page does not load this script: static/games/table.js sets its
- * own callbacks.  A rule set before this script runs is kept (asked first).
+ * The room page loads this script too, for its pushed #table: there
+ * static/games/table.js adds the table's own callbacks (nodes the page keeps,
+ * the fan's strip width) and, for the previous round and result, re-opens a
+ * <details> the viewer opened after any swap of the table, a morph or not
+ * (its keptOpen).  A rule set before this script runs is kept (asked first),
+ * as table.js asks this one: the two compose in either order.
  */
 (function () {
   "use strict";

@@ -12,8 +12,11 @@
  * chat's beforeend swaps for its own) turns the page's table into the new
  * one keeping its elements, which take the new attributes and text.  What the
  * page itself added or chose is kept through a morph: an element marked
- * data-morph-keep (table_ui.js's hand tools bar) and whether a <details> is
- * open (the viewer's choice; the server never opens one).
+ * data-morph-keep (table_ui.js's hand tools bar) and the fan's strip width
+ * (below); what the viewer chose (whether a <details> is open, a control
+ * they changed) by static/games/morph.js, the rules every morphed page
+ * shares, which the room page loads too.  Each script asks a rule set before
+ * it first, so the two compose in either order.
  *
  * A push carries only the regions of the table that changed (games/render/regions.py): an unchanged one comes as a stub,
  * <tag id="…" data-keep="HASH"></tag>, and the morph keeps the page's element
@@ -32,8 +35,9 @@
   callbacks.beforeNodeRemoved = function (node) {
     return !(node.hasAttribute && node.hasAttribute("data-morph-keep"));
   };
+  var before = callbacks.beforeAttributeUpdated;  // morph.js's, if it ran first
   callbacks.beforeAttributeUpdated = function (name, element, mutation) {
-    if (name === "open" && element.tagName === "DETAILS") return false;
+    if (before && before(name, element, mutation) === false) return false;
     // the fan's strip width and rows (table_ui.js; the server never sends
     // them): removed, the hand of 52 cards would be laid out and painted
     // twice per push (the page audit)
@@ -138,7 +142,15 @@
   }
 
   // The previous hand's result and any <details data-keep-open id=…> (e.g. a
-  // game's previous round) stay open across table swaps.
+  // game's previous round) stay open across table swaps.  Not the morph's
+  // rule (static/games/morph.js keeps a <details>' open attribute while
+  // idiomorph morphs it, on every morphed page): this one remembers the
+  // viewer's choice by id and re-opens the element after any swap, for the
+  // two cases no morph callback sees: a table replaced whole (the outerHTML
+  // swap of a POST answer whose button left the page, below) and a block
+  // that left the table and comes back as a new, closed element (the
+  // previous round, gone between hands, back after the next hand's first
+  // round).
   var keptOpen = {};
   document.addEventListener("toggle", function (ev) {
     var d = ev.target;

@@ -14,7 +14,11 @@ swapped in as new elements.
   when a morph kept the play's element from the push before (printed: how
   many pushes, how many such kept elements);
 * a new deal still deals: when the table's hand changes, the hand is marked
-  ``.deal`` and its cards run ``card-deal``.
+  ``.deal`` and its cards run ``card-deal``;
+* the table's morph keeps what the viewer chose by the rules every morphed
+  page shares (``static/games/morph.js``, loaded beside ``table.js``): an
+  open ``<details>`` and a control the viewer changed, with ``table.js``'s
+  own rules (the fan's strip width) still in force.
 
 Reduced motion and the rest of the look: test_browser_look.py.
 """
@@ -156,5 +160,45 @@ def test_plays_arrive_and_a_new_deal_deals_through_morphs(site_server, browser):
         assert not stopped, stopped
         deals = [p for p in pushes if p["hand"] and p["hand"] != first_hand]
         assert deals[0]["deal"] and deals[0]["dealRunning"], deals[0]
+    finally:
+        ctx.close()
+
+
+#: The table as pushed (closed, the server's choice selected), a ``<details>``
+#: and a ``<select>`` added to it (no table shows both yet); the page's copy
+#: open and changed by the viewer; then morphed as a push is (Idiomorph's
+#: defaults, which htmx's morph swap uses).
+VIEWER_CHOICES = """() => {
+    const table = document.getElementById('table');
+    const probe = '<details id="probe-details"><summary>s</summary><p>x</p></details>'
+        + '<select id="probe-select"><option value="a" selected>a</option><option value="b">b</option></select>';
+    table.insertAdjacentHTML('beforeend', probe);
+    const copy = table.cloneNode(true);  // the server sends no strip width (table_ui.js's)
+    copy.querySelector('#my-hand').removeAttribute('style');
+    copy.querySelector('#my-hand').removeAttribute('data-rows');
+    const pushed = copy.outerHTML;
+    const details = document.getElementById('probe-details');
+    const select = document.getElementById('probe-select');
+    details.querySelector('summary').click();
+    select.value = 'b';
+    select.dispatchEvent(new Event('change', {bubbles: true}));
+    const hand = document.getElementById('my-hand');
+    const strip = hand.style.getPropertyValue('--strip');
+    Idiomorph.morph(table, pushed);
+    return {details: document.getElementById('probe-details') === details && details.open,
+            select: document.getElementById('probe-select') === select && select.value === 'b',
+            strip: !!strip && hand.style.getPropertyValue('--strip') === strip};
+}"""
+
+
+def test_the_tables_morph_keeps_what_the_viewer_chose(site_server, browser):
+    base = site_server.web_url
+    room = site_server.ops("bot_room", game="shengji", humans=1, autoplay=False, ready=True,
+                           bot_delay_ms=600, turn_seconds=600, prefix="chose")
+    ctx, page = open_page(browser, base, room["users"][0]["cookie"], DESKTOP)
+    try:
+        page.goto(f"{base}/rooms/{room['room_id']}/")
+        page.wait_for_selector("#my-hand [data-card]", timeout=60_000)
+        assert page.evaluate(VIEWER_CHOICES) == {"details": True, "select": True, "strip": True}
     finally:
         ctx.close()

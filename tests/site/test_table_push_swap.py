@@ -68,6 +68,8 @@ def test_the_page_and_a_post_answer_morph_and_carry_no_oob_root(bh_room, alice):
     assert 'hx-ext="morph"' in _root(page)
     assert 'src="/static/vendor/idiomorph-ext.min.js"' in page
     assert page.index("vendor/idiomorph-ext.min.js") < page.index("games/table.js")  # its callbacks set there
+    # the rules every morphed page shares (an open <details>, an edited control)
+    assert page.index("vendor/idiomorph-ext.min.js") < page.index("games/morph.js")
     assert "hx-swap-oob" not in _root(page)
     swaps = _swaps(page)
     assert swaps and set(swaps) == {"morph"}, swaps  # fill bots, ready, leave …
