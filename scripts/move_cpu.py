@@ -39,6 +39,8 @@ import sys
 import time
 from pathlib import Path
 
+from measure_site import measured_site  # scripts/ is on sys.path when run as a script
+
 REPO = Path(__file__).resolve().parents[1]
 
 
@@ -52,28 +54,8 @@ def main() -> int:
     parser.add_argument("--keep", action="store_true", help="keep (and reuse) the database")
     parser.add_argument("--profile", default="", help="write the profiled kept bot turns' cProfile here")
     args = parser.parse_args()
-    sys.path.insert(0, str(Path(args.tree).resolve()))
-    os.chdir(args.tree)
-    for name in ("REDIS_URL", "CELERY_BROKER_URL"):
-        os.environ.pop(name, None)
-    os.environ["DATABASE_URL"] = f"{args.pg}/{args.db}"
-    os.environ["DJANGO_DEBUG"] = "0"  # no query log
-    os.environ.setdefault("DJANGO_SECRET_KEY", "move-cpu-" + "x" * 50)  # a local measure, no site served
-    os.environ["GAMES_REVIEW_AFTER_HAND"] = "0"
-    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
-    import django
-    from django.conf import settings
-
-    django.setup()
-    settings.GAMES_SCHEDULING_DISABLED = True  # nothing plays but this script
-    from django.test.utils import setup_databases, teardown_databases
-
-    config = setup_databases(verbosity=0, interactive=False, keepdb=args.keep)
-    try:
+    with measured_site(args.tree, args.pg, args.db, keep=args.keep, tag="move-cpu"):
         run(args)
-    finally:
-        if not args.keep:
-            teardown_databases(config, verbosity=0)
     return 0
 
 

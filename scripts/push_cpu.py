@@ -78,6 +78,8 @@ import sys
 import time
 from pathlib import Path
 
+from measure_site import measured_site  # scripts/ is on sys.path when run as a script
+
 REPO = Path(__file__).resolve().parents[1]
 WARMUP = 10
 
@@ -105,34 +107,13 @@ def main() -> int:
     args = parser.parse_args()
     if args.hop_cost:
         return hop_cost()
-    sys.path.insert(0, str(Path(args.tree).resolve()))
-    os.chdir(args.tree)
-    for name in ("REDIS_URL", "CELERY_BROKER_URL"):
-        os.environ.pop(name, None)
-    os.environ["DATABASE_URL"] = f"{args.pg}/{args.db}"
-    os.environ["DJANGO_DEBUG"] = "0"  # no query log, no template auto_reload
-    os.environ.setdefault("DJANGO_SECRET_KEY", "push-cpu-" + "x" * 50)  # a local measure, no site served
-    os.environ["GAMES_REVIEW_AFTER_HAND"] = "0"
-    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
-    from config.gc_tuning import tune
+    with measured_site(args.tree, args.pg, args.db, keep=args.keep, tag="push-cpu", tune_gc=True):
+        try:
+            run(args)
+        finally:
+            from games.live import snapshots
 
-    tune()  # a daphne's collector thresholds (config.asgi)
-    import django
-    from django.conf import settings
-
-    django.setup()
-    settings.GAMES_SCHEDULING_DISABLED = True  # nothing plays but this script
-    from django.test.utils import setup_databases, teardown_databases
-
-    config = setup_databases(verbosity=0, interactive=False, keepdb=args.keep)
-    try:
-        run(args)
-    finally:
-        from games.live import snapshots
-
-        snapshots.close_connections()
-        if not args.keep:
-            teardown_databases(config, verbosity=0)
+            snapshots.close_connections()
     return 0
 
 
