@@ -19,15 +19,13 @@ from __future__ import annotations
 
 import argparse
 import sys
-import tempfile
 from pathlib import Path
 
 REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO))
 
 from tests.browser.helpers import BROKEN_WORDS, TEXT_LINES  # noqa: E402
-from tests.integration.stack import LiveStack, running  # noqa: E402
-from table_shots import CHROMIUM, page_for  # noqa: E402  (scripts/ is on sys.path when run as a script)
+from table_shots import page_for, shot_site  # noqa: E402  (scripts/ is on sys.path when run as a script)
 
 #: The visible title of each row: its own element, or the sixth cell of the
 #: markup before the title moved under the name.
@@ -67,31 +65,26 @@ def main() -> int:
     parser.add_argument("--langs", nargs="+", default=["zh-hans", "en"])
     parser.add_argument("--out", type=Path, default=REPO / "tmp" / "phone")
     args = parser.parse_args()
-    from playwright.sync_api import sync_playwright
-
     args.out.mkdir(parents=True, exist_ok=True)
-    with tempfile.TemporaryDirectory(dir=REPO / "tmp") as work:
-        stack = LiveStack.embedded(Path(work))
-        with running(stack), sync_playwright() as pw:
-            browser = pw.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox", "--disable-gpu"])
-            base = stack.web_url
-            made = stack.ops("ladder_board", game="shengji", prefix="ps")
-            player = stack.ops("new_user", prefix="player")
-            for size in args.sizes:
-                for lang in args.langs:
-                    tag = f"{size}-{lang}"
-                    for who, cookie in (("in", player["cookie"]), ("out", None)):
-                        ctx, page = page_for(browser, base, cookie, size, lang=lang)
-                        page.goto(base + "/")
-                        page.screenshot(path=str(args.out / f"lobby-{who}-{tag}.png"), full_page=True)
-                        print(f"lobby signed-{who} {tag}: {lobby(page)}", flush=True)
-                        ctx.close()
-                    ctx, page = page_for(browser, base, made["cookie"], size, lang=lang)
-                    page.goto(base + "/ratings/shengji/")
-                    page.screenshot(path=str(args.out / f"board-{tag}.png"), full_page=True)
-                    print(f"leaderboard {tag}: {board(page, made['eleven'])}", flush=True)
+    with shot_site() as (stack, browser):
+        base = stack.web_url
+        made = stack.ops("ladder_board", game="shengji", prefix="ps")
+        player = stack.ops("new_user", prefix="player")
+        for size in args.sizes:
+            for lang in args.langs:
+                tag = f"{size}-{lang}"
+                for who, cookie in (("in", player["cookie"]), ("out", None)):
+                    ctx, page = page_for(browser, base, cookie, size, lang=lang)
+                    page.goto(base + "/")
+                    page.screenshot(path=str(args.out / f"lobby-{who}-{tag}.png"), full_page=True)
+                    print(f"lobby signed-{who} {tag}: {lobby(page)}", flush=True)
                     ctx.close()
-            browser.close()
+                ctx, page = page_for(browser, base, made["cookie"], size, lang=lang)
+                page.goto(base + "/ratings/shengji/")
+                page.screenshot(path=str(args.out / f"board-{tag}.png"), full_page=True)
+                print(f"leaderboard {tag}: {board(page, made['eleven'])}", flush=True)
+                ctx.close()
+        browser.close()
     return 0
 
 

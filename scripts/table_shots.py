@@ -20,6 +20,7 @@ import argparse
 import sys
 import tempfile
 import time
+from contextlib import contextmanager
 from pathlib import Path
 
 REPO = Path(__file__).resolve().parent.parent
@@ -28,6 +29,19 @@ sys.path.insert(0, str(REPO))
 from tests.integration.stack import LiveStack, running  # noqa: E402
 
 CHROMIUM = "/usr/bin/chromium"
+
+
+@contextmanager
+def shot_site():
+    """``(stack, browser)``: the embedded site (tests.integration.stack) in a
+    throwaway folder under ``tmp/``, and Debian's Chromium through Playwright,
+    both stopped on exit."""
+    from playwright.sync_api import sync_playwright
+
+    with tempfile.TemporaryDirectory(dir=REPO / "tmp") as work:
+        stack = LiveStack.embedded(Path(work))
+        with running(stack), sync_playwright() as pw:
+            yield stack, pw.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox", "--disable-gpu"])
 
 
 def page_for(browser, base, cookie, size, theme="light", lang="zh-hans"):
@@ -56,54 +70,49 @@ def main() -> int:
     parser.add_argument("--wait", type=float, default=45, help="seconds to wait for a play on the live felt")
     parser.add_argument("--out", type=Path, default=REPO / "tmp" / "shots")
     args = parser.parse_args()
-    from playwright.sync_api import sync_playwright
-
     args.out.mkdir(parents=True, exist_ok=True)
-    with tempfile.TemporaryDirectory(dir=REPO / "tmp") as work:
-        stack = LiveStack.embedded(Path(work))
-        with running(stack), sync_playwright() as pw:
-            browser = pw.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox", "--disable-gpu"])
-            base = stack.web_url
-            for game in args.games:
-                done = stack.ops("finished_hands", count=1, game=game, prefix="shot", review=False)
-                hand, room_id, cookie = done["hands"][0], done["rooms"][0], done["cookies"][0]
-                live = None
-                if "table" in args.pages:
-                    live = stack.ops("bot_room", game=game, humans=1, autoplay=True, ready=True,
-                                     bot_delay_ms=700, turn_seconds=60, prefix="shotl")
-                step = args.step
-                for size in args.sizes:
-                    for theme in args.themes:
-                        for lang in args.langs:
-                            tag = f"{size}-{theme}-{lang}"
-                            if "replay" in args.pages:
-                                ctx, page = page_for(browser, base, cookie, size, theme, lang)
-                                if step is None:
-                                    page.goto(f"{base}/hands/{hand}/replay/?step=0")
-                                    jump = page.locator('[data-jump-trick="2"]')
-                                    step = int(jump.get_attribute("href").split("step=")[1]) - 1
-                                page.goto(f"{base}/hands/{hand}/replay/?step={step}")
-                                page.screenshot(path=str(args.out / f"{game}-replay-{tag}.png"), full_page=False)
-                                page.screenshot(path=str(args.out / f"{game}-replay-{tag}-full.png"), full_page=True)
-                                ctx.close()
-                            if "result" in args.pages:
-                                ctx, page = page_for(browser, base, cookie, size, theme, lang)
-                                page.goto(f"{base}/rooms/{room_id}/")
-                                panel = page.locator("#result-panel")
-                                if panel.count():
-                                    panel.scroll_into_view_if_needed()
-                                page.screenshot(path=str(args.out / f"{game}-result-{tag}.png"), full_page=False)
-                                ctx.close()
-                            if live is not None:
-                                ctx, page = page_for(browser, base, live["users"][0]["cookie"], size, theme, lang)
-                                page.goto(f"{base}/rooms/{live['room_id']}/")
-                                deadline = time.monotonic() + args.wait
-                                while time.monotonic() < deadline and not page.locator("#felt .played").count():
-                                    page.wait_for_timeout(500)
-                                page.screenshot(path=str(args.out / f"{game}-table-{tag}.png"), full_page=False)
-                                ctx.close()
-                            print(game, tag, flush=True)
-            browser.close()
+    with shot_site() as (stack, browser):
+        base = stack.web_url
+        for game in args.games:
+            done = stack.ops("finished_hands", count=1, game=game, prefix="shot", review=False)
+            hand, room_id, cookie = done["hands"][0], done["rooms"][0], done["cookies"][0]
+            live = None
+            if "table" in args.pages:
+                live = stack.ops("bot_room", game=game, humans=1, autoplay=True, ready=True,
+                                 bot_delay_ms=700, turn_seconds=60, prefix="shotl")
+            step = args.step
+            for size in args.sizes:
+                for theme in args.themes:
+                    for lang in args.langs:
+                        tag = f"{size}-{theme}-{lang}"
+                        if "replay" in args.pages:
+                            ctx, page = page_for(browser, base, cookie, size, theme, lang)
+                            if step is None:
+                                page.goto(f"{base}/hands/{hand}/replay/?step=0")
+                                jump = page.locator('[data-jump-trick="2"]')
+                                step = int(jump.get_attribute("href").split("step=")[1]) - 1
+                            page.goto(f"{base}/hands/{hand}/replay/?step={step}")
+                            page.screenshot(path=str(args.out / f"{game}-replay-{tag}.png"), full_page=False)
+                            page.screenshot(path=str(args.out / f"{game}-replay-{tag}-full.png"), full_page=True)
+                            ctx.close()
+                        if "result" in args.pages:
+                            ctx, page = page_for(browser, base, cookie, size, theme, lang)
+                            page.goto(f"{base}/rooms/{room_id}/")
+                            panel = page.locator("#result-panel")
+                            if panel.count():
+                                panel.scroll_into_view_if_needed()
+                            page.screenshot(path=str(args.out / f"{game}-result-{tag}.png"), full_page=False)
+                            ctx.close()
+                        if live is not None:
+                            ctx, page = page_for(browser, base, live["users"][0]["cookie"], size, theme, lang)
+                            page.goto(f"{base}/rooms/{live['room_id']}/")
+                            deadline = time.monotonic() + args.wait
+                            while time.monotonic() < deadline and not page.locator("#felt .played").count():
+                                page.wait_for_timeout(500)
+                            page.screenshot(path=str(args.out / f"{game}-table-{tag}.png"), full_page=False)
+                            ctx.close()
+                        print(game, tag, flush=True)
+        browser.close()
     return 0
 
 
