@@ -134,3 +134,23 @@ BROKEN_WORDS = """el => {
   }
   return out;
 }"""
+
+#: ``el => [line, …]``: the text of an element as it stands on the page, a
+#: string a line (its visible characters grouped by the top of their line, in
+#: the order of the text; a space the line wraps at is not shown, so a line
+#: starts and ends with the text either side of the wrap).
+LINE_TEXTS = """el => {
+  const lines = [];
+  const walk = document.createTreeWalker(el, NodeFilter.SHOW_TEXT);
+  for (let t = walk.nextNode(); t; t = walk.nextNode()) {
+    for (let i = 0; i < t.textContent.length; i++) {
+      const r = document.createRange(); r.setStart(t, i); r.setEnd(t, i + 1);
+      const b = r.getBoundingClientRect();
+      if (b.width === 0 || b.height === 0) continue;
+      let line = lines.find(l => Math.abs(l.top - b.top) < b.height / 2);
+      if (!line) lines.push(line = {top: b.top, text: ''});
+      line.text += t.textContent[i];
+    }
+  }
+  return lines.sort((a, b) => a.top - b.top).map(l => l.text);
+}"""
