@@ -571,9 +571,10 @@ def shared_board_for(snapshot: TableSnapshot, spec, view):
     and language, for a viewer whose engine view is ``view``; None when the
     game has none or does not say what it reads (``spec.board_reads`` None),
     before the first deal, or when ``view`` differs from the view for no seat
-    under a key the part reads: that viewer's game builds its own.  Hidden information: built from the view
-    for no seat alone.  None in :data:`games.render.memo.CHECK` (the tests'
-    reference shares nothing).  No query."""
+    under a key the part reads: that viewer's game builds its own.  Hidden
+    information: built from the view for no seat alone.  None in
+    :data:`games.render.memo.CHECK` (the tests' reference shares nothing).
+    No query."""
     build = spec.board_shared
     if build is None or spec.board_reads is None or view is None or memo.CHECK:
         return None

@@ -134,3 +134,79 @@ BROKEN_WORDS = """el => {
   }
   return out;
 }"""
+
+#: ``el => [line, …]``: the text of an element as it stands on the page, a
+#: string a line (its visible characters grouped by the top of their line, in
+#: the order of the text; a space the line wraps at is not shown, so a line
+#: starts and ends with the text either side of the wrap).
+LINE_TEXTS = """el => {
+  const lines = [];
+  const walk = document.createTreeWalker(el, NodeFilter.SHOW_TEXT);
+  for (let t = walk.nextNode(); t; t = walk.nextNode()) {
+    for (let i = 0; i < t.textContent.length; i++) {
+      const r = document.createRange(); r.setStart(t, i); r.setEnd(t, i + 1);
+      const b = r.getBoundingClientRect();
+      if (b.width === 0 || b.height === 0) continue;
+      let line = lines.find(l => Math.abs(l.top - b.top) < b.height / 2);
+      if (!line) lines.push(line = {top: b.top, text: ''});
+      line.text += t.textContent[i];
+    }
+  }
+  return lines.sort((a, b) => a.top - b.top).map(l => l.text);
+}"""
+
+#: ``() => {placed, ref, tops, width, scroll}`` or null: the desktop ring
+#: mid-trick (two or three plays on the felt not yet won) and at rest (no
+#: animation running: a play arriving slides in from its seat), read in one
+#: go.  ``placed``: for each play on the felt its seat, its column (the left,
+#: middle or right third of the felt, by its centre) and that of its seat
+#: (seats beside the felt fall in its outer columns), its top and its seat's
+#: top; ``ref``: the viewer's seat; ``tops``: ``[seat, top]`` of every seat.
+#: A function expression: Playwright's ``evaluate`` and ``wait_for_function``
+#: take it as it is, WebDriver's execute-script as ``f"return ({RING_PLACES})();"``.
+RING_PLACES = """() => {
+  const plays = document.querySelectorAll('#felt [data-region="play"][data-played-seat]:not(.won)');
+  if (plays.length < 2 || plays.length > 3) return null;
+  if (document.getAnimations().some(a => a.playState === 'running')) return null;
+  const felt = document.querySelector('#felt').getBoundingClientRect();
+  const column = e => {
+    const r = e.getBoundingClientRect(), x = r.left + r.width / 2;
+    return x < felt.left + felt.width / 3 ? 'L' : x > felt.right - felt.width / 3 ? 'R' : 'M';
+  };
+  const top = e => e.getBoundingClientRect().top;
+  const seats = [...document.querySelectorAll('.seat[data-seat]')];
+  const placed = [...plays].map(p => {
+    const s = seats.find(s => s.dataset.seat === p.dataset.playedSeat);
+    return {seat: p.dataset.playedSeat, column: column(p), seatColumn: column(s),
+            top: top(p), seatTop: top(s)};
+  });
+  return {placed, ref: document.querySelector('#table').dataset.ref,
+          tops: seats.map(s => [s.dataset.seat, top(s)]),
+          width: innerWidth, scroll: document.documentElement.scrollWidth};
+}"""
+
+_COLUMNS = {"L": "left", "M": "middle", "R": "right"}
+
+
+def ring_violations(placed: list[dict]) -> list[str]:
+    """What is wrong with the plays on the desktop ring's felt, measured by
+    :data:`RING_PLACES` (its ``placed``): each play lies on its seat's side
+    (in the felt's column of its seat), and of two plays on one side the
+    upper seat's play is the upper one.  A sentence per fault; none, ``[]``.
+
+    Side and order, not "nearest its own seat": a tall play (a long run of
+    cards) can reach nearer another seat while lying on its own side."""
+    faults = []
+    for p in placed:
+        if p["column"] != p["seatColumn"]:
+            faults.append(f"seat {p['seat']}'s play lies in the felt's "
+                          f"{_COLUMNS[p['column']]} column, its seat in the "
+                          f"{_COLUMNS[p['seatColumn']]}")
+    for a in placed:
+        for b in placed:
+            one_side = a["seatColumn"] == b["seatColumn"]
+            if one_side and a["seatTop"] < b["seatTop"] and not a["top"] < b["top"]:
+                faults.append(f"on the {_COLUMNS[a['seatColumn']]} side seat {a['seat']} sits "
+                              f"above seat {b['seat']} but its play (top {a['top']:.0f}) is not "
+                              f"above theirs (top {b['top']:.0f})")
+    return faults

@@ -15,6 +15,10 @@ opened by its row's 更正 button (a disclosure, static/games/disclosure.js).
 
 The finished table's result cell reads a side a line: at 375x812 it takes at
 most MAX_RESULT_LINES lines (in English it ran to nine, a word or two a line).
+At every size and in both languages no line of it starts or ends with a
+separator (a figure's " ·" used to end a wrapped line: "Margin 4 ·" over
+"Points 16"), and each entrant's name in the names cell stands whole on one
+line (at 375 px "机器人1 — 机" over "器人2").
 """
 
 from __future__ import annotations
@@ -22,6 +26,7 @@ from __future__ import annotations
 import pytest
 
 from .conftest import SHOTS
+from .helpers import LINE_TEXTS
 from .test_browser_event import click_live, organiser_event
 
 pytestmark = pytest.mark.browser
@@ -31,11 +36,16 @@ pytestmark = pytest.mark.browser
 #: to eight lines ("Level | margin | -1 · | Game | points -4 | | Level ...").
 MAX_RESULT_LINES = 4
 
+#: The separator the figures of a side's result had between them in the text
+#: (now a gap of the layout's): no line of the result cell starts or ends with it.
+SEPARATOR = "·"
+
 SIZES = ({"width": 375, "height": 812}, {"width": 812, "height": 375}, {"width": 1280, "height": 800})
 
 #: Opens round 1's first 更正 form and, once it is laid out, measures the
 #: round's table, all in one reading of the live page (a push may come at any time).
 MEASURE = """() => {
+  const lineTexts = """ + LINE_TEXTS + """;
   const toggle = document.querySelector('#round-1 button.correction-toggle');
   if (!toggle) return null;
   const form = document.querySelector('#round-1 .correction-form');
@@ -69,6 +79,9 @@ MEASURE = """() => {
   }
   return {
     resultLines: tops.length,
+    resultText: lineTexts(row.cells[3]),
+    entrants: row.cells[1].textContent,
+    entrantLines: lineTexts(row.cells[1]),
     names: row.cells[1].getBoundingClientRect().width / em,
     result: row.cells[3].getBoundingClientRect().width / em,
     formInside: formBox.left >= box.left - 1 && formBox.right <= box.right + 1,
@@ -100,6 +113,14 @@ def test_an_open_correction_form_keeps_the_tables_columns(site_server, browser):
             assert seen["noShow"], where
             if size["width"] == 375 and seen["resultLines"] > MAX_RESULT_LINES:
                 failures.append((where, "result lines", seen["resultLines"]))
+            dangling = [line for line in seen["resultText"]
+                        if line.strip().startswith(SEPARATOR) or line.strip().endswith(SEPARATOR)]
+            if dangling:
+                failures.append((where, "a separator at a line's edge", seen["resultText"]))
+            cut = [name.strip() for name in seen["entrants"].split("—")
+                   if not any(name.strip() in line for line in seen["entrantLines"])]
+            if cut:
+                failures.append((where, "names cut across lines", cut, seen["entrantLines"]))
             if (seen["closedFormWidth"] != 0 or seen["names"] < 4 or seen["result"] < 3
                     or not seen["formInside"] or seen["clipped"] or not seen["tableFits"]):
                 failures.append((where, seen))

@@ -5,9 +5,10 @@ table's look.
   row at 1366 px; every card shows its vendored SVG face; a tap raises a card
   (selected, moved up), a drag across cards selects them all, and the
   selection survives the websocket pushes that replace the table;
-* the trick lies by seat: each seat's play is drawn inside that seat's place,
-  the play that stands (保皇's set to beat) marked there, the viewer's seat at
-  the bottom of the ring;
+* the trick lies by seat: each seat's play lies on the felt on its seat's
+  side, in its seats' order (:func:`tests.browser.helpers.ring_violations`,
+  the rule the WebKit test judges the ring by too), the play that stands
+  (保皇's set to beat) marked there, the viewer's seat at the bottom of the ring;
 * reduced motion: with ``prefers-reduced-motion: reduce`` a card's raise and a
   play's arrival do not animate (durations 0), without it they do;
 * screenshots under ``tmp/`` (375×812 and 1366×768, zh-Hans and English) of a
@@ -21,7 +22,8 @@ from __future__ import annotations
 import pytest
 
 from .conftest import SHOTS
-from .helpers import DESKTOP, PHONE, card_rows, open_page, selected, version
+from .helpers import (DESKTOP, PHONE, RING_PLACES, card_rows, open_page, ring_violations, selected,
+                      version)
 from .test_browser_table import _mid_trick
 
 pytestmark = pytest.mark.browser
@@ -140,39 +142,27 @@ def test_trick_lies_by_seat_viewer_at_the_bottom(site_server, browser):
     ctx, page = open_page(browser, base, room["users"][0]["cookie"], DESKTOP)
     try:
         page.goto(f"{base}/rooms/{room['room_id']}/")
-        # mid-trick (two or three plays on the felt, as _mid_trick waits for),
-        # waited for and read in one synchronous call: on this live table the
-        # round can end between a wait and separate readings (no play, no top set)
-        seen = page.wait_for_function("""s => {
-            const n = document.querySelectorAll(s).length;
-            if (n < 2 || n > 3) return null;
-            // each play lies on the felt in front of its seat: nearer to its own
-            // seat than to any other (the DOM contract: data-region="play", data-seat)
-            const c = e => { const r = e.getBoundingClientRect(); return [r.left + r.width / 2, r.top + r.height / 2]; };
-            const seats = [...document.querySelectorAll('.seat[data-seat]')].map(s => [s.dataset.seat, c(s)]);
-            const placed = [];
-            for (const p of document.querySelectorAll('[data-region="play"][data-played-seat]')) {
-              const [x, y] = c(p);
-              const near = seats.map(([k, [sx, sy]]) => [k, Math.hypot(sx - x, sy - y)]).sort((a, b) => a[1] - b[1])[0][0];
-              placed.push({inside: near === p.dataset.seat && !!p.closest('#felt'), n: p.querySelectorAll('[data-card]').length,
-                           verb: !!p.querySelector('.verb')});
-            }
+        # mid-trick (two or three plays on the felt) and at rest, waited for and
+        # read in one synchronous call: on this live table the round can end
+        # between a wait and separate readings (no play, no top set)
+        seen = page.wait_for_function(f"""() => {{
+            const seen = ({RING_PLACES})();
+            if (!seen) return null;
             const topSet = document.querySelector('#top-set');
-            return {placed,
-                    top: (topSet && topSet.dataset.topSeat) || null,
-                    marks: [...document.querySelectorAll('#table [data-played-seat]')].map(
-                        p => [p.dataset.playedSeat, getComputedStyle(p).outlineStyle])};
-        }""", arg="#felt [data-region='play'][data-played-seat]:not(.won)", timeout=120_000).json_value()
-        placed = seen["placed"]
+            seen.top = (topSet && topSet.dataset.topSeat) || null;
+            seen.marks = [...document.querySelectorAll('#table [data-played-seat]')].map(
+                p => [p.dataset.playedSeat, getComputedStyle(p).outlineStyle]);
+            return seen;
+        }}""", timeout=120_000).json_value()
+        # each play lies on the felt on its seat's side, in its seats' order
+        assert ring_violations(seen["placed"]) == [], seen["placed"]
         # the play that stands (B: the set to beat) is marked in front of its seat, and only it
         top, marks = seen["top"], seen["marks"]
         assert top is not None and top in dict(marks), (top, marks)
         assert [seat for seat, style in marks if style != "none"] == [top], (top, marks)
-        ref = page.locator("#table").get_attribute("data-ref")
-        tops = page.evaluate("""() => [...document.querySelectorAll('.seat[data-seat]')].map(
-            s => [s.dataset.seat, s.getBoundingClientRect().top])""")
-        mine = dict(tops)[ref]
-        assert all(mine > top for seat, top in tops if seat != ref), tops
+        # the viewer's seat at the bottom of the ring
+        tops, ref = dict(seen["tops"]), seen["ref"]
+        assert all(tops[ref] > top for seat, top in tops.items() if seat != ref), seen["tops"]
     finally:
         ctx.close()
 

@@ -25,6 +25,7 @@ from __future__ import annotations
 import pytest
 
 from .conftest import SHOTS
+from .helpers import RING_PLACES, ring_violations
 from .webkit import NO_WEBKIT, WebKit, webkit_found
 
 pytestmark = [
@@ -105,43 +106,14 @@ def test_phone_table_fits_and_a_tap_selects_a_card(site_server, webkit, game):
         session.close()
 
 
-#: Mid-trick on the desktop ring, no animation running: for each play on the
-#: felt, its column (left, middle or right third of the felt) and its top, and
-#: the same of its seat (seats beside the felt fall in its outer columns); the
-#: seats' tops.
-RING = """
-const plays = document.querySelectorAll('#felt [data-region="play"][data-played-seat]:not(.won)');
-if (plays.length < 2 || plays.length > 3) return null;
-// a play arriving slides in from its seat: read the felt at rest
-if (document.getAnimations().some(a => a.playState === 'running')) return null;
-const felt = document.querySelector('#felt').getBoundingClientRect();
-const column = e => { const r = e.getBoundingClientRect(), x = r.left + r.width / 2;
-                      return x < felt.left + felt.width / 3 ? 'L' : x > felt.right - felt.width / 3 ? 'R' : 'M'; };
-const seat = k => document.querySelector(`.seat[data-seat="${k}"]`);
-return {placed: [...plays].map(p => [p.dataset.playedSeat, column(p), column(seat(p.dataset.playedSeat)),
-                                      p.getBoundingClientRect().top,
-                                      seat(p.dataset.playedSeat).getBoundingClientRect().top]),
-        ref: document.querySelector('#table').dataset.ref,
-        tops: [...document.querySelectorAll('.seat[data-seat]')].map(
-            s => [s.dataset.seat, s.getBoundingClientRect().top]),
-        width: innerWidth, scroll: document.documentElement.scrollWidth};
-"""
-
-
 def test_desktop_ring_lays_each_play_before_its_seat(site_server, webkit):
     session, _room = _at_table(site_server, webkit, (1280, 800), "baohuang", "wkring",
                                autoplay=True, bot_delay_ms=700)
     try:
-        seen = session.wait_for(RING, timeout=120, every=0.1)
+        seen = session.wait_for(f"return ({RING_PLACES})();", timeout=120, every=0.1)
         assert seen["scroll"] <= seen["width"], seen
-        placed = seen["placed"]
-        # each play lies on the felt on its seat's side (the felt's column of its seat) ...
-        assert all(mine == its for _seat, mine, its, _top, _stop in placed), placed
-        # ... and, of two plays on one side, the upper seat's play is the upper one
-        for a in placed:
-            for b in placed:
-                if a[2] == b[2] and a[4] < b[4]:
-                    assert a[3] < b[3], placed
+        # each play on its seat's side of the felt, in its seats' order
+        assert ring_violations(seen["placed"]) == [], seen["placed"]
         tops = dict(seen["tops"])
         assert all(tops[seen["ref"]] > top for seat, top in tops.items() if seat != seen["ref"]), seen
         session.screenshot(SHOTS / f"webkit-baohuang-{seen['width']}.png")

@@ -174,19 +174,21 @@ class Session:
             time.sleep(every)
         raise TimeoutError(f"waited {timeout} s; last value {last!r}")
 
+    def _element(self, css: str) -> str:
+        """The WebDriver id of the first element matching ``css`` (raises
+        :class:`WebKitError`, ``no such element``, when none does)."""
+        found = self.call("POST", "/element", {"using": "css selector", "value": css})
+        return next(iter(found.values()))
+
     def click(self, css: str) -> None:
         """Click the first element matching ``css`` (WebDriver's element click:
         scrolled into view, a real pointer event at its centre)."""
-        found = self.call("POST", "/element", {"using": "css selector", "value": css})
-        element = next(iter(found.values()))
-        self.call("POST", f"/element/{element}/click", {})
+        self.call("POST", f"/element/{self._element(css)}/click", {})
 
     def type(self, css: str, text: str) -> None:
         """Type ``text`` into the first element matching ``css`` (WebDriver's
         element send keys: focus, then key events)."""
-        found = self.call("POST", "/element", {"using": "css selector", "value": css})
-        element = next(iter(found.values()))
-        self.call("POST", f"/element/{element}/value", {"text": text})
+        self.call("POST", f"/element/{self._element(css)}/value", {"text": text})
 
     def screenshot(self, path: Path) -> None:
         path.write_bytes(base64.b64decode(self.call("GET", "/screenshot")))
