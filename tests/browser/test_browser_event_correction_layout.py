@@ -36,8 +36,9 @@ pytestmark = pytest.mark.browser
 #: to eight lines ("Level | margin | -1 · | Game | points -4 | | Level ...").
 MAX_RESULT_LINES = 4
 
-#: The separator the figures of a side's result had between them in the text
-#: (now a gap of the layout's): no line of the result cell starts or ends with it.
+#: The separator the figures of a side's result, and the standings' tie-breaks,
+#: had between them in the text (now a gap of the layout's): no line of the
+#: result cell or of a tie-breaks cell starts or ends with it.
 SEPARATOR = "·"
 
 SIZES = ({"width": 375, "height": 812}, {"width": 812, "height": 375}, {"width": 1280, "height": 800})
@@ -80,6 +81,8 @@ MEASURE = """() => {
   return {
     resultLines: tops.length,
     resultText: lineTexts(row.cells[3]),
+    tiebreakText: [...document.querySelectorAll('#standings table.standings tbody td:nth-child(4)')]
+      .flatMap(cell => lineTexts(cell)),
     entrants: row.cells[1].textContent,
     entrantLines: lineTexts(row.cells[1]),
     names: row.cells[1].getBoundingClientRect().width / em,
@@ -109,14 +112,17 @@ def test_an_open_correction_form_keeps_the_tables_columns(site_server, browser):
             seen = page.wait_for_function(MEASURE, timeout=30_000).json_value()
             page.locator("#round-1").screenshot(
                 path=str(SHOTS / f"event-correction-{language}-{size['width']}x{size['height']}.png"))
+            page.locator("#standings").screenshot(
+                path=str(SHOTS / f"event-standings-{language}-{size['width']}x{size['height']}.png"))
             where = f"{language} {size['width']}x{size['height']}"
             assert seen["noShow"], where
             if size["width"] == 375 and seen["resultLines"] > MAX_RESULT_LINES:
                 failures.append((where, "result lines", seen["resultLines"]))
-            dangling = [line for line in seen["resultText"]
-                        if line.strip().startswith(SEPARATOR) or line.strip().endswith(SEPARATOR)]
-            if dangling:
-                failures.append((where, "a separator at a line's edge", seen["resultText"]))
+            for cell in ("resultText", "tiebreakText"):
+                dangling = [line for line in seen[cell]
+                            if line.strip().startswith(SEPARATOR) or line.strip().endswith(SEPARATOR)]
+                if dangling:
+                    failures.append((where, "a separator at a line's edge", cell, seen[cell]))
             cut = [name.strip() for name in seen["entrants"].split("—")
                    if not any(name.strip() in line for line in seen["entrantLines"])]
             if cut:
