@@ -27,7 +27,7 @@ from __future__ import annotations
 
 import pytest
 
-from .helpers import DESKTOP, PHONE, newer_than, open_page, selected, version
+from .helpers import DESKTOP, PHONE, bot_table, newer_than, open_page, selected, version
 
 pytestmark = pytest.mark.browser
 
@@ -192,13 +192,7 @@ VIEWER_CHOICES = """() => {
 
 
 def test_the_tables_morph_keeps_what_the_viewer_chose(site_server, browser):
-    base = site_server.web_url
-    room = site_server.ops("bot_room", game="shengji", humans=1, autoplay=False, ready=True,
-                           bot_delay_ms=600, turn_seconds=600, prefix="chose")
-    ctx, page = open_page(browser, base, room["users"][0]["cookie"], DESKTOP)
-    try:
-        page.goto(f"{base}/rooms/{room['room_id']}/")
+    with bot_table(site_server, browser, "shengji", DESKTOP, prefix="chose", autoplay=False,
+                   bot_delay_ms=600, turn_seconds=600) as page:
         page.wait_for_selector("#my-hand [data-card]", timeout=60_000)
         assert page.evaluate(VIEWER_CHOICES) == {"details": True, "select": True, "strip": True}
-    finally:
-        ctx.close()
