@@ -210,3 +210,11 @@ def ring_violations(placed: list[dict]) -> list[str]:
                               f"above seat {b['seat']} but its play (top {a['top']:.0f}) is not "
                               f"above theirs (top {b['top']:.0f})")
     return faults
+
+
+def viewer_at_bottom(seen: dict) -> bool:
+    """Whether the viewer's seat is the lowest of the ring, from
+    :data:`RING_PLACES`'s ``tops`` and ``ref``: every other seat's top above
+    the viewer's."""
+    tops, ref = dict(seen["tops"]), seen["ref"]
+    return all(tops[ref] > top for seat, top in tops.items() if seat != ref)

@@ -23,7 +23,7 @@ import pytest
 
 from .conftest import SHOTS
 from .helpers import (DESKTOP, PHONE, RING_PLACES, card_rows, open_page, ring_violations, selected,
-                      version)
+                      version, viewer_at_bottom)
 from .test_browser_table import _mid_trick
 
 pytestmark = pytest.mark.browser
@@ -161,8 +161,7 @@ def test_trick_lies_by_seat_viewer_at_the_bottom(site_server, browser):
         assert top is not None and top in dict(marks), (top, marks)
         assert [seat for seat, style in marks if style != "none"] == [top], (top, marks)
         # the viewer's seat at the bottom of the ring
-        tops, ref = dict(seen["tops"]), seen["ref"]
-        assert all(tops[ref] > top for seat, top in tops.items() if seat != ref), seen["tops"]
+        assert viewer_at_bottom(seen), seen["tops"]
     finally:
         ctx.close()
 
