@@ -7,6 +7,14 @@ Usage (from the project root)::
     .venv/bin/python locale/translate.py        # fills zh_Hant, lists missing English
     .venv/bin/python manage.py compilemessages --ignore=.venv
 
+``makemessages`` is the project's (``games/management/commands/makemessages.py``):
+Django's, with the Jinja2 templates (the live table fragment, ``jinja2/``
+folders) read by their Jinja2 environment, so their ``_()``, ``ngettext()`` and
+``pgettext()`` calls are extracted with their plurals, contexts and lines
+(``tests/site/test_jinja_messages.py`` checks each is a live entry of both
+catalogs).  No entry is added to a catalog by hand: a new message is marked
+in its template or module and extracted.
+
 zh-Hans is the source language (the msgids).  For ``zh_Hant`` every empty or fuzzy
 entry is converted with OpenCC (``s2twp``: Taiwan characters and phrases), then
 fixed by :data:`ZH_HANT_FIXES` (whole-string overrides) and :data:`ZH_HANT_TERMS`

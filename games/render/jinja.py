@@ -9,9 +9,11 @@ templates live in ``jinja2/`` folders beside the ``templates/`` ones
 ``games/<game>/jinja2/games/<game>/``) and are found by ``render_to_string``
 like any other template (``config.settings.TEMPLATES``).
 
-They are written so that Django's ``makemessages`` still extracts every
-message, and so that they render exactly what the Django templates they
-replaced rendered:
+Their messages are extracted by the project's ``makemessages``
+(``games/management/commands/makemessages.py``), which reads them with this
+environment (Django's own would read them as Django templates and miss the
+``ngettext()`` and ``pgettext()`` calls).  They render exactly what the Django
+templates they replaced rendered:
 
 * ``{{ _(MSG) }}``, MSG a string literal, is ``{% translate MSG %}`` (a
   literal's translation, not escaped);

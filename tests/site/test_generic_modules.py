@@ -23,7 +23,7 @@ GENERIC = [
     "accounts/*.py", "templates/base.html", "templates/games/*.html",
     "static/games/*.js", "static/games/*.css",
     "games/engine/review.py", "games/pages/review.py", "games/review_models.py",
-    "games/services/deal_replay.py",
+    "games/services/deal_replay.py", "games/management/commands/makemessages.py",
 ]
 
 #: Game code names, the games' own names and words (roles, phases, verbs
