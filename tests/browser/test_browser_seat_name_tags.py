@@ -182,11 +182,16 @@ def test_every_seat_of_the_strip_keeps_two_lines(site_server, browser, game):
                     assert any(s["timer"] and s["roles"] for s in strip), (tag, strip, emperor)
                 # the viewer is on 托管: its tag shown on its seat
                 assert [AUTOPLAY[language], True] in mine["autoplay"], (tag, mine)
+                words = "张" if language == "zh-hans" else "card"
                 for s in strip:
                     assert s["lines"] <= 2, (tag, s)
                     assert s["nameWhole"] and not s["overflow"], (tag, s)
-                    words = "张" if language == "zh-hans" else "card"
                     assert s["count"] is None or words in s["count"], (tag, s)
+                # the count's words in the accessibility tree (what a screen reader
+                # reads), though the phone shows its number only
+                seat = next(s["seat"] for s in strip if s["count"])
+                read = page.locator(f'.seats .seat[data-seat="{seat}"] .seat-info').aria_snapshot()
+                assert words in read and "/" not in read, (tag, read)
                 # the strip's seats one height: none a line taller than the others
                 assert max(s["height"] for s in strip) - min(s["height"] for s in strip) < 3, (tag, strip)
             finally:
