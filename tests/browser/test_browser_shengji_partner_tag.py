@@ -2,9 +2,10 @@
 on a seat says that it is on the dealer's side, the dealer's partner
 (S15); in English it read "Ally" beside the team row's "Dealer", an ally
 of nobody named. It now says "Partner" (under the context "seat tag"),
-and on an 812 × 375 phone it stands on its name's line: the name's row is
-a little tighter (gaps .15rem, a tag's side paddings .2rem), "3 Bot3
-Partner" 94 px of a 95 px seat (97 px before)."""
+and on an 812 × 375 phone it stands whole on its seat's second line,
+beside the count (a seat's role tags went from the name's line to the
+count's, so that 保皇's 皇帝 / Emperor keeps a five-seat seat in two
+lines too)."""
 
 from __future__ import annotations
 
@@ -17,13 +18,13 @@ pytestmark = pytest.mark.browser
 
 LANDSCAPE = {"width": 812, "height": 375}
 
-#: Each seat's name, its role tags (text and middle), its name's box; and the
-#: team row: each team's text and its tag.
+#: Each seat's name, its role tags (text and middle), its count's box; and
+#: the team row: each team's text and its tag.
 READ = """() => ({
   seats: [...document.querySelectorAll('.seats .seat')].map(seat => {
-    const n = seat.querySelector('.name').getBoundingClientRect();
-    return {name: seat.querySelector('.name').textContent.trim(), top: n.top, bottom: n.bottom,
-            tags: [...seat.querySelectorAll('.seat-name .tag.role')].map(t => {
+    const c = seat.querySelector('.seat-info .count').getBoundingClientRect();
+    return {name: seat.querySelector('.name').textContent.trim(), top: c.top, bottom: c.bottom,
+            tags: [...seat.querySelectorAll('.seat-info .tag.role')].map(t => {
               const b = t.getBoundingClientRect(); return {text: t.textContent.trim(), mid: (b.top + b.bottom) / 2}; })};
   }),
   teams: [...document.querySelectorAll('#sj-levels .sj-team')].map(t => ({
@@ -34,7 +35,7 @@ READ = """() => ({
 def test_the_dealers_partner_is_called_partner(site_server, browser):
     with bot_table(site_server, browser, "shengji", LANDSCAPE, prefix="pt", autoplay=True,
                    bot_delay_ms=300, turn_seconds=120, language="en") as page:
-        page.wait_for_function("() => document.querySelectorAll('.seat .seat-name .tag.role').length >= 4",
+        page.wait_for_function("() => document.querySelectorAll('.seat .tag.role').length >= 4",
                                timeout=180_000)
         r = page.evaluate(READ)
         page.screenshot(path=str(SHOTS / "shengji-partner-tag-en-812x375.png"))
@@ -45,7 +46,7 @@ def test_the_dealers_partner_is_called_partner(site_server, browser):
         # the partner is on the dealer's team, the team the row tags "Dealer"
         team = next(t for t in r["teams"] if dealer["name"] in t["text"])
         assert partner["name"] in team["text"] and team["tag"] == "Dealer", r
-        # the partner's tag on its name's line (every seat of the others)
+        # the partner's tag on its count's line (every seat)
         for s in r["seats"]:
             for t in s["tags"]:
                 assert s["top"] <= t["mid"] <= s["bottom"], s
