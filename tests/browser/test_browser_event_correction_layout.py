@@ -18,10 +18,14 @@ most MAX_RESULT_LINES lines (in English it ran to nine, a word or two a line).
 At every size and in both languages no line of it starts or ends with a
 separator (a figure's " ·" used to end a wrapped line: "Margin 4 ·" over
 "Points 16"), and each entrant's name in the names cell stands whole on one
-line (at 375 px "机器人1 — 机" over "器人2").
+line (at 375 px "机器人1 — 机" over "器人2").  A standings tie-break's
+figure never stands on a line without its label (in English at 375 px
+"Game points" over "-21": the two are joined by a no-break space).
 """
 
 from __future__ import annotations
+
+import re
 
 import pytest
 
@@ -40,6 +44,9 @@ MAX_RESULT_LINES = 4
 #: had between them in the text (now a gap of the layout's): no line of the
 #: result cell or of a tie-breaks cell starts or ends with it.
 SEPARATOR = "·"
+
+#: A line of a tie-breaks cell that holds a figure and nothing else.
+BARE_FIGURE = re.compile(r"[-+−]?\d+(?:[.,]\d+)?\s*%?")
 
 SIZES = ({"width": 375, "height": 812}, {"width": 812, "height": 375}, {"width": 1280, "height": 800})
 
@@ -123,6 +130,9 @@ def test_an_open_correction_form_keeps_the_tables_columns(site_server, browser):
                             if line.strip().startswith(SEPARATOR) or line.strip().endswith(SEPARATOR)]
                 if dangling:
                     failures.append((where, "a separator at a line's edge", cell, seen[cell]))
+            bare = [line for line in seen["tiebreakText"] if BARE_FIGURE.fullmatch(line.strip())]
+            if bare:
+                failures.append((where, "a tie-break's figure on a line of its own", seen["tiebreakText"]))
             cut = [name.strip() for name in seen["entrants"].split("—")
                    if not any(name.strip() in line for line in seen["entrantLines"])]
             if cut:
