@@ -38,8 +38,7 @@ def template_messages() -> dict[tuple[str | None, str, str | None], str]:
     in every Jinja2 template → where it is first called (``path:line``,
     relative to the project)."""
     found = {}
-    for folder in jinja_template_dirs():
-        env = makemessages.jinja_environment_for(folder / "x.html")
+    for folder, env in makemessages.jinja_folders():
         for path in sorted(folder.rglob("*.html")):
             for message in jinja_messages(path.read_text("utf-8"), env):
                 found.setdefault((message.context, message.msgid, message.plural), f"{path.relative_to(ROOT)}:{message.line}")

@@ -71,21 +71,23 @@ def jinja_backends() -> list[Jinja2]:
     return [engine for engine in engines.all() if isinstance(engine, Jinja2)]
 
 
-def jinja_template_dirs() -> list[Path]:
+def jinja_folders() -> list[tuple[Path, Environment]]:
     """Every folder a Jinja2 backend loads templates from (its ``DIRS`` and,
-    with ``APP_DIRS``, each installed app's ``jinja2/``), those that exist."""
-    return [Path(d).resolve() for b in jinja_backends() for d in b.template_dirs if Path(d).is_dir()]
+    with ``APP_DIRS``, each installed app's ``jinja2/``) that exists, resolved,
+    with that backend's environment."""
+    return [(Path(d).resolve(), b.env) for b in jinja_backends() for d in b.template_dirs if Path(d).is_dir()]
+
+
+def jinja_template_dirs() -> list[Path]:
+    """The folders of :func:`jinja_folders`."""
+    return [folder for folder, _env in jinja_folders()]
 
 
 def jinja_environment_for(path: str | os.PathLike) -> Environment | None:
     """The environment of the Jinja2 backend whose template folders hold
     ``path``, or None when no Jinja2 backend loads it."""
     path = Path(path).resolve()
-    for backend in jinja_backends():
-        for folder in backend.template_dirs:
-            if path.is_relative_to(Path(folder).resolve()):
-                return backend.env
-    return None
+    return next((env for folder, env in jinja_folders() if path.is_relative_to(folder)), None)
 
 
 def jinja_messages(source: str, env: Environment) -> list[Message]:
