@@ -19,6 +19,13 @@ over the default, switching away from the default only when the advantage is
 larger than ``margin`` standard errors (few playouts must not make the bot play
 worse than its heuristic).
 
+It races the candidates: from ``prune_after`` worlds on, a candidate whose
+paired deficit to the best one so far exceeds ``prune`` standard errors of
+that paired difference is no longer played out (the default never leaves), so
+the budget goes to the candidates still in contention, which get more worlds
+each.  A candidate dropped is never chosen: the best one beat it with
+confidence on the same worlds.
+
 Time is checked before every play-out: one is started only if the mean
 play-out so far still fits before the deadline, so the bot answers within its
 budget plus the spread of one play-out (and the first one when the budget is
@@ -58,7 +65,11 @@ class SearchConfig:
     ``min_worlds``: worlds before the search may stop early because the answer
     is settled; ``min_switch``: worlds needed before it may deviate at all;
     ``slack``: the share of the budget kept free for the last play-out step
-    and the answer (the search itself stops at ``budget × (1 - slack)``).
+    and the answer (the search itself stops at ``budget × (1 - slack)``);
+    ``prune``: standard errors of the paired difference by which a candidate
+    must trail the best one before it is dropped from the race (None: every
+    candidate is played out in every world, as before the race);
+    ``prune_after``: worlds before any candidate may be dropped.
     """
 
     budget_ms: float = DEFAULT_BUDGET_MS
@@ -67,6 +78,8 @@ class SearchConfig:
     min_worlds: int = 12
     min_switch: int = 4
     slack: float = 0.15
+    prune: float | None = 3.0
+    prune_after: int = 4
 
 
 @dataclass
@@ -77,6 +90,7 @@ class SearchStats:
     playouts: int = 0
     means: list[float] = field(default_factory=list)
     chosen: int = 0
+    dropped: list[int] = field(default_factory=list)
 
 
 def _settled(dsum, dsq, worlds, default) -> bool:
@@ -120,38 +134,45 @@ def flat_monte_carlo(
         config.budget_ms * (1.0 - config.slack) / 1000.0)
     cap = config.max_playouts
     sums = [0.0] * n
+    counts = [0] * n
     # paired differences against the default: sum and sum of squares
     dsum = [0.0] * n
     dsq = [0.0] * n
+    alive = list(range(n))  # the candidates still played out, in order
+    rows: list[list[float]] = []  # per world, the alive candidates' results
     worlds = 0
     playouts = 0
     playout_time = 0.0
-    # Every candidate in a world needs one playout; stop before starting a
-    # world that cannot finish, estimating its cost from the worlds so far.
+    sample_time = 0.0
+    # Every alive candidate in a world needs one playout; stop before starting
+    # a world that cannot finish, estimating its cost from the worlds so far.
     started = clock()
     while cap is None or worlds < cap:
         now = clock()
         if now >= deadline:
             break
         if worlds:
-            per_world = (now - started) / worlds
+            per_world = sample_time / worlds + playout_time / playouts * len(alive)
             if now + per_world > deadline:
                 break
             if worlds >= config.min_worlds and worlds % 4 == 0 and _settled(
-                    dsum, dsq, worlds, default):
+                    [dsum[i] for i in alive], [dsq[i] for i in alive], worlds,
+                    alive.index(default)):
                 break
         seed = rng.getrandbits(62)
+        t0 = clock()
         world = sample(random.Random(seed))
+        sample_time += clock() - t0
         if world is None:
             break
         results = []
-        for i, action in enumerate(candidates):
+        for i in alive:
             t0 = clock()
             if cap is None and playouts and t0 + playout_time / playouts > deadline:
                 results = None  # the next play-out would end past the deadline
                 break
             try:
-                results.append(evaluate(world, action, random.Random(seed ^ 0x5DEECE66D),
+                results.append(evaluate(world, candidates[i], random.Random(seed ^ 0x5DEECE66D),
                                         None if cap is not None else deadline))
             except OutOfTime:
                 results = None
@@ -161,16 +182,24 @@ def flat_monte_carlo(
         if results is None:
             break
         worlds += 1
-        base = results[default]
-        for i, r in enumerate(results):
+        base = results[alive.index(default)]
+        row = [0.0] * n
+        for i, r in zip(alive, results):
+            row[i] = r
             sums[i] += r
+            counts[i] += 1
             d = r - base
             dsum[i] += d
             dsq[i] += d * d
+        rows.append(row)
+        if config.prune is not None and worlds >= config.prune_after and len(alive) > 1:
+            alive = _race(alive, default, dsum, rows, worlds, config.prune)
+            if alive == [default]:
+                break
     best = default
     if worlds >= max(2, config.min_switch):
         best_gain = 0.0
-        for i in range(n):
+        for i in alive:
             if i == default:
                 continue
             mean = dsum[i] / worlds
@@ -181,6 +210,37 @@ def flat_monte_carlo(
     if stats is not None:
         stats.worlds = worlds
         stats.playouts = playouts
-        stats.means = [s / worlds for s in sums] if worlds else []
+        stats.means = [s / c if c else math.nan for s, c in zip(sums, counts)] if worlds else []
         stats.chosen = best
+        stats.dropped = [i for i in range(n) if i not in alive]
     return candidates[best]
+
+
+def _race(alive: list[int], default: int, dsum: list[float], rows: list[list[float]],
+          worlds: int, z: float) -> list[int]:
+    """The candidates of ``alive`` left in the race after ``worlds`` worlds.
+
+    The leader is the alive candidate with the best paired mean against the
+    default (the default's own is 0).  Any other candidate, the default
+    excepted, whose paired deficit to the leader over the same worlds
+    (``rows``: every alive candidate was played out in each) exceeds ``z``
+    standard errors of that difference, or is positive with no spread at all,
+    is dropped."""
+    leader = max(alive, key=lambda i: dsum[i])
+    kept = []
+    for i in alive:
+        if i == default or i == leader:
+            kept.append(i)
+            continue
+        total = 0.0
+        square = 0.0
+        for row in rows:
+            d = row[leader] - row[i]
+            total += d
+            square += d * d
+        mean = total / worlds
+        var = max(square / worlds - mean * mean, 0.0) * worlds / (worlds - 1)
+        if mean > 0.0 and mean > z * math.sqrt(var / worlds):
+            continue
+        kept.append(i)
+    return kept
