@@ -278,9 +278,12 @@
     for (var i = 0; i < all.length; i++) {
       var cd = all[i];
       var deadline = parseInt(cd.getAttribute("data-deadline") || "0", 10);
+      // a seat's pill holds the figure only: its unit is ring.css's
+      // (::after), which a phone's narrow seat leaves out ("578", not "578s")
+      var unit = cd.classList.contains("seat-timer") ? "" : "s";
       // written only when it changes (once a second, not at each tick): a
       // text node replaced is a layout of the page (the page audit)
-      var text = deadline ? Math.max(0, Math.ceil((deadline - (Date.now() + clockOffset)) / 1000)) + "s" : "";
+      var text = deadline ? Math.max(0, Math.ceil((deadline - (Date.now() + clockOffset)) / 1000)) + unit : "";
       if (cd.textContent !== text) cd.textContent = text;
       if (!deadline) continue;
       var left = parseInt(text, 10);

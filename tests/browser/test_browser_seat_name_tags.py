@@ -196,3 +196,92 @@ def test_every_seat_of_the_strip_keeps_two_lines(site_server, browser, game):
                 assert max(s["height"] for s in strip) - min(s["height"] for s in strip) < 3, (tag, strip)
             finally:
                 ctx.close()
+
+
+#: The longest turn the room form allows (games.pages.forms.CreateRoomForm's
+#: turn_seconds): a human's pill counts it down from three digits.
+LONGEST_TURN = 600
+
+#: The seat ``seat`` once its pill reads three digits: its pill's, count's,
+#: seat-info's and seat's boxes, the boxes of its other parts, its line
+#: height, its role tags; null before.
+LONG_PILL = """(seat) => {
+  const el = document.querySelector(`.seats .seat[data-seat="${seat}"]`);
+  const pill = el && el.querySelector('.seat-timer');
+  if (!pill || !/^\\d{3}/.test(pill.textContent.trim())) return null;
+  const R = e => { const b = e.getBoundingClientRect(); return {top: b.top, bottom: b.bottom, left: b.left, right: b.right}; };
+  return {pill: R(pill), pillText: pill.textContent.trim(), count: R(el.querySelector('.count')),
+          info: R(el.querySelector('.seat-info')), box: R(el), lh: parseFloat(getComputedStyle(el).lineHeight),
+          others: [...el.querySelectorAll('.seat-name > *, .seat-info > :not(.seat-timer)')]
+            .filter(e => e.getClientRects().length).map(e => [e.textContent.trim(), R(e)]),
+          roles: [...el.querySelectorAll('.tag.role')].filter(t => t.getClientRects().length).map(t => t.textContent.trim()),
+          overflow: el.scrollWidth > el.clientWidth + 1, text: el.textContent.replace(/\\s+/g, ' ').trim()};
+}"""
+
+
+def _long_turn_room(site_server, browser, game: str) -> tuple[dict, int, int]:
+    """``(room, seat, viewer)``: a room of ``game`` with turns of
+    :data:`LONGEST_TURN`, humans (short names, as wide as "机器人3") on
+    托管 and bots, playing, the human at ``seat`` taken off 托管, so that
+    his turn counts the room's turn (a bot's or a 托管 seat's pill counts
+    the bot delay, a second); in 保皇 ``seat`` holds the crown (a new room
+    while a bot does, at most five), in 升級 it is seat 2 (index 1).
+    ``viewer`` is another human's index, on 托管, ``seat`` in his strip."""
+    import secrets
+
+    humans = 4 if game == "baohuang" else 2
+    for _ in range(5):
+        names = [f"p{secrets.token_hex(2)}" for _ in range(humans)]
+        room = site_server.ops("bot_room", game=game, humans=humans, autoplay=True, ready=True, bot_delay_ms=900,
+                               turn_seconds=LONGEST_TURN, names=names, timeout=240)
+        seat = 1
+        if game == "baohuang":
+            ctx, page = open_page(browser, site_server.web_url, room["users"][0]["cookie"], PHONE)
+            try:
+                page.goto(f"{site_server.web_url}/rooms/{room['room_id']}/")
+                seat = page.wait_for_function(
+                    "() => { const e = document.querySelector('.seat .tag.role.emperor');"
+                    " return e ? +e.closest('.seat').dataset.seat : null; }", timeout=300_000).json_value()
+            finally:
+                ctx.close()
+            if seat >= humans:
+                site_server.ops("close", room_id=room["room_id"])
+                continue
+        site_server.ops("autoplay", room_id=room["room_id"], username=room["users"][seat]["username"], on=False)
+        return room, seat, (seat + 1) % humans
+    pytest.fail("a bot held the crown in five deals")
+
+
+@pytest.mark.parametrize("game", ["baohuang", "shengji"])
+def test_a_three_digit_pill_stays_on_the_count_line(site_server, browser, game):
+    """A human's turn in a room of the longest turns (600 s), his seat in
+    the strip (保皇: the emperor's, "[41] 皇帝" and the pill on one line of
+    a 73 px seat at 812 × 375), at 375 × 812 and 812 × 375, in 中文 and
+    English: the pill reads three digits and takes no line of its own (the
+    count's line stays one line; in English on a five-seat table the pill
+    stands on the name's line, in its room), over no other part of the
+    seat, inside the seat, nothing cut; 保皇's role tag shown.  (A "578s" pill
+    went onto a line of its own below "[41] 皇帝" at both sizes; 升級's
+    wider seats held it: the case there guards them.)"""
+    base = site_server.web_url
+    room, seat, viewer = _long_turn_room(site_server, browser, game)
+    for size in (PHONE, LANDSCAPE):
+        for language in ("zh-hans", "en"):
+            tag = f"{game}-{LONGEST_TURN}s-{size['width']}x{size['height']}-{language}"
+            ctx, page = open_page(browser, base, room["users"][viewer]["cookie"], size, language=language)
+            try:
+                page.goto(f"{base}/rooms/{room['room_id']}/")
+                s = page.wait_for_function(LONG_PILL, arg=seat, timeout=300_000).json_value()
+                page.screenshot(path=str(SHOTS / f"seat-long-pill-{tag}.png"))
+                # 保皇's emperor wears his tag (升級's roles come after the auction,
+                # where the human may be waited for)
+                assert (s["roles"] or game == "shengji") and set(s["roles"]) <= ROLES[game][language], (tag, s)
+                assert s["info"]["bottom"] - s["info"]["top"] < 1.5 * s["lh"] + 2, (tag, s)  # one line
+                p = s["pill"]
+                for text, r in s["others"]:  # over nothing
+                    assert p["right"] <= r["left"] + .5 or p["left"] >= r["right"] - .5 \
+                        or p["bottom"] <= r["top"] + .5 or p["top"] >= r["bottom"] - .5, (tag, text, s)
+                assert s["box"]["left"] <= p["left"] and p["right"] <= s["box"]["right"], (tag, s)
+                assert not s["overflow"], (tag, s)
+            finally:
+                ctx.close()

@@ -9,9 +9,10 @@ means the test process never needs the stack's database.
 Operations:
 
 * ``bot_room``: ``{game, humans, bot_delay_ms, turn_seconds, autoplay, ready,
-  prefix}`` → ``{room_id, version, users: [{username, seat, cookie}]}``: users
-  seated from seat 0, the other seats filled with heuristic bots; when
-  ``ready`` the humans say ready, which deals the first hand.
+  prefix, names}`` → ``{room_id, version, users: [{username, seat, cookie}]}``:
+  users (named ``names``, unique on the site, or prefix + a random tag +
+  ``u<i>``) seated from seat 0, the other seats filled with heuristic bots;
+  when ``ready`` the humans say ready, which deals the first hand.
 * ``new_user``: ``{prefix}`` → ``{username, id, cookie}``: a fresh user, logged in.
 * ``ready``: ``{room_id, username}`` → ``{version}``: that user says ready.
 * ``cookie``: ``{username}`` → ``{cookie}``: a logged-in session.
@@ -66,7 +67,7 @@ def login_cookie(user) -> str:
 
 
 def bot_room(game="baohuang", humans=1, bot_delay_ms=100, turn_seconds=30, autoplay=True,
-             ready=False, prefix="it") -> dict:
+             ready=False, prefix="it", names=None) -> dict:
     import secrets
 
     from django.contrib.auth import get_user_model
@@ -75,7 +76,9 @@ def bot_room(game="baohuang", humans=1, bot_delay_ms=100, turn_seconds=30, autop
 
     User = get_user_model()
     tag = secrets.token_hex(3)
-    users = [User.objects.create_user(f"{prefix}{tag}u{i}", password=None) for i in range(humans)]
+    # ``names``: the humans' usernames (unique on the site), else prefix + tag + u<i>
+    names = list(names) if names else [f"{prefix}{tag}u{i}" for i in range(humans)]
+    users = [User.objects.create_user(name, password=None) for name in names[:humans]]
     room = services.create_room(users[0], game, f"{prefix}-{tag}", turn_seconds=turn_seconds,
                                 bot_delay_ms=bot_delay_ms)
     for i, user in enumerate(users[1:], start=1):
