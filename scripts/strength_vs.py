@@ -49,7 +49,8 @@ sys.path.insert(0, str(ROOT))
 from games.engine import get_rules  # noqa: E402
 from games.engine.base import Action, bot_decision  # noqa: E402
 from games.engine.search import SearchConfig  # noqa: E402
-from games.engine.simulate import DuplicateReport, interval, rotations  # noqa: E402
+from games.engine.simulate import (  # noqa: E402
+    DuplicateReport, interval, random_start_options, rotations)
 
 BASE_PACKAGE = "base_engine"
 POLICIES = ("search", "base", "heuristic", "random")
@@ -90,31 +91,6 @@ def load_base(folder: str):
     return _base
 
 
-def _start(game: str, rng: random.Random) -> dict | None:
-    """The match start of a duplicate deal, drawn as
-    ``games.engine.simulate.random_start`` draws it (levels and dealer for
-    升級; a previous result three times in four for 保皇), as the ``start``
-    argument of ``new_match`` so that both engines get the same match."""
-    if game == "shengji":
-        from games.engine.shengji.match import LEVELS
-        levels = {"0": rng.choice(LEVELS[:-1]), "1": rng.choice(LEVELS[:-1])}
-        return {"levels": levels, "dealer": rng.randrange(4)}
-    if rng.random() < 0.25:
-        return None
-    order = list(range(5))
-    rng.shuffle(order)
-    emperor = rng.randrange(5)
-    if rng.random() < 0.1:
-        prev = {"emperor": emperor, "guard": None, "solo": rng.choice(["open", "secret"]),
-                "guard_declared": None, "finish_order": order}
-    else:
-        guard = rng.choice([s for s in range(5) if s != emperor])
-        prev = {"emperor": emperor, "guard": guard, "solo": None,
-                "guard_declared": "open" if rng.random() < 0.2 else "secret",
-                "finish_order": order}
-    return {"previous": prev}
-
-
 class Diverged(AssertionError):
     """The two engines disagree (deal, turn or result) on the same actions."""
 
@@ -135,7 +111,7 @@ def play_deal(game: str, policies: list[str], deal_seed: int, budget_ms: float,
     bconfig = bsearch.SearchConfig(budget_ms=budget_ms, max_playouts=max_worlds)
     BAction = bbase.Action
     rng = random.Random(deal_seed)
-    start = _start(game, rng)
+    start = random_start_options(game, rng)
     match, bmatch = rules.new_match(None, start), brules.new_match(None, start)
     out = {"result": {}, "times": {}, "decisions": 0, "voided": 0}
     for _attempt in range(20):
@@ -143,8 +119,7 @@ def play_deal(game: str, policies: list[str], deal_seed: int, budget_ms: float,
         deal, bdeal = rules.deal(match, seed), brules.deal(bmatch, seed)
         if rules.deal_to_record(deal) != brules.deal_to_record(bdeal):
             raise Diverged(f"deal {seed}: the engines deal different cards")
-        finished = []
-        voided = False
+        rows = []
         for r, seating in enumerate(rotations(game, policies)):
             rng_now = random.Random(seed ^ (r + 1) * 0x9E3779B97F4A7C15)
             rng_base = random.Random(seed ^ (r + 1) * 0x9E3779B97F4A7C15)
@@ -176,24 +151,28 @@ def play_deal(game: str, policies: list[str], deal_seed: int, budget_ms: float,
                     raise Diverged(f"deal {seed}, rotation {r}: {key} differs: "
                                    f"{summary.get(key)!r} against {bsummary.get(key)!r}")
             if summary.get("voided"):
-                voided = True
                 out["voided"] += 1
-                break
-            finished.append((seating, summary))
-        if voided:
-            continue
-        for seating, summary in finished:
-            for name in set(policies):
-                seats = [s for s, p in enumerate(seating) if p == name]
-                if game == "shengji":
-                    gained = summary["levels_gained"]
-                    value = statistics.fmean(float(gained[str(t)]) for t in {s % 2 for s in seats})
-                else:
-                    points = summary.get("game_points") or {}
-                    value = statistics.fmean(float(points.get(str(s), 0)) for s in seats)
-                out["result"].setdefault(name, []).append(value)
-        return out
+                break  # the table redeals (B8): this deal is not counted
+            rows.append({name: policy_result(game, seating, summary, name)
+                         for name in set(policies)})
+        else:
+            for row in rows:
+                for name, value in row.items():
+                    out["result"].setdefault(name, []).append(value)
+            return out
     return out
+
+
+def policy_result(game: str, seating: list[str], summary: dict, name: str) -> float:
+    """The result of the seats that ``seating`` gives policy ``name``, from a
+    hand's ``summary``: 升級 the levels its team gained (S17), 保皇 its seats'
+    mean game points."""
+    seats = [s for s, p in enumerate(seating) if p == name]
+    if game == "shengji":
+        gained = summary["levels_gained"]
+        return statistics.fmean(float(gained[str(t)]) for t in {s % 2 for s in seats})
+    points = summary.get("game_points") or {}
+    return statistics.fmean(float(points.get(str(s), 0)) for s in seats)
 
 
 def _job(args):

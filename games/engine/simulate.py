@@ -302,15 +302,21 @@ def rotations(game: str, policies: list[str]) -> list[list[str]]:
 def random_start(game: str, rng: random.Random):
     """A match to start a duplicate deal from, so deals cover the situations of
     a real match: shengji random team levels and dealer; baohuang a random
-    previous result (hence tribute) three times in four."""
-    rules = get_rules(game)
-    if game == "shengji":
+    previous result (hence tribute) three times in four
+    (:func:`random_start_options`)."""
+    return get_rules(game).new_match(None, random_start_options(game, rng))
 
+
+def random_start_options(game: str, rng: random.Random) -> dict | None:
+    """The ``start`` argument of ``new_match`` that :func:`random_start` uses
+    (None: a fresh match), drawn from ``rng``; a head to head of two engine
+    versions gives both the same one (``scripts/strength_vs.py``)."""
+    if game == "shengji":
         levels = {"0": rng.choice(LEVELS[:-1]), "1": rng.choice(LEVELS[:-1])}
-        return rules.new_match(None, {"levels": levels, "dealer": rng.randrange(4)})
+        return {"levels": levels, "dealer": rng.randrange(4)}
     if game == "baohuang":
         if rng.random() < 0.25:
-            return rules.new_match(None, None)
+            return None
         order = list(range(5))
         rng.shuffle(order)
         emperor = rng.randrange(5)
@@ -322,8 +328,8 @@ def random_start(game: str, rng: random.Random):
             prev = {"emperor": emperor, "guard": guard, "solo": None,
                     "guard_declared": "open" if rng.random() < 0.2 else "secret",
                     "finish_order": order}
-        return rules.new_match(None, {"previous": prev})
-    return rules.new_match(None, None)
+        return {"previous": prev}
+    return None
 
 
 def _unit(game: str) -> str:
