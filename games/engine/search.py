@@ -69,7 +69,8 @@ class SearchConfig:
     ``prune``: standard errors of the paired difference by which a candidate
     must trail the best one before it is dropped from the race (None: every
     candidate is played out in every world, as before the race);
-    ``prune_after``: worlds before any candidate may be dropped.
+    ``prune_after``: worlds before any candidate may be dropped (at least 2:
+    one world has no spread to judge).
     """
 
     budget_ms: float = DEFAULT_BUDGET_MS
@@ -139,7 +140,7 @@ def flat_monte_carlo(
     dsum = [0.0] * n
     dsq = [0.0] * n
     alive = list(range(n))  # the candidates still played out, in order
-    rows: list[list[float]] = []  # per world, the alive candidates' results
+    rows: list[list[float]] = []  # per world, each candidate's result (0.0 once dropped)
     worlds = 0
     playouts = 0
     playout_time = 0.0
@@ -192,7 +193,7 @@ def flat_monte_carlo(
             dsum[i] += d
             dsq[i] += d * d
         rows.append(row)
-        if config.prune is not None and worlds >= config.prune_after and len(alive) > 1:
+        if config.prune is not None and worlds >= max(2, config.prune_after) and len(alive) > 1:
             alive = _race(alive, default, dsum, rows, worlds, config.prune)
             if alive == [default]:
                 break

@@ -110,3 +110,12 @@ def test_the_race_buys_more_worlds_in_the_same_time():
     _, raced_stats = search(SearchConfig(budget_ms=100, min_worlds=10**6), raced)
     assert raced_stats.worlds > flat_stats.worlds
     assert raced.calls["better"] > flat.calls["better"]
+
+
+def test_the_race_waits_for_a_second_world_whatever_prune_after_says():
+    # one world has no spread: a deficit in it is no evidence (and no division by 0)
+    evaluate = Counting()
+    chosen, stats = search(SearchConfig(budget_ms=1e9, max_playouts=10, min_worlds=10**6,
+                                        prune_after=1), evaluate)
+    assert chosen == "better"
+    assert evaluate.calls["awful"] == 2
