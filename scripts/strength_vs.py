@@ -202,6 +202,7 @@ def run(game: str, base_folder: str, deals: int, seed: int, policies: list[str],
             into.setdefault(name, []).append(statistics.fmean(xs))
         for name, xs in res["times"].items():
             report.times.setdefault(name, []).extend(xs)
+        report.loads.append(os.getloadavg()[0])
         if progress is not None:
             progress(report)
 
@@ -225,6 +226,7 @@ def format_report(report: DuplicateReport, a: str = "search", b: str = "base") -
              f"deals: {report.deals}  hands: {report.hands} (voided and redealt {report.voided})"
              f"  decisions: {report.decisions}  wall: {report.wall_seconds:.1f} s"]
     lines += _decision_lines(report.times)
+    lines += load_lines(report.loads, os.cpu_count() or 1)
     for name in sorted(src):
         lines.append(f"{unit} per hand, policy {name}: {interval(src[name])}")
     if a in src and b in src:
@@ -232,6 +234,22 @@ def format_report(report: DuplicateReport, a: str = "search", b: str = "base") -
         lines.append(f"difference {a} − {b}: {d.mean:+.3f} {unit} per hand "
                      f"(95% CI [{d.low:+.3f}, {d.high:+.3f}], n={d.n} deals)")
     return "\n".join(lines)
+
+
+def load_lines(loads: list[float], cpus: int) -> list[str]:
+    """The machine's load during the run (1-minute averages as deals ended),
+    and a warning when it exceeded the CPUs: the budget is wall time, so a
+    busy machine gives both bots fewer worlds a decision (in 升級, with the
+    CI suite beside the run, a median of 0 worlds in the auction and 1 in
+    play: two heuristics compared, not two searches)."""
+    if not loads:
+        return []
+    lines = [f"load average during the run: {min(loads):.1f} to {max(loads):.1f} on {cpus} CPUs"]
+    if max(loads) > cpus:
+        lines.append("warning: the machine was busier than its CPUs; at a wall-time budget "
+                     "both bots searched fewer worlds than on an idle machine "
+                     "(run it alone, or with --max-worlds and a large --budget-ms)")
+    return lines
 
 
 def main(argv=None) -> int:

@@ -408,6 +408,10 @@ class DuplicateReport:
     points: dict[str, list[float]] = field(default_factory=dict)
     levels: dict[str, list[float]] = field(default_factory=dict)
     times: dict[str, list[float]] = field(default_factory=dict)
+    #: The machine's 1-minute load average as each deal ended (where the run
+    #: samples it): a budget is wall time, so on a loaded machine every bot
+    #: gets fewer worlds a decision than on an idle one.
+    loads: list[float] = field(default_factory=list)
 
     def difference(self, a: str, b: str) -> Interval:
         """Per deal: policy ``a``'s mean result minus ``b``'s, in the game's unit

@@ -59,3 +59,17 @@ def test_the_report_ends_with_the_difference(strength, base_folder):
     text = strength.format_report(report)
     assert report.deals == 2
     assert text.splitlines()[-1].startswith("difference search − base: ")
+
+
+def test_the_report_shows_the_load_and_warns_when_the_machine_was_busy(strength, base_folder):
+    """The budget is wall time: a figure taken beside other work compares bots
+    that searched fewer worlds than on an idle machine, and the report says so."""
+    report = strength.run("shengji", base_folder, 1, 3, ["search", "base"] * 2, 60_000.0,
+                          max_worlds=1)
+    assert len(report.loads) == report.deals == 1
+    quiet = strength.load_lines([0.4, 1.2], 2)
+    busy = strength.load_lines([1.5, 9.8], 2)
+    assert quiet == ["load average during the run: 0.4 to 1.2 on 2 CPUs"]
+    assert busy[0] == "load average during the run: 1.5 to 9.8 on 2 CPUs"
+    assert busy[1].startswith("warning: the machine was busier than its CPUs")
+    assert "load average during the run" in strength.format_report(report)
