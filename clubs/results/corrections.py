@@ -18,18 +18,14 @@ from django.utils.translation import gettext_lazy
 
 from .. import formats
 from ..models import Correction, EventTable
-
-#: Result keys of the games' ``round_result`` → what the figure is (lazy).
-FIGURE_LABELS = {
-    "margin": gettext_lazy("级差"),
-    "points": gettext_lazy("游戏积分"),
-    "firsts": gettext_lazy("头科"),
-}
-
+from .labels import TIEBREAK_LABELS
 
 def figure_label(key: str) -> str:
-    """The viewer's name of a round-result figure (the key when unknown)."""
-    return str(FIGURE_LABELS.get(key, key))
+    """The viewer's name of a round-result figure of the games'
+    ``round_result`` (``"margin"`` → 级差; the key when unknown): the full
+    labels of :data:`.labels.TIEBREAK_LABELS`, which name the same figures in
+    the standings (a correction form and the CSV export have the room)."""
+    return str(TIEBREAK_LABELS.get(key, key))
 
 
 def _name(names: dict, entry) -> str:
