@@ -5,7 +5,7 @@ moderation's seat note) and, on 托管, its tag; both stood on lines of their
 own under the name, a seat of the strip four lines tall (65 px of a 14.4 px
 line) where a bot's took two.  Now the first line holds the number, the name
 and the timer's pill, the second the count, the role tags, the standing (its
-figure) and 托管 (its first character), and what screen readers read keeps
+figure) and 托管 (its short word, "托" / "A"), and what screen readers read keeps
 every word ("信誉 75", "托管", the role)."""
 
 from __future__ import annotations
@@ -52,7 +52,7 @@ def test_a_players_seat_in_the_strip_keeps_two_lines(site_server, browser):
         page.goto(f"{base}/rooms/{room['room_id']}/")
         emperor = page.wait_for_function(
             "() => { const e = document.querySelector('.seat .tag.role.emperor');"
-            " return e ? +e.closest('.seat').dataset.seat : null; }", timeout=180_000).json_value()
+            " return e ? +e.closest('.seat').dataset.seat : null; }", timeout=300_000).json_value()
     finally:
         ctx.close()
     viewer = (emperor + 1) % 5
