@@ -14,11 +14,13 @@ does not know about events: apps register a *rule* at start-up
     None, or why ``user`` may not play at all now (a suspension): asked
     by :func:`play_refusal` for what is no seat yet (a club event's entry).
 
-``seat_annotations() -> {name: expression}`` and ``seat_note(seat) -> str | None`` (optional)
+``seat_annotations() -> {name: expression}`` and ``seat_note(seat) -> str | Note | None`` (optional)
     what a seated player's name shows beside it on the table (a
     reputation): the expressions are annotated on the seats' query of the
     table snapshot (:func:`annotate_seats`: the same single query, no new
-    one), ``seat_note`` reads them from a seat row (no query).
+    one), ``seat_note`` reads them from a seat row (no query).  A
+    :class:`Note` also gives the note's short form, what a phone's narrow
+    seat shows of it ("75" for "信誉 75").
 
 :func:`seat_refusal` asks every rule; the first sentence wins.
 :func:`games.services.take_seat` asks it inside the room's lock and raises
@@ -57,9 +59,24 @@ def annotate_seats(seats):
     return seats.annotate(**extra) if extra else seats
 
 
-def seat_note(seat) -> str:
+class Note(str):
+    """A seat's note: the text itself (what a wide seat shows and screen
+    readers read, "信誉 75") and :attr:`short`, what a phone's narrow seat
+    shows in its place ("75"; the text itself when not given)."""
+
+    short: str
+
+    def __new__(cls, text: str, short: str | None = None) -> "Note":
+        note = super().__new__(cls, text)
+        note.short = str(text) if short is None else str(short)
+        return note
+
+
+def seat_note(seat) -> Note:
     """The short texts the rules show beside ``seat``'s player (joined by a
-    space; "" for none).  Reads only the row's annotations."""
+    space; "" for none), with their short forms joined alike
+    (:attr:`Note.short`).  Reads only the row's annotations."""
     if not seat.user_id:
-        return ""
-    return " ".join(str(note) for note in _rules.answers("seat_note", seat) if note)
+        return Note("")
+    notes = [note for note in _rules.answers("seat_note", seat) if note]
+    return Note(" ".join(str(note) for note in notes), " ".join(getattr(note, "short", str(note)) for note in notes))

@@ -46,13 +46,16 @@ class Rules:
             Standing.objects.filter(user_id=OuterRef("user_id")).values("reputation")[:1])}
 
     def seat_note(self, seat) -> str | None:
-        """"信誉 63" beside a seated name (a newcomer: the start value)."""
+        """"信誉 63" beside a seated name (a newcomer: the start value); its
+        figure alone, "63", where a phone's seat is narrow."""
+        from games.seating import Note
+
         from .models import START
 
         if not hasattr(seat, "moderation_reputation"):
             return None
-        value = seat.moderation_reputation
-        return _("信誉 %(n)d") % {"n": START if value is None else value}
+        value = START if seat.moderation_reputation is None else seat.moderation_reputation
+        return Note(_("信誉 %(n)d") % {"n": value}, str(value))
 
     def play_refusal(self, user) -> str | None:
         action = services.suspension(user)

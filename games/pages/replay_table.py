@@ -46,7 +46,7 @@ def seat_rows(spec, step: dict, statuses: str = "playing") -> list[dict]:
             "stacks": [(code, len(list(same))) for code, same in groupby(cards)],
             "shown": {
                 "index": i, "name": seat["name"], "empty": False, "bot": False, "policy": "", "level": "",
-                "tags": spec.seat_tags(full, i), "autoplay": False, "note": "", "ready": True,
+                "tags": spec.seat_tags(full, i), "autoplay": False, "note": "", "note_short": "", "ready": True,
                 "hand": True, "status": statuses, "count": len(cards),
                 "place": spec.seat_place(full, i), "total": "", "turn": seat["is_turn"],
                 "deadline_ms": 0, "auto_turn": False,

@@ -677,7 +677,8 @@ def seat_views(
                 "bot": seat.is_bot, "policy": seat.bot_policy or "",
                 "level": level,
                 "tags": spec.seat_tags(view, seat.index), "autoplay": seat.autoplay,
-                "note": note,
+                # the note and its short form, a phone's narrow seat's (seating.Note), plain strings
+                "note": str(note), "note_short": getattr(note, "short", str(note)),
                 "ready": seat.ready, "hand": hand.pk if hand is not None else None,
                 "status": room.status, "count": counts.get(str(seat.index)),
                 "place": spec.seat_place(view, seat.index),
