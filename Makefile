@@ -112,7 +112,7 @@ test-embedded: $(DEV_DEPS)
 	@echo "=== embedded topology: SQLite + in-memory channel layer + in-process timers ==="
 ifeq ($(strip $(PYTEST_ARGS)),)
 	$(EMBEDDED_ENV) $(PY) scripts/test_parts.py --junit tmp/junit-embedded.xml \
-	  --part "browser_a: $(BROWSER_A)" --part "browser_b: $(BROWSER_B)" \
+	  --part "browser-a: $(BROWSER_A)" --part "browser-b: $(BROWSER_B)" \
 	  --part 'rest: --ignore=tests/browser' -- \
 	  $(PY) -m pytest --durations=15
 else
