@@ -99,21 +99,15 @@ DROP_DB = $(PY) -c 'import psycopg, sys; psycopg.connect("$(PG_URL)/postgres", a
 
 # Plain pytest: SQLite, InMemoryChannelLayer, in-process timers.  Tests marked
 # `production` skip themselves here; the browser tests run here.  The whole half
-# runs as three parts side by side (scripts/test_parts.py: the browser tests in
-# two, the rest; one JUnit report); with PYTEST_ARGS, as one pytest.  The browser
-# tests are the longest part (35 min alone on this 2-CPU machine, mostly waiting
-# for pages, servers and bots' pacing), so they are split by file name: `a-p`
-# (with any file not named test_browser_*) and `q-z`, about 18 min each.
+# runs as two parts side by side (scripts/test_parts.py: the browser tests, the
+# rest; one JUnit report); with PYTEST_ARGS, as one pytest.
 EMBEDDED_ENV = env -u DATABASE_URL -u REDIS_URL -u CELERY_BROKER_URL
-BROWSER_A = tests/browser --ignore-glob='tests/browser/test_browser_[q-z]*'
-BROWSER_B = tests/browser --ignore-glob='tests/browser/test_browser_[!q-z]*' --ignore-glob='tests/browser/test_[!b]*'
 test-embedded: $(DEV_DEPS)
 	@mkdir -p tmp
 	@echo "=== embedded topology: SQLite + in-memory channel layer + in-process timers ==="
 ifeq ($(strip $(PYTEST_ARGS)),)
 	$(EMBEDDED_ENV) $(PY) scripts/test_parts.py --junit tmp/junit-embedded.xml \
-	  --part "browser-a: $(BROWSER_A)" --part "browser-b: $(BROWSER_B)" \
-	  --part 'rest: --ignore=tests/browser' -- \
+	  --part 'browser: tests/browser' --part 'rest: --ignore=tests/browser' -- \
 	  $(PY) -m pytest --durations=15
 else
 	$(EMBEDDED_ENV) $(PY) -m pytest --durations=15 --junitxml=tmp/junit-embedded.xml $(PYTEST_ARGS)
