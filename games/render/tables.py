@@ -678,7 +678,7 @@ def seat_views(
                 "level": level,
                 "tags": spec.seat_tags(view, seat.index), "autoplay": seat.autoplay,
                 # the note and its short form, a phone's narrow seat's (seating.Note), plain strings
-                "note": str(note), "note_short": getattr(note, "short", str(note)),
+                "note": str(note), "note_short": note.short,
                 "ready": seat.ready, "hand": hand.pk if hand is not None else None,
                 "status": room.status, "count": counts.get(str(seat.index)),
                 "place": spec.seat_place(view, seat.index),

@@ -48,6 +48,20 @@ def bot_table(site_server, browser, game, size, *, prefix, autoplay, bot_delay_m
         ctx.close()
 
 
+def emperor_seat(browser, base, cookie, size, room_id, timeout_ms: int = 300_000) -> int:
+    """The seat index of a 保皇 room's emperor, read from the table page as
+    the player of ``cookie`` sees it (his tag is public from the crown on,
+    B8); waits up to ``timeout_ms`` for the tag to appear."""
+    ctx, page = open_page(browser, base, cookie, size)
+    try:
+        page.goto(f"{base}/rooms/{room_id}/")
+        return page.wait_for_function(
+            "() => { const e = document.querySelector('.seat .tag.role.emperor');"
+            " return e ? +e.closest('.seat').dataset.seat : null; }", timeout=timeout_ms).json_value()
+    finally:
+        ctx.close()
+
+
 def card_rows(page) -> int:
     """How many rows the hand's cards stand in (distinct tops, selected cards
     counted at their row)."""

@@ -19,7 +19,7 @@ from __future__ import annotations
 import pytest
 
 from .conftest import SHOTS
-from .helpers import bot_table, open_page
+from .helpers import bot_table, emperor_seat, open_page
 
 pytestmark = pytest.mark.browser
 
@@ -236,14 +236,7 @@ def _long_turn_room(site_server, browser, game: str) -> tuple[dict, int, int]:
                                turn_seconds=LONGEST_TURN, names=names, timeout=240)
         seat = 1
         if game == "baohuang":
-            ctx, page = open_page(browser, site_server.web_url, room["users"][0]["cookie"], PHONE)
-            try:
-                page.goto(f"{site_server.web_url}/rooms/{room['room_id']}/")
-                seat = page.wait_for_function(
-                    "() => { const e = document.querySelector('.seat .tag.role.emperor');"
-                    " return e ? +e.closest('.seat').dataset.seat : null; }", timeout=300_000).json_value()
-            finally:
-                ctx.close()
+            seat = emperor_seat(browser, site_server.web_url, room["users"][0]["cookie"], PHONE, room["room_id"])
             if seat >= humans:
                 site_server.ops("close", room_id=room["room_id"])
                 continue

@@ -15,7 +15,7 @@ import secrets
 import pytest
 
 from .conftest import SHOTS
-from .helpers import open_page
+from .helpers import emperor_seat, open_page
 
 pytestmark = pytest.mark.browser
 
@@ -47,14 +47,7 @@ def test_a_players_seat_in_the_strip_keeps_two_lines(site_server, browser):
     room = site_server.ops("bot_room", game="baohuang", humans=5, autoplay=True, ready=True, bot_delay_ms=900,
                            turn_seconds=60, names=names, timeout=240)
     # the viewer: a seat other than the emperor's, so that his seat is in the strip
-    ctx, page = open_page(browser, base, room["users"][0]["cookie"], SIZES[0])
-    try:
-        page.goto(f"{base}/rooms/{room['room_id']}/")
-        emperor = page.wait_for_function(
-            "() => { const e = document.querySelector('.seat .tag.role.emperor');"
-            " return e ? +e.closest('.seat').dataset.seat : null; }", timeout=300_000).json_value()
-    finally:
-        ctx.close()
+    emperor = emperor_seat(browser, base, room["users"][0]["cookie"], SIZES[0], room["room_id"])
     viewer = (emperor + 1) % 5
     for size in SIZES:
         for language, words in WORDS.items():
