@@ -32,7 +32,7 @@ REDIS_BASE ?= redis://127.0.0.1:6379
 # teammates on the same services) do not see each other's rows, groups or tasks.
 RUN_ID := $(shell date +%s)$(shell echo $$RANDOM)
 ifeq ($(origin REDIS_DB),undefined)
-REDIS_DB := $(shell echo $$(( RANDOM % 6 + 1 )))
+REDIS_DB := $(shell echo $$(( RANDOM % 5 + 1 )))
 endif
 # Servers of the production half: `auto` uses PostgreSQL at PG_URL and Redis at REDIS_BASE
 # when they answer and, for whichever does not, starts a throwaway server on a free
@@ -99,15 +99,21 @@ DROP_DB = $(PY) -c 'import psycopg, sys; psycopg.connect("$(PG_URL)/postgres", a
 
 # Plain pytest: SQLite, InMemoryChannelLayer, in-process timers.  Tests marked
 # `production` skip themselves here; the browser tests run here.  The whole half
-# runs as two parts side by side (scripts/test_parts.py: the browser tests, the
-# rest; one JUnit report); with PYTEST_ARGS, as one pytest.
+# runs as three parts side by side (scripts/test_parts.py; one JUnit report): the
+# browser tests in two, by file name (`browser_ap`: test_browser_a* to _p* and any
+# other file; `browser_qz`: test_browser_q* to _z*; 861 s and 936 s of tests in
+# session 33's CI, most of it waiting for pages, servers and bots' pacing, which
+# as one part was CI's longest, 30 min), and the rest; with PYTEST_ARGS, as one pytest.
 EMBEDDED_ENV = env -u DATABASE_URL -u REDIS_URL -u CELERY_BROKER_URL
+BROWSER_AP = tests/browser --ignore-glob='tests/browser/test_browser_[q-z]*'
+BROWSER_QZ = tests/browser --ignore-glob='tests/browser/test_browser_[!q-z]*' --ignore-glob='tests/browser/test_[!b]*'
 test-embedded: $(DEV_DEPS)
 	@mkdir -p tmp
 	@echo "=== embedded topology: SQLite + in-memory channel layer + in-process timers ==="
 ifeq ($(strip $(PYTEST_ARGS)),)
 	$(EMBEDDED_ENV) $(PY) scripts/test_parts.py --junit tmp/junit-embedded.xml \
-	  --part 'browser: tests/browser' --part 'rest: --ignore=tests/browser' -- \
+	  --part "browser_ap: $(BROWSER_AP)" --part "browser_qz: $(BROWSER_QZ)" \
+	  --part 'rest: --ignore=tests/browser' -- \
 	  $(PY) -m pytest --durations=15
 else
 	$(EMBEDDED_ENV) $(PY) -m pytest --durations=15 --junitxml=tmp/junit-embedded.xml $(PYTEST_ARGS)
@@ -127,14 +133,18 @@ test-production: $(DEV_DEPS)
 # The production half against servers that answer at PG_URL and REDIS_BASE (what
 # test-production runs once it has them).  The stacks' fixtures create their
 # databases through PG_ADMIN_URL and use Redis index REDIS_DB + 8.  The whole half
-# runs as two parts side by side (scripts/test_parts.py): tests/integration (the
-# live stacks) and the rest, each with its own test database, Redis index
-# (REDIS_DB, REDIS_DB + 1) and cache prefix; with PYTEST_ARGS, as one pytest.
+# runs as three parts side by side (scripts/test_parts.py): tests/integration (the
+# live stacks) in two, `faults` (the outage tests: Redis, PostgreSQL, processes
+# killed, connection bounds; mostly waiting out outages) and `integration` (the
+# others), and the rest, each with its own test database, Redis index (REDIS_DB,
+# + 1, + 2) and cache prefix; with PYTEST_ARGS, as one pytest.
 # Not repeated here either: tests marked `pure` (their result cannot depend on the
 # topology: the tournament formats, the matcher, the repository's own checks;
 # tests/conftest.py refuses a pure test that reaches the database), and the input
 # fuzz runs half its examples (the embedded half runs them all): on a slow 2-core
 # machine the two halves' four parts compete for the CPU, and CI must stay short.
+FAULTS = tests/integration/test_faults.py tests/integration/test_database_restart.py \
+  tests/integration/test_connection_bounds.py
 PRODUCTION_PYTEST = env FUZZ_EXAMPLES=3 FUZZ_SOCKET_EXAMPLES=6 $(PY) -m pytest -m "not browser and not pure" \
   --ignore=tests/engine --durations=15
 production-suite: $(DEV_DEPS)
@@ -143,14 +153,17 @@ production-suite: $(DEV_DEPS)
 ifeq ($(strip $(PYTEST_ARGS)),)
 	@rc=0; env -u CELERY_BROKER_URL PG_BASE_URL=$(PG_URL) PG_ADMIN_URL=$(PG_URL)/postgres \
 	  $(PY) scripts/test_parts.py --junit $(JUNIT_PRODUCTION) \
-	  --part 'integration: tests/integration' \
+	  --part 'integration: tests/integration $(FAULTS:%=--ignore=%)' \
 	  --env 'integration:DATABASE_URL=$(PG_URL)/cardroom_ci_$(RUN_ID)' \
 	  --env 'integration:REDIS_URL=$(REDIS_BASE)/$(REDIS_DB)' --env 'integration:CACHE_KEY_PREFIX=ci$(RUN_ID)' \
+	  --part 'faults: $(FAULTS)' \
+	  --env 'faults:DATABASE_URL=$(PG_URL)/cardroom_ci_$(RUN_ID)f' \
+	  --env 'faults:REDIS_URL=$(REDIS_BASE)/$(shell echo $$(( $(REDIS_DB) + 2 )))' --env 'faults:CACHE_KEY_PREFIX=ci$(RUN_ID)f' \
 	  --part 'rest: --ignore=tests/integration' \
 	  --env 'rest:DATABASE_URL=$(PG_URL)/cardroom_ci_$(RUN_ID)r' \
 	  --env 'rest:REDIS_URL=$(REDIS_BASE)/$(shell echo $$(( $(REDIS_DB) + 1 )))' --env 'rest:CACHE_KEY_PREFIX=ci$(RUN_ID)r' \
 	  -- $(PRODUCTION_PYTEST) || rc=$$?; \
-	$(DROP_DB) test_cardroom_ci_$(RUN_ID); $(DROP_DB) test_cardroom_ci_$(RUN_ID)r; \
+	$(DROP_DB) test_cardroom_ci_$(RUN_ID); $(DROP_DB) test_cardroom_ci_$(RUN_ID)r; $(DROP_DB) test_cardroom_ci_$(RUN_ID)f; \
 	exit $$rc
 else
 	@rc=0; env -u CELERY_BROKER_URL \

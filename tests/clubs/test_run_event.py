@@ -12,6 +12,10 @@ from pathlib import Path
 
 import pytest
 
+# The command runs in a subprocess on its own SQLite file whatever the test
+# process's topology: the production half would run it again unchanged.
+pytestmark = pytest.mark.pure
+
 ROOT = Path(__file__).resolve().parents[2]
 
 

@@ -11,6 +11,10 @@ import pytest
 
 from .test_run_event import run_event
 
+# The command runs in a subprocess on its own SQLite file whatever the test
+# process's topology: the production half would run it again unchanged.
+pytestmark = pytest.mark.pure
+
 
 def _board(out: str) -> list[str]:
     after = out.split("\nLeaderboard\n", 1)[1]

@@ -10,6 +10,10 @@ import pytest
 
 from .test_run_event import run_event, standings_lines
 
+# The command runs in a subprocess on its own SQLite file whatever the test
+# process's topology: the production half would run it again unchanged.
+pytestmark = pytest.mark.pure
+
 
 @pytest.mark.slow
 def test_teams_event_prints_imps_vps_and_standings(tmp_path):

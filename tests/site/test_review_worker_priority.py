@@ -19,8 +19,10 @@ CODE = (
 )
 REPO = Path(__file__).resolve().parents[2]
 
-pytestmark = pytest.mark.skipif(not Path("/proc/self/autogroup").exists(),
-                                reason="no Linux autogroups here")
+# pure: each test runs a child process on the embedded settings (what is tested
+# is the kernel's grouping and scheduling class, not a topology)
+pytestmark = [pytest.mark.pure, pytest.mark.skipif(not Path("/proc/self/autogroup").exists(),
+                                                   reason="no Linux autogroups here")]
 
 
 def _run(new_session: bool) -> tuple[str, str]:
