@@ -52,9 +52,11 @@ def site_server(tmp_path_factory):
         yield stack
 
 
-@pytest.fixture(scope="module")
+@pytest.fixture(scope="session")
 def browser():
-    """Headless Chromium (Debian's package; Playwright cannot download one here)."""
+    """Headless Chromium (Debian's package; Playwright cannot download one here),
+    one for the whole run: each test opens and closes its own contexts, and a
+    launch a module cost a second or two of CPU some 60 times a run."""
     if not chromium_found():
         pytest.skip(f"{NO_CHROMIUM} at {CHROMIUM} (apt-get install chromium)")
     from playwright.sync_api import sync_playwright

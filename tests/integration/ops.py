@@ -1,9 +1,11 @@
 """Database-side steps of the integration tests, run as a separate process.
 
 ``python -m tests.integration.ops OP '{"json": "params"}'`` with the stack's
-environment (``LiveStack.ops``) sets Django up against the stack's own
-database, does one thing through ``games.services`` (as another machine of the
-site would) and prints one JSON line.  Keeping this out of the pytest process
+environment sets Django up against the stack's own database, does one thing
+through ``games.services`` (as another machine of the site would) and prints
+one JSON line; ``python -m tests.integration.ops --serve`` does the same for
+one op per line of its input, in one process (what ``LiveStack.ops`` runs:
+:func:`serve`).  Keeping this out of the pytest process
 means the test process never needs the stack's database.
 
 Operations:
@@ -411,9 +413,61 @@ def ladder_board(game="shengji", prefix="lb") -> dict:
 OPS["ladder_board"] = ladder_board
 
 
+def serve() -> int:
+    """``--serve``: one op per line of standard input (``{"op": NAME, "params":
+    {...}}``), one answer per line of standard output (``{"result": ...}`` or
+    ``{"error": traceback}``), until standard input closes.  Django is set up
+    once (about 1.4 s of CPU a process, which a process per op paid every
+    time: a few hundred ops a CI run).  Each op starts and ends without a
+    database connection and with the process's local-memory caches empty, and
+    its notifications have left (``games.live.notify.flush``) before its answer
+    is written, so an op sees and leaves the site as a fresh process would.
+    Whatever an op prints goes to standard error."""
+    import traceback
+
+    _setup()
+    from django.core.cache import caches
+    from django.core.cache.backends.locmem import LocMemCache
+    from django.db import connections
+
+    from django.conf import settings
+
+    from games.live import notify
+    from games.runtime import reviewing, runner
+
+    if settings.GAMES_INPROCESS_TASKS:
+        # Embedded topology: the web process is the site's one process and runs
+        # the turns and reviews.  A one-shot op process's runner and review
+        # threads died with it; this one's must not live on between ops (its
+        # pushes would stay in its own in-memory channel layer, unheard).
+        reviewing.schedule_review = lambda hand_id: None
+    answers = sys.stdout
+    sys.stdout = sys.stderr
+    for line in sys.stdin:
+        if not line.strip():
+            continue
+        request = json.loads(line)
+        for cache in caches.all():
+            if isinstance(cache, LocMemCache):
+                cache.clear()
+        try:
+            reply = {"result": OPS[request["op"]](**request.get("params", {}))}
+        except BaseException:  # an op's failure is its answer; the server goes on
+            reply = {"error": traceback.format_exc()}
+        finally:
+            runner.stop()
+            connections.close_all()
+        notify.flush()
+        answers.write(json.dumps(reply, default=str) + "\n")
+        answers.flush()
+    return 0
+
+
 def main(argv: list[str]) -> int:
+    if argv == ["--serve"]:
+        return serve()
     if len(argv) not in (1, 2) or argv[0] not in OPS:
-        print(f"usage: python -m tests.integration.ops {{{'|'.join(OPS)}}} [JSON]", file=sys.stderr)
+        print(f"usage: python -m tests.integration.ops {{{'|'.join(OPS)}}} [JSON] | --serve", file=sys.stderr)
         return 2
     params = json.loads(argv[1]) if len(argv) == 2 else {}
     _setup()

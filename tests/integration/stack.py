@@ -2,7 +2,8 @@
 
 :class:`LiveStack` owns one site: its own database (a fresh PostgreSQL database
 ``cardroom_it_<random>``, or a temporary SQLite file for the embedded topology),
-migrated by a ``manage.py migrate`` subprocess, then
+a copy of a template that a ``manage.py migrate`` subprocess migrated once per
+test process (a database the caller names is migrated itself), then
 
 * one or more ``daphne`` processes on free loopback ports,
 * in the production topology a ``celery -A config worker`` and exactly one
@@ -23,14 +24,17 @@ are configured only through the environment, as in production::
 
 from __future__ import annotations
 
+import atexit
 import json
 import os
 import secrets
+import select
 import shutil
 import signal
 import socket
 import subprocess
 import sys
+import threading
 import time
 import urllib.error
 import urllib.request
@@ -219,6 +223,92 @@ class Proc:
         return "\n".join(self.log_text().splitlines()[-lines:])
 
 
+#: This process's migrated templates: "postgres" → a database name, "sqlite" → a file.
+_TEMPLATES: dict = {}
+
+
+def _drop_template(name: str) -> None:
+    try:
+        import psycopg
+
+        with psycopg.connect(PG_ADMIN_URL, autocommit=True, connect_timeout=10) as conn:
+            conn.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+    except Exception:
+        pass
+
+
+class OpsServer:
+    """One ``python -m tests.integration.ops --serve`` process with a stack's
+    environment: :meth:`call` sends it an op and waits for the answer.  A
+    process per op set Django up each time (about 1.4 s of CPU; the browser and
+    integration tests run a few hundred ops a CI run).  The server keeps what
+    the one-shot process gave: a separate process, no database connection or
+    local cache between ops, the op's notifications sent before its answer
+    (:func:`tests.integration.ops.serve`).  Calls from several threads wait
+    their turn."""
+
+    def __init__(self, env: dict, log_path: Path):
+        self.env = env
+        self.log_path = log_path
+        self.lock = threading.Lock()
+        self.popen: subprocess.Popen | None = None
+
+    def _start(self) -> subprocess.Popen:
+        with open(self.log_path, "ab") as log:
+            return subprocess.Popen(
+                [sys.executable, "-m", "tests.integration.ops", "--serve"], cwd=REPO, env=self.env,
+                stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=log, text=True, bufsize=1)
+
+    def _log_tail(self) -> str:
+        try:
+            return self.log_path.read_text(errors="replace")[-5000:]
+        except FileNotFoundError:
+            return ""
+
+    def call(self, op: str, params: dict, timeout: float) -> dict:
+        """The answer of ``op`` (its JSON result); :class:`StackError` when the
+        op raised (its traceback) or the server died, ``subprocess.TimeoutExpired``
+        after ``timeout`` s (the server is killed: the next call starts another)."""
+        with self.lock:
+            if self.popen is None or self.popen.poll() is not None:
+                self.popen = self._start()
+            proc = self.popen
+            try:
+                proc.stdin.write(json.dumps({"op": op, "params": params}) + "\n")
+                proc.stdin.flush()
+            except OSError as exc:
+                self.close()
+                raise StackError(f"ops server gone before {op}: {exc}\n{self._log_tail()}") from exc
+            ready, _, _ = select.select([proc.stdout], [], [], timeout)
+            line = proc.stdout.readline() if ready else None
+            if line is None:
+                self.close()
+                raise subprocess.TimeoutExpired(["ops", op], timeout)
+            if not line:
+                self.close()
+                raise StackError(f"ops server exited during {op}:\n{self._log_tail()}")
+        reply = json.loads(line)
+        if "error" in reply:
+            raise StackError(f"ops {op} failed:\n{reply['error'][-5000:]}")
+        return reply["result"]
+
+    def close(self) -> None:
+        """End the server (its input closed, then SIGKILL after 10 s)."""
+        proc, self.popen = self.popen, None
+        if proc is None:
+            return
+        try:
+            proc.stdin.close()
+        except OSError:
+            pass
+        try:
+            proc.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+            proc.wait(timeout=10)
+        proc.stdout.close()
+
+
 @dataclass
 class LiveStack:
     """A whole site in separate processes; see the module docstring.
@@ -243,6 +333,8 @@ class LiveStack:
     created_db: str | None = None
     #: nginx's port once :meth:`add_proxy` started it
     proxy_port: int | None = None
+    #: the ops process (:meth:`ops`), started at the first op
+    _ops: OpsServer | None = field(default=None, repr=False)
     #: One secret for every process of the stack (sessions must verify everywhere).
     secret_key: str = field(default_factory=lambda: "integration-" + secrets.token_hex(16))
     #: The Celery broker (production topology): None is the stack's Redis;
@@ -297,15 +389,61 @@ class LiveStack:
         return env
 
     # --- database -----------------------------------------------------
-    def create_database(self) -> None:
-        """CREATE DATABASE cardroom_it_<random> on the local PostgreSQL."""
+    def create_database(self, template: str | None = None) -> None:
+        """CREATE DATABASE cardroom_it_<random> on the local PostgreSQL (a copy
+        of ``template`` when given)."""
         import psycopg
 
         name = f"cardroom_it_{secrets.token_hex(5)}"
         with psycopg.connect(PG_ADMIN_URL, autocommit=True, connect_timeout=10) as conn:
-            conn.execute(f'CREATE DATABASE "{name}"')
+            conn.execute(f'CREATE DATABASE "{name}"' + (f' TEMPLATE "{template}"' if template else ""))
         self.created_db = name
         self.database_url = f"{PG_BASE_URL}/{name}"
+
+    def _migrated_template(self, timeout: float) -> str:
+        """The name of this process's migrated PostgreSQL template database
+        (``cardroom_it_tpl_<random>``), created and migrated by a ``manage.py
+        migrate`` subprocess at its first use, dropped when the process exits.
+        A stack's database is a copy of it (``CREATE DATABASE … TEMPLATE``):
+        one migrate a test process, not one a stack (5 s of CPU each, 34 in
+        session 33's CI)."""
+        if "postgres" not in _TEMPLATES:
+            import psycopg
+
+            name = f"cardroom_it_tpl_{secrets.token_hex(5)}"
+            with psycopg.connect(PG_ADMIN_URL, autocommit=True, connect_timeout=10) as conn:
+                conn.execute(f'CREATE DATABASE "{name}"')
+            atexit.register(_drop_template, name)
+            self.manage("migrate", "--noinput", timeout=max(timeout, 300),
+                        env={"DATABASE_URL": f"{PG_BASE_URL}/{name}"})
+            _TEMPLATES["postgres"] = name
+        return _TEMPLATES["postgres"]
+
+    def _migrated_sqlite(self, path: Path, timeout: float) -> None:
+        """Write a migrated SQLite database at ``path``: a copy of this
+        process's template file, migrated by ``manage.py migrate`` at its first
+        use (as :meth:`_migrated_template` for PostgreSQL)."""
+        if "sqlite" not in _TEMPLATES:
+            import tempfile
+
+            folder = Path(tempfile.mkdtemp(prefix="cardroom-sqlite-template-"))
+            atexit.register(shutil.rmtree, folder, True)
+            template = folder / "template.sqlite3"
+            self.manage("migrate", "--noinput", timeout=max(timeout, 300),
+                        env={"DATABASE_URL": f"sqlite:///{template}"})
+            _TEMPLATES["sqlite"] = template
+        template = _TEMPLATES["sqlite"]
+        for suffix in ("", "-wal"):
+            if Path(f"{template}{suffix}").exists():
+                shutil.copyfile(f"{template}{suffix}", f"{path}{suffix}")
+
+    def _fresh_sqlite_path(self) -> Path | None:
+        """The SQLite file of ``database_url`` when it does not exist yet."""
+        url = self.database_url or ""
+        if not url.startswith("sqlite:///"):
+            return None
+        path = Path(url[len("sqlite:///"):])
+        return None if path.exists() else path
 
     def drop_database(self) -> None:
         if not self.created_db:
@@ -331,16 +469,17 @@ class LiveStack:
         return result
 
     def ops(self, op: str, timeout: float = 120, **params) -> dict:
-        """Run ``tests.integration.ops`` operation ``op`` in a subprocess against
-        this stack's database (as another machine of the site would) and return
-        its JSON answer."""
-        result = subprocess.run(
-            [sys.executable, "-m", "tests.integration.ops", op, json.dumps(params)],
-            cwd=REPO, env=self.env, capture_output=True, text=True, timeout=timeout,
-        )
-        if result.returncode != 0:
-            raise StackError(f"ops {op} exited {result.returncode}:\n{result.stderr[-5000:]}")
-        return json.loads(result.stdout.strip().splitlines()[-1])
+        """Run ``tests.integration.ops`` operation ``op`` in a process of its own
+        against this stack's database (as another machine of the site would)
+        and return its JSON answer: the stack's :class:`OpsServer`, started at
+        the first op and again whenever the stack's environment changed."""
+        env = self.env
+        if self._ops is None or self._ops.env != env:
+            if self._ops is not None:
+                self._ops.close()
+            self.workdir.mkdir(parents=True, exist_ok=True)
+            self._ops = OpsServer(env, self.workdir / "ops.log")
+        return self._ops.call(op, params, timeout)
 
     # --- processes ----------------------------------------------------
     def _proc(self, name: str, args: list[str]) -> Proc:
@@ -376,11 +515,15 @@ class LiveStack:
     def start(self, timeout: float = 120) -> "LiveStack":
         """Create and migrate the database, start every process, wait until ready."""
         self.workdir.mkdir(parents=True, exist_ok=True)
+        sqlite = self._fresh_sqlite_path()
         if self.database_url is None:
-            self.create_database()
-        # a fresh database's whole schema: on a loaded 2-core machine (CI's four
-        # parts side by side, load 7-11) this alone passed 120 s
-        self.manage("migrate", "--noinput", timeout=max(timeout, 300))
+            self.create_database(template=self._migrated_template(timeout))
+        elif sqlite is not None:
+            self._migrated_sqlite(sqlite, timeout)
+        else:
+            # a database the caller gave: its own migrate (on a loaded 2-core
+            # machine, CI's parts side by side, a fresh schema's passed 120 s)
+            self.manage("migrate", "--noinput", timeout=max(timeout, 300))
         if not self.debug:
             self.manage("collectstatic", "--noinput", "-v", "0", timeout=timeout)
         if not self.procs:
@@ -455,6 +598,9 @@ class LiveStack:
 
     def close(self) -> None:
         """Stop every process (TERM then KILL) and drop the created database."""
+        if self._ops is not None:
+            self._ops.close()
+            self._ops = None
         for proc in self.procs.values():
             try:
                 proc.stop(signal.SIGTERM, timeout=15)
