@@ -99,11 +99,13 @@ DROP_DB = $(PY) -c 'import psycopg, sys; psycopg.connect("$(PG_URL)/postgres", a
 
 # Plain pytest: SQLite, InMemoryChannelLayer, in-process timers.  Tests marked
 # `production` skip themselves here; the browser tests run here.  The whole half
-# runs as three parts side by side (scripts/test_parts.py; one JUnit report): the
+# runs as four parts side by side (scripts/test_parts.py; one JUnit report): the
 # browser tests in two, by file name (`browser_ap`: test_browser_a* to _p* and any
 # other file; `browser_qz`: test_browser_q* to _z*; 861 s and 936 s of tests in
 # session 33's CI, most of it waiting for pages, servers and bots' pacing, which
-# as one part was CI's longest, 30 min), and the rest; with PYTEST_ARGS, as one pytest.
+# as one part was CI's longest, 30 min), tests/clubs (552 s) and the rest (the
+# last part to end, alone on the machine for its last 5 min, when it held
+# both); with PYTEST_ARGS, as one pytest.
 EMBEDDED_ENV = env -u DATABASE_URL -u REDIS_URL -u CELERY_BROKER_URL
 BROWSER_AP = tests/browser --ignore-glob='tests/browser/test_browser_[q-z]*'
 BROWSER_QZ = tests/browser --ignore-glob='tests/browser/test_browser_[!q-z]*' --ignore-glob='tests/browser/test_[!b]*'
@@ -113,7 +115,7 @@ test-embedded: $(DEV_DEPS)
 ifeq ($(strip $(PYTEST_ARGS)),)
 	$(EMBEDDED_ENV) $(PY) scripts/test_parts.py --junit tmp/junit-embedded.xml \
 	  --part "browser_ap: $(BROWSER_AP)" --part "browser_qz: $(BROWSER_QZ)" \
-	  --part 'rest: --ignore=tests/browser' -- \
+	  --part 'clubs: tests/clubs' --part 'rest: --ignore=tests/browser --ignore=tests/clubs' -- \
 	  $(PY) -m pytest --durations=15
 else
 	$(EMBEDDED_ENV) $(PY) -m pytest --durations=15 --junitxml=tmp/junit-embedded.xml $(PYTEST_ARGS)

@@ -433,14 +433,16 @@ def serve() -> int:
     from django.conf import settings
 
     from games.live import notify
-    from games.runtime import reviewing, runner
+    from games.runtime import runner
 
     if settings.GAMES_INPROCESS_TASKS:
-        # Embedded topology: the web process is the site's one process and runs
-        # the turns and reviews.  A one-shot op process's runner and review
-        # threads died with it; this one's must not live on between ops (its
-        # pushes would stay in its own in-memory channel layer, unheard).
-        reviewing.schedule_review = lambda hand_id: None
+        # Embedded topology: the web process is the site's one process; it runs
+        # the turns, reviews, matchmaking and round sweeps (its runner and
+        # tickers poll the database).  This process starts none of them: what
+        # it ran would push to its own in-memory channel layer, which no
+        # browser hears (a one-shot op process's threads died with it, or ran
+        # a turn unheard when a deadline fell due before it exited).
+        settings.GAMES_SCHEDULING_DISABLED = True
     answers = sys.stdout
     sys.stdout = sys.stderr
     for line in sys.stdin:
