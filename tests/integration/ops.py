@@ -426,14 +426,12 @@ def serve() -> int:
     import traceback
 
     _setup()
+    from django.conf import settings
     from django.core.cache import caches
     from django.core.cache.backends.locmem import LocMemCache
     from django.db import connections
 
-    from django.conf import settings
-
     from games.live import notify
-    from games.runtime import runner
 
     if settings.GAMES_INPROCESS_TASKS:
         # Embedded topology: the web process is the site's one process; it runs
@@ -457,7 +455,6 @@ def serve() -> int:
         except BaseException:  # an op's failure is its answer; the server goes on
             reply = {"error": traceback.format_exc()}
         finally:
-            runner.stop()
             connections.close_all()
         notify.flush()
         answers.write(json.dumps(reply, default=str) + "\n")

@@ -227,12 +227,18 @@ class Proc:
 _TEMPLATES: dict = {}
 
 
-def _drop_template(name: str) -> None:
-    try:
-        import psycopg
+def _pg_admin(statement: str) -> None:
+    """Run one statement (CREATE/DROP DATABASE) at ``PG_ADMIN_URL``."""
+    import psycopg
 
-        with psycopg.connect(PG_ADMIN_URL, autocommit=True, connect_timeout=10) as conn:
-            conn.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+    with psycopg.connect(PG_ADMIN_URL, autocommit=True, connect_timeout=10) as conn:
+        conn.execute(statement)
+
+
+def _drop_template(name: str) -> None:
+    """At exit: drop a template database (best effort)."""
+    try:
+        _pg_admin(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
     except Exception:
         pass
 
@@ -392,11 +398,8 @@ class LiveStack:
     def create_database(self, template: str | None = None) -> None:
         """CREATE DATABASE cardroom_it_<random> on the local PostgreSQL (a copy
         of ``template`` when given)."""
-        import psycopg
-
         name = f"cardroom_it_{secrets.token_hex(5)}"
-        with psycopg.connect(PG_ADMIN_URL, autocommit=True, connect_timeout=10) as conn:
-            conn.execute(f'CREATE DATABASE "{name}"' + (f' TEMPLATE "{template}"' if template else ""))
+        _pg_admin(f'CREATE DATABASE "{name}"' + (f' TEMPLATE "{template}"' if template else ""))
         self.created_db = name
         self.database_url = f"{PG_BASE_URL}/{name}"
 
@@ -408,11 +411,8 @@ class LiveStack:
         one migrate a test process, not one a stack (5 s of CPU each, 34 in
         session 33's CI)."""
         if "postgres" not in _TEMPLATES:
-            import psycopg
-
             name = f"cardroom_it_tpl_{secrets.token_hex(5)}"
-            with psycopg.connect(PG_ADMIN_URL, autocommit=True, connect_timeout=10) as conn:
-                conn.execute(f'CREATE DATABASE "{name}"')
+            _pg_admin(f'CREATE DATABASE "{name}"')
             atexit.register(_drop_template, name)
             self.manage("migrate", "--noinput", timeout=max(timeout, 300),
                         env={"DATABASE_URL": f"{PG_BASE_URL}/{name}"})
@@ -448,10 +448,7 @@ class LiveStack:
     def drop_database(self) -> None:
         if not self.created_db:
             return
-        import psycopg
-
-        with psycopg.connect(PG_ADMIN_URL, autocommit=True, connect_timeout=10) as conn:
-            conn.execute(f'DROP DATABASE IF EXISTS "{self.created_db}" WITH (FORCE)')
+        _pg_admin(f'DROP DATABASE IF EXISTS "{self.created_db}" WITH (FORCE)')
         self.created_db = None
 
     def manage(self, *args: str, timeout: float = 300, input: str | None = None,
