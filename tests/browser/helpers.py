@@ -48,18 +48,49 @@ def bot_table(site_server, browser, game, size, *, prefix, autoplay, bot_delay_m
         ctx.close()
 
 
-def emperor_seat(browser, base, cookie, size, room_id, timeout_ms: int = 300_000) -> int:
+def emperor_seat(browser, base, cookie, size, room_id, timeout_ms: int = 300_000) -> int | None:
     """The seat index of a 保皇 room's emperor, read from the table page as
     the player of ``cookie`` sees it (his tag is public from the crown on,
-    B8); waits up to ``timeout_ms`` for the tag to appear."""
+    B8); waits up to ``timeout_ms`` for the tag to appear.  None when the
+    deal was voided (all five passed the crown twice, B8) and the room went
+    back to waiting: with every human on 托管 the table does not redeal
+    (nobody is watching, :func:`games.services.hands.next_hand`)."""
     ctx, page = open_page(browser, base, cookie, size)
     try:
         page.goto(f"{base}/rooms/{room_id}/")
-        return page.wait_for_function(
+        # an object, never the bare number: seat 0 is falsy, and
+        # wait_for_function waits on through a falsy value (an emperor at
+        # seat 0 timed out after 300 s, one room in five)
+        found = page.wait_for_function(
             "() => { const e = document.querySelector('.seat .tag.role.emperor');"
-            " return e ? +e.closest('.seat').dataset.seat : null; }", timeout=timeout_ms).json_value()
+            " if (e) return {seat: +e.closest('.seat').dataset.seat};"
+            " const t = document.querySelector('#table');"
+            " return t && t.dataset.status === 'waiting' ? {seat: null} : null; }", timeout=timeout_ms).json_value()
+        return found["seat"]
     finally:
         ctx.close()
+
+
+def crowned_room(site_server, browser, humans: int, size, *, accept=lambda seat: True,
+                 tries: int = 5, **room_kw) -> tuple[dict, int]:
+    """``(room, emperor)``: a 保皇 room of ``humans`` humans on 托管 and bots,
+    ready (ops ``bot_room`` with ``room_kw``; ``names``, if given, is called
+    for each room's usernames, unique on the site), played until the crown is
+    taken by a seat that ``accept`` takes.  A room whose deal was voided (see
+    :func:`emperor_seat`) or whose emperor ``accept`` refuses is closed and
+    another made, at most ``tries`` rooms; the test fails after."""
+    import pytest
+
+    names = room_kw.pop("names", None)
+    for _ in range(tries):
+        kw = dict(room_kw, names=names()) if callable(names) else dict(room_kw)
+        room = site_server.ops("bot_room", game="baohuang", humans=humans, autoplay=True, ready=True,
+                               timeout=240, **kw)
+        seat = emperor_seat(browser, site_server.web_url, room["users"][0]["cookie"], size, room["room_id"])
+        if seat is not None and seat >= 0 and accept(seat):
+            return room, seat
+        site_server.ops("close", room_id=room["room_id"])
+    pytest.fail(f"no room of {tries} crowned an emperor the test could use (voided deals or bots' crowns)")
 
 
 def card_rows(page) -> int:

@@ -19,7 +19,7 @@ from __future__ import annotations
 import pytest
 
 from .conftest import SHOTS
-from .helpers import bot_table, emperor_seat, open_page
+from .helpers import bot_table, crowned_room, open_page
 
 pytestmark = pytest.mark.browser
 
@@ -129,25 +129,12 @@ AUTOPLAY = {"zh-hans": "托管", "en": "Auto-play"}
 def _room(site_server, browser, game: str) -> dict:
     """A room of ``game``, one human on 托管 and bots, playing; in 保皇 one
     whose emperor is a bot, a seat of the viewer's strip (the deal's: a
-    new room while the human holds the crown, at most five)."""
-    for _ in range(5):
-        room = site_server.ops("bot_room", game=game, humans=1, autoplay=True, ready=True,
-                               bot_delay_ms=900, turn_seconds=60, prefix="strip", timeout=240)
-        if game != "baohuang":
-            return room
-        ctx, page = open_page(browser, site_server.web_url, room["users"][0]["cookie"], PHONE)
-        try:
-            page.goto(f"{site_server.web_url}/rooms/{room['room_id']}/")
-            mine = page.wait_for_function(
-                "() => { const e = document.querySelector('.seat .tag.role.emperor');"
-                " return e && e.closest('.seat').dataset.seat === document.querySelector('#table').dataset.mySeat"
-                " ? 'mine' : e && 'other'; }", timeout=180_000).json_value()
-        finally:
-            ctx.close()
-        if mine == "other":
-            return room
-        site_server.ops("close", room_id=room["room_id"])
-    pytest.fail("the human held the crown in five deals")
+    new room while the human holds the crown or the deal is voided, at most
+    five, :func:`crowned_room`)."""
+    kw = dict(bot_delay_ms=900, turn_seconds=60, prefix="strip")
+    if game == "baohuang":
+        return crowned_room(site_server, browser, 1, PHONE, accept=lambda seat: seat != 0, **kw)[0]
+    return site_server.ops("bot_room", game=game, humans=1, autoplay=True, ready=True, timeout=240, **kw)
 
 
 @pytest.mark.parametrize("game", ["baohuang", "shengji"])
@@ -230,19 +217,15 @@ def _long_turn_room(site_server, browser, game: str) -> tuple[dict, int, int]:
     import secrets
 
     humans = 4 if game == "baohuang" else 2
-    for _ in range(5):
-        names = [f"p{secrets.token_hex(2)}" for _ in range(humans)]
-        room = site_server.ops("bot_room", game=game, humans=humans, autoplay=True, ready=True, bot_delay_ms=900,
-                               turn_seconds=LONGEST_TURN, names=names, timeout=240)
-        seat = 1
-        if game == "baohuang":
-            seat = emperor_seat(browser, site_server.web_url, room["users"][0]["cookie"], PHONE, room["room_id"])
-            if seat >= humans:
-                site_server.ops("close", room_id=room["room_id"])
-                continue
-        site_server.ops("autoplay", room_id=room["room_id"], username=room["users"][seat]["username"], on=False)
-        return room, seat, (seat + 1) % humans
-    pytest.fail("a bot held the crown in five deals")
+    kw = dict(bot_delay_ms=900, turn_seconds=LONGEST_TURN)
+    names = lambda: [f"p{secrets.token_hex(2)}" for _ in range(humans)]  # noqa: E731
+    if game == "baohuang":  # the crown a human's (a bot's: another room)
+        room, seat = crowned_room(site_server, browser, humans, PHONE, accept=lambda s: s < humans, names=names, **kw)
+    else:
+        room, seat = site_server.ops("bot_room", game=game, humans=humans, autoplay=True, ready=True,
+                                     names=names(), timeout=240, **kw), 1
+    site_server.ops("autoplay", room_id=room["room_id"], username=room["users"][seat]["username"], on=False)
+    return room, seat, (seat + 1) % humans
 
 
 @pytest.mark.parametrize("game", ["baohuang", "shengji"])

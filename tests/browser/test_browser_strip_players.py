@@ -15,7 +15,7 @@ import secrets
 import pytest
 
 from .conftest import SHOTS
-from .helpers import emperor_seat, open_page
+from .helpers import crowned_room, open_page
 
 pytestmark = pytest.mark.browser
 
@@ -43,11 +43,9 @@ STRIP = """() => {
 
 def test_a_players_seat_in_the_strip_keeps_two_lines(site_server, browser):
     base = site_server.web_url
-    names = [f"p{secrets.token_hex(2)}" for _ in range(5)]  # as wide as "机器人3"
-    room = site_server.ops("bot_room", game="baohuang", humans=5, autoplay=True, ready=True, bot_delay_ms=900,
-                           turn_seconds=60, names=names, timeout=240)
     # the viewer: a seat other than the emperor's, so that his seat is in the strip
-    emperor = emperor_seat(browser, base, room["users"][0]["cookie"], SIZES[0], room["room_id"])
+    room, emperor = crowned_room(site_server, browser, 5, SIZES[0], bot_delay_ms=900, turn_seconds=60,
+                                 names=lambda: [f"p{secrets.token_hex(2)}" for _ in range(5)])  # as wide as "机器人3"
     viewer = (emperor + 1) % 5
     for size in SIZES:
         for language, words in WORDS.items():
