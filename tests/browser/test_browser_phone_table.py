@@ -11,7 +11,8 @@ At 375×812, 812×375 and 1280×800, for 升级 and 保皇:
   a full 52-card 升级 hand (S1) in the auction, and a tap at the centre of
   its visible part lands on it;
 * the plays lie on the felt by seat: their cards at least 44 px tall with
-  every index showing (each card's strip at least 14 px), no two seats'
+  every index showing (its rank whole left of the next card; each card's
+  strip at least 14 px in a play of up to five), no two seats'
   plays overlapping;
 * nothing is cut off in the seats (no text wider than its box), no sideways
   scroll, and on the phone sizes the hand, the plays and the buttons fit in
@@ -57,11 +58,19 @@ MEASURE = r"""() => {
     const cs = [...p.querySelectorAll('[data-card]')];
     const rs = cs.map(R);
     const strips = rs.map((r, i) => i + 1 < rs.length && Math.abs(rs[i + 1].top - r.top) < 2 ? rs[i + 1].left - r.left : r.width);
+    // each covered card's index (its rank's glyphs, the first <b>) ends left
+    // of the next card of its line, as test_browser_felt_long_plays reads it
+    const hidden = cs.filter((c, i) => {
+      const next = rs[i + 1], b = c.querySelector('b');
+      if (!next || !b || Math.abs(next.top - rs[i].top) >= 2) return false;
+      const g = document.createRange(); g.selectNodeContents(b);
+      return g.getBoundingClientRect().right > next.left + 1;
+    }).map(c => c.dataset.card);
     const box = rs.length ? {l: Math.min(...rs.map(r => r.left)), r: Math.max(...rs.map(r => r.right)),
                              t: Math.min(...rs.map(r => r.top)), b: Math.max(...rs.map(r => r.bottom))} : null;
     const verb = p.querySelector('.verb');
     return {seat: p.dataset.seat, n: cs.length, minH: rs.length ? Math.min(...rs.map(r => r.height)) : null,
-            minStrip: strips.length ? Math.min(...strips) : null, box: box,
+            minStrip: strips.length ? Math.min(...strips) : null, hidden: hidden, box: box,
             verb: verb ? verb.textContent.trim() : null,
             font: cs.length ? parseFloat(getComputedStyle(cs[0]).fontSize) : null};
   });
@@ -157,7 +166,12 @@ def _check(m: dict, size: tuple[int, int], game: str, plays_expected: bool) -> N
         assert plays, "no play on the felt"
     for p in plays:
         assert p["minH"] >= 44, f"played cards {p['minH']} px tall at {size} (seat {p['seat']})"
-        assert p["minStrip"] >= 14, f"an index hidden in seat {p['seat']}'s play at {size}: {p['minStrip']} px"
+        # every index showing: a play of up to five cards keeps 14 px a card;
+        # a longer one (保皇's sets, 升級's throws) packs closer, each index
+        # still whole left of the next card (a 7-card play: 11 px strips at 375)
+        assert not p["hidden"], f"an index hidden in seat {p['seat']}'s play at {size}: {p['hidden']} ({p['minStrip']} px)"
+        if p["n"] <= 5:
+            assert p["minStrip"] >= 14, f"a {p['n']}-card play of seat {p['seat']} at {size}: {p['minStrip']} px strips"
         assert p["font"] >= 12, p
     for i, a in enumerate(plays):
         for b in plays[i + 1:]:

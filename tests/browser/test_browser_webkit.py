@@ -22,11 +22,13 @@ Screenshots for people: ``tmp/webkit-<game>-<w>.png``.  Without
 
 from __future__ import annotations
 
+import time
+
 import pytest
 
 from .conftest import SHOTS
 from .helpers import RING_PLACES, ring_violations, viewer_at_bottom
-from .webkit import NO_WEBKIT, WebKit, webkit_found
+from .webkit import NO_WEBKIT, WebKit, WebKitError, webkit_found
 
 pytestmark = [
     pytest.mark.browser,
@@ -95,8 +97,18 @@ def test_phone_table_fits_and_a_tap_selects_a_card(site_server, webkit, game):
         assert seen["seatsOut"] == 0 and seen["handOut"] == 0, seen
         assert 1 <= seen["rows"] <= 3, seen
         session.screenshot(SHOTS / f"webkit-{game}-{seen['width']}.png")
-        # a tap on a card raises it: table.js's selection works in WebKit
-        session.click("#my-hand [data-card]")
+        # a tap on a card raises it: table.js's selection works in WebKit.
+        # A push may be laying the hand out again at that moment (the 升級
+        # auction moves on meanwhile): WebDriver then finds the card not
+        # interactable (seen once under CI load); tapped again, as a player would
+        for attempt in range(5):
+            try:
+                session.click("#my-hand [data-card]")
+                break
+            except WebKitError as exc:
+                if "not interactable" not in str(exc) or attempt == 4:
+                    raise
+                time.sleep(0.5)
         picked = session.wait_for(
             "return [...document.querySelectorAll('#my-hand [data-card].selected')]"
             ".map(e => e.dataset.card)", timeout=10)
