@@ -126,4 +126,6 @@ async def test_hidden_information_through_a_whole_shengji_hand(sj_bot_room, alic
             assert sorted(marked) == sorted(c.code for c in state.deal.kitty)
         checked += 1
     assert checked > 30
-    assert phases["auction"] and phases["play"] > 20
+    # the play phase's states checked: at least two tricks (a random deal's
+    # hand of long throws and tractors had 20 play actions in all: five tricks)
+    assert phases["auction"] and phases["play"] >= 8
