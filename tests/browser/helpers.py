@@ -6,6 +6,8 @@ from __future__ import annotations
 
 import contextlib
 
+import pytest
+
 PHONE = {"width": 375, "height": 812}
 DESKTOP = {"width": 1366, "height": 768}
 
@@ -79,15 +81,13 @@ def crowned_room(site_server, browser, humans: int, size, *, accept=lambda seat:
     taken by a seat that ``accept`` takes.  A room whose deal was voided (see
     :func:`emperor_seat`) or whose emperor ``accept`` refuses is closed and
     another made, at most ``tries`` rooms; the test fails after."""
-    import pytest
-
     names = room_kw.pop("names", None)
     for _ in range(tries):
         kw = dict(room_kw, names=names()) if callable(names) else dict(room_kw)
         room = site_server.ops("bot_room", game="baohuang", humans=humans, autoplay=True, ready=True,
                                timeout=240, **kw)
         seat = emperor_seat(browser, site_server.web_url, room["users"][0]["cookie"], size, room["room_id"])
-        if seat is not None and seat >= 0 and accept(seat):
+        if seat is not None and accept(seat):
             return room, seat
         site_server.ops("close", room_id=room["room_id"])
     pytest.fail(f"no room of {tries} crowned an emperor the test could use (voided deals or bots' crowns)")
