@@ -298,6 +298,18 @@ OVERLAPS = r"""() => {
 }"""
 
 
+def _blocks_at_rest(page) -> dict:
+    """:data:`OVERLAPS` of the table at rest: an overlap read mid-push (a
+    morph laying the status line out again; seen once in three CI runs,
+    "status-line" over "felt" at 360 × 640) is read again a second later,
+    and only an overlap that stays counts."""
+    blocks = page.evaluate(OVERLAPS)
+    if blocks["overlaps"]:
+        page.wait_for_timeout(1000)
+        blocks = page.evaluate(OVERLAPS)
+    return blocks
+
+
 @pytest.mark.parametrize("game", ["shengji", "baohuang"])
 def test_short_screens_the_play_button_without_scrolling_and_on_autoplay(site_server, browser, game):
     """Session 20 (docs/table.md): the viewer's turn opened at 812×340,
@@ -330,7 +342,7 @@ def test_short_screens_the_play_button_without_scrolling_and_on_autoplay(site_se
                 f"the play button not wholly on screen at {tag} ({game}): {m['play']}"
             assert m["hand"]["top"] >= 0, f"the hand's top scrolled off at {tag}: {m['hand']}"
             assert m["docw"] <= m["vw"], f"sideways scroll at {tag}: {m['docw']}"
-            blocks = page.evaluate(OVERLAPS)
+            blocks = _blocks_at_rest(page)
             assert blocks["n"] > 5 and not blocks["overlaps"], f"blocks overlap at {tag} ({game}): {blocks}"
             unreachable = page.evaluate(REACHABLE, CONTROLS)
             assert not unreachable, f"controls out of reach at {tag} ({game}): {unreachable}"
@@ -356,7 +368,7 @@ def test_short_screens_the_play_button_without_scrolling_and_on_autoplay(site_se
             assert m["takeover"] and 0 <= m["takeover"]["top"] and m["takeover"]["bottom"] <= m["vh"], \
                 f"接管 off screen at {tag}: {m['takeover']}"
             assert m["hand"]["top"] >= 0, f"the hand's top scrolled off on 托管 at {tag}: {m['hand']}"
-            blocks = page.evaluate(OVERLAPS)
+            blocks = _blocks_at_rest(page)
             assert not blocks["overlaps"], f"blocks overlap on 托管 at {tag} ({game}): {blocks}"
         page.set_viewport_size(PHONE)
         page.wait_for_timeout(200)
