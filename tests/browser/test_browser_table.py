@@ -227,10 +227,30 @@ def test_replay_steps_and_autoplays_without_page_load(site_server, browser):
         page.wait_for_function("() => parseInt(document.querySelector('#replay').dataset.step, 10) >= 5",
                                timeout=30_000)
         page.click('[data-action="replay-auto"]')  # pause
+        page.wait_for_selector('[data-action="replay-auto"][aria-pressed="false"]')
+        page.wait_for_function("() => !document.querySelector('.htmx-request')")
         jump = page.locator('[data-jump-trick="2"]')
         target = re.search(r"step=(\d+)", jump.get_attribute("href")).group(1)
+        # the latest tap wins: a step still in flight when another link is
+        # tapped is aborted and never lands over it (hx-sync, _replay_body.html).
+        # The next step's response is held back until the jump has landed.
+        now = int(page.locator("#replay").get_attribute("data-step"))
+        assert str(now + 1) != target
+        held = []
+        page.route(lambda url: url.endswith(f"?step={now + 1}"), lambda route: held.append(route))
+        page.click('[data-action="replay-next"]')
+        page.wait_for_function("() => !!document.querySelector('.htmx-request')")
         jump.click()
         page.wait_for_selector(f'#replay[data-step="{target}"]')
+        assert len(held) == 1
+        try:
+            held[0].continue_()
+        except Exception:  # noqa: BLE001 - aborted by the page already: nothing to let through
+            pass
+        page.wait_for_timeout(1500)
+        assert page.locator("#replay").get_attribute("data-step") == target, \
+            "a step held in flight landed over the later jump"
+        assert "step=" + target in page.url
         assert page.evaluate("() => window.__samePage") == "yes"  # never a full page load
         assert page.locator("[data-replay-seat]").count() == 5
     finally:

@@ -51,7 +51,10 @@ def test_reviews_wait_on_their_queue_for_the_review_worker(tmp_path):
             return done[0]["id"] if done else None
 
         hand_id = _wait(finished, "a finished hand", stack)
-        assert stack.ops("review_status", hand_id=hand_id)["status"] == "pending"
+        # the review is asked for once the hand's commit is done (on_commit,
+        # games.services.hands): a moment after the hand reads complete
+        _wait(lambda: stack.ops("review_status", hand_id=hand_id)["status"] == "pending",
+              "the review asked for", stack)
         # the live worker keeps playing a new table's moves ...
         other = stack.ops("bot_room", game="baohuang", humans=1, bot_delay_ms=20,
                           autoplay=True, ready=True, prefix="rq2")
