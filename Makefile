@@ -105,9 +105,13 @@ DROP_DB = $(PY) -c 'import psycopg, sys; psycopg.connect("$(PG_URL)/postgres", a
 # session 33's CI, most of it waiting for pages, servers and bots' pacing, which
 # as one part was CI's longest, 30 min), tests/clubs (552 s) and the rest (the
 # last part to end, alone on the machine for its last 5 min, when it held
-# both); with PYTEST_ARGS, as one pytest.
+# both); with PYTEST_ARGS, as one pytest.  Since session 35 `browser_ap` also
+# runs tests/engine, tests/moderation, tests/notifications and tests/quickplay
+# (578 s in session 35's CI), which the rest ran: the rest took 41.5 min of a
+# 43.7 min CI (2,418 s of tests) while browser_ap ended after 23.6 min.
 EMBEDDED_ENV = env -u DATABASE_URL -u REDIS_URL -u CELERY_BROKER_URL
-BROWSER_AP = tests/browser --ignore-glob='tests/browser/test_browser_[q-z]*'
+MOVED_TO_AP = tests/engine tests/moderation tests/notifications tests/quickplay
+BROWSER_AP = tests/browser --ignore-glob='tests/browser/test_browser_[q-z]*' $(MOVED_TO_AP)
 BROWSER_QZ = tests/browser --ignore-glob='tests/browser/test_browser_[!q-z]*' --ignore-glob='tests/browser/test_[!b]*'
 test-embedded: $(DEV_DEPS)
 	@mkdir -p tmp
@@ -115,7 +119,7 @@ test-embedded: $(DEV_DEPS)
 ifeq ($(strip $(PYTEST_ARGS)),)
 	$(EMBEDDED_ENV) $(PY) scripts/test_parts.py --junit tmp/junit-embedded.xml \
 	  --part "browser_ap: $(BROWSER_AP)" --part "browser_qz: $(BROWSER_QZ)" \
-	  --part 'clubs: tests/clubs' --part 'rest: --ignore=tests/browser --ignore=tests/clubs' -- \
+	  --part 'clubs: tests/clubs' --part 'rest: --ignore=tests/browser --ignore=tests/clubs $(MOVED_TO_AP:%=--ignore=%)' -- \
 	  $(PY) -m pytest --durations=15
 else
 	$(EMBEDDED_ENV) $(PY) -m pytest --durations=15 --junitxml=tmp/junit-embedded.xml $(PYTEST_ARGS)
@@ -135,11 +139,13 @@ test-production: $(DEV_DEPS)
 # The production half against servers that answer at PG_URL and REDIS_BASE (what
 # test-production runs once it has them).  The stacks' fixtures create their
 # databases through PG_ADMIN_URL and use Redis index REDIS_DB + 8.  The whole half
-# runs as three parts side by side (scripts/test_parts.py): tests/integration (the
+# runs as four parts side by side (scripts/test_parts.py): tests/integration (the
 # live stacks) in two, `faults` (the outage tests: Redis, PostgreSQL, processes
 # killed, connection bounds; mostly waiting out outages) and `integration` (the
-# others), and the rest, each with its own test database, Redis index (REDIS_DB,
-# + 1, + 2) and cache prefix; with PYTEST_ARGS, as one pytest.
+# others), tests/clubs, and the rest, each with its own test database, Redis index
+# (REDIS_DB, + 2, + 3, + 1) and cache prefix; with PYTEST_ARGS, as one pytest.
+# (tests/clubs was in the rest until session 35: 1,355 of its 2,408 s, the last
+# part to end, 41.4 min of a 43.7 min CI.)
 # Not repeated here either: tests marked `pure` (their result cannot depend on the
 # topology: the tournament formats, the matcher, the repository's own checks;
 # tests/conftest.py refuses a pure test that reaches the database), and the input
@@ -161,11 +167,15 @@ ifeq ($(strip $(PYTEST_ARGS)),)
 	  --part 'faults: $(FAULTS)' \
 	  --env 'faults:DATABASE_URL=$(PG_URL)/cardroom_ci_$(RUN_ID)f' \
 	  --env 'faults:REDIS_URL=$(REDIS_BASE)/$(shell echo $$(( $(REDIS_DB) + 2 )))' --env 'faults:CACHE_KEY_PREFIX=ci$(RUN_ID)f' \
-	  --part 'rest: --ignore=tests/integration' \
+	  --part 'rest: --ignore=tests/integration --ignore=tests/clubs' \
 	  --env 'rest:DATABASE_URL=$(PG_URL)/cardroom_ci_$(RUN_ID)r' \
 	  --env 'rest:REDIS_URL=$(REDIS_BASE)/$(shell echo $$(( $(REDIS_DB) + 1 )))' --env 'rest:CACHE_KEY_PREFIX=ci$(RUN_ID)r' \
+	  --part 'clubs: tests/clubs' \
+	  --env 'clubs:DATABASE_URL=$(PG_URL)/cardroom_ci_$(RUN_ID)c' \
+	  --env 'clubs:REDIS_URL=$(REDIS_BASE)/$(shell echo $$(( $(REDIS_DB) + 3 )))' --env 'clubs:CACHE_KEY_PREFIX=ci$(RUN_ID)c' \
 	  -- $(PRODUCTION_PYTEST) || rc=$$?; \
 	$(DROP_DB) test_cardroom_ci_$(RUN_ID); $(DROP_DB) test_cardroom_ci_$(RUN_ID)r; $(DROP_DB) test_cardroom_ci_$(RUN_ID)f; \
+	$(DROP_DB) test_cardroom_ci_$(RUN_ID)c; \
 	exit $$rc
 else
 	@rc=0; env -u CELERY_BROKER_URL \

@@ -91,12 +91,23 @@ MIN_WORLDS = 2
 #: Worlds sampled for each unforced decision by default: the review's budget,
 #: so that its verdicts do not depend on the machine's speed (docs/review.md).
 DEFAULT_WORLDS = 8
+#: Worlds a decision needs before it may be flagged: below it the loss is
+#: not held out (:func:`_held_out_loss` needs two halves of two) and a
+#: standard error of two or three worlds is no confidence at all (two worlds
+#: that happen to agree give ``se`` 0).  Only a review cut short by its CPU
+#: cap has such decisions (``capped``): they count in the seats' figures
+#: but are never flagged.  Before this floor, a hand reviewed under a 300 ms
+#: cap (two worlds a decision) flagged 2–13 decisions where the same hand at
+#: eight worlds flagged 1–5 (eight heuristic hands, docs/review.md).
+FLAG_MIN_WORLDS = 4
 #: The site's CPU cap per hand, milliseconds (``GAMES_REVIEW_BUDGET_MS``
-#: overrides it there): a protection against a runaway review.  At
-#: :data:`DEFAULT_WORLDS` a hand needs about 1.5–3 s of CPU on this machine,
-#: so the cap is reached only on a slower one (the review then counts the
-#: decisions it cut short, ``capped``).
-DEFAULT_HAND_BUDGET_MS = 4_000.0
+#: overrides it there): a protection against a runaway review, set well
+#: above a hand's need.  At :data:`DEFAULT_WORLDS` a 保皇 hand needed about
+#: 1.5–3 s of CPU on session 14's machine and 5.6–10 s on session 35's (a
+#: slower machine, loaded by CI): the old cap of 4 s cut most hands short
+#: there.  A hand that reaches it counts the decisions cut short
+#: (``capped``; see :data:`FLAG_MIN_WORLDS`).
+DEFAULT_HAND_BUDGET_MS = 20_000.0
 
 
 @dataclass(frozen=True)
@@ -214,17 +225,23 @@ class HandReview:
         return [d for d in self.decisions if d.flagged]
 
 
-def classify(loss: float, se: float, unit: ReviewUnit) -> str:
+def classify(loss: float, se: float, unit: ReviewUnit, worlds: int | None = None) -> str:
     """The verdict of a decision losing ``loss`` (± ``se``) in ``unit``: the
     highest class whose threshold the lower end ``loss - CONFIDENCE * se``
     reaches, ``"fine"`` when it reaches none (a loss that is small, or not
     distinguishable from none on the worlds sampled).  A negative ``se``
-    (unknown: fewer than two worlds) counts as 0.
+    (unknown: fewer than two worlds) counts as 0.  ``worlds``, if given, is
+    the number of worlds the figures come from: below
+    :data:`FLAG_MIN_WORLDS` the verdict is ``"fine"`` whatever the loss.
 
     >>> unit = ReviewUnit("points", (0.5, 1.0, 2.0))
     >>> classify(1.2, 0.1, unit), classify(1.2, 0.0, unit), classify(1.2, 0.3, unit)
     ('inaccuracy', 'mistake', 'fine')
+    >>> classify(1.2, 0.0, unit, worlds=2), classify(1.2, 0.0, unit, worlds=4)
+    ('fine', 'mistake')
     """
+    if worlds is not None and worlds < FLAG_MIN_WORLDS:
+        return "fine"
     low = loss - CONFIDENCE * max(0.0, se)
     verdict = "fine"
     for name, limit in zip(VERDICTS[1:], unit.thresholds):
@@ -415,7 +432,7 @@ def review_hand(rules: GameRules, match: Any, deal: Any, actions: Sequence[Actio
             i, action.seat, phase, record, best if res["loss"] > 0 else record,
             res["means"][res["played"]], res["means"][res["best"]], res["loss"],
             se if math.isfinite(se) else -1.0, res["worlds"],
-            classify(res["loss"], se, unit), ac, res["raw_loss"]))
+            classify(res["loss"], se, unit, res["worlds"]), ac, res["raw_loss"]))
     seats = []
     for s in range(rules.seats):
         mine = [d for d in reviews if d.seat == s and d.verdict != "forced"]
@@ -470,8 +487,8 @@ def review_record(record: Any, hand: int = -1, **kwargs) -> HandReview:
 
 def review_inputs_json(game: str, start: dict, deal: dict, payloads: list[dict],
                        budget_ms: float | None, seed: int,
-                       pause: Callable[[], None] | None = None,
-                       worlds: int | None = None) -> dict:
+                       worlds: int | None = None,
+                       pause: Callable[[], None] | None = None) -> dict:
     """:func:`review_hand` of a stored hand given as plain data (``start``:
     ``{"options", "start"}`` as ``match_to_json`` gives; ``deal`` as
     ``deal_to_record``; ``payloads``: the action records), returning

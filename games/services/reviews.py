@@ -25,6 +25,7 @@ from django.utils import timezone
 
 from games import embargo, signals
 from ..engine import get_rules
+from ..engine.review import DEFAULT_HAND_BUDGET_MS, DEFAULT_WORLDS
 from ..models import Hand, HandReview, SeatAccuracy
 import datetime
 from django.db.models import Avg, Count
@@ -34,8 +35,10 @@ log = logging.getLogger(__name__)
 
 
 def budget_ms() -> float:
-    """CPU milliseconds one hand's review may spend (``GAMES_REVIEW_BUDGET_MS``)."""
-    return float(getattr(settings, "GAMES_REVIEW_BUDGET_MS", 4000.0))
+    """CPU milliseconds one hand's review may spend (``GAMES_REVIEW_BUDGET_MS``;
+    a cap against a runaway review, the budget itself is worlds:
+    :data:`games.engine.review.DEFAULT_HAND_BUDGET_MS`)."""
+    return float(getattr(settings, "GAMES_REVIEW_BUDGET_MS", DEFAULT_HAND_BUDGET_MS))
 
 
 def reviewable(game: str) -> bool:
@@ -87,12 +90,21 @@ def on_hand_completed(sender, hand_id=None, summary=None, players=None, **kwargs
         request_review(hand)
 
 
+def worlds() -> int:
+    """Worlds sampled for each unforced decision of a review, the review's
+    budget (``GAMES_REVIEW_WORLDS``, default
+    :data:`games.engine.review.DEFAULT_WORLDS`; a decision of fewer than
+    :data:`~games.engine.review.FLAG_MIN_WORLDS` is never flagged)."""
+    return int(getattr(settings, "GAMES_REVIEW_WORLDS", DEFAULT_WORLDS))
+
+
 def review_inputs(hand: Hand, budget: float | None = None) -> tuple:
     """The arguments of :func:`games.engine.review.review_inputs_json` for
-    the completed ``hand`` (plain data: it may cross to another process)."""
+    the completed ``hand`` (plain data: it may cross to another process):
+    ``(game, start, deal, payloads, budget_ms, seed, worlds)``."""
     payloads = list(hand.actions.order_by("seq").values_list("payload", flat=True))
     return (hand.match.room.game, hand.start, hand.deal, payloads,
-            budget_ms() if budget is None else budget, hand.seed & ((1 << 62) - 1))
+            budget_ms() if budget is None else budget, hand.seed & ((1 << 62) - 1), worlds())
 
 
 def store_review(hand: Hand, result: dict) -> bool:

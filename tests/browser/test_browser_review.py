@@ -23,10 +23,12 @@ REVIEW_TIMEOUT_S = 180
 
 @pytest.fixture(scope="module")
 def review_server(tmp_path_factory):
-    """One daphne, embedded topology, reviews of 300 CPU ms per hand."""
+    """One daphne, embedded topology, reviews at the site's budget (8 worlds a
+    decision) with no CPU cap to reach: a capped decision is never flagged
+    (FLAG_MIN_WORLDS), and a 300 ms cap once left a hand with none."""
     stack = LiveStack.embedded(tmp_path_factory.mktemp("browser-review"),
                                extra_env={
-        "GAMES_REVIEW_BUDGET_MS": "300",
+        "GAMES_REVIEW_BUDGET_MS": "600000",
         # the test waits for reviews on a busy machine: no governor
         # (its tests: tests/site/test_review_governor.py)
         "GAMES_REVIEW_IDLE_BELOW": "off"})
@@ -45,26 +47,43 @@ def _finished_hand(stack, room_id: int) -> int:
     raise AssertionError(f"no finished hand in room {room_id}:\n{stack.logs()}")
 
 
-def test_replay_shows_the_graph_and_jumps_to_a_flagged_decision(browser, review_server):
-    stack = review_server
+def _reviewed_hand(stack, prefix: str) -> tuple[dict, int, dict]:
+    """``(room, hand_id, review_status)``: a 保皇 room of one human on 托管
+    and four bots, played until its first hand ends (the room then closed),
+    and that hand's review once the site has stored it."""
     room = stack.ops("bot_room", game="baohuang", humans=1, bot_delay_ms=20, autoplay=True,
-                     ready=True, prefix="rv")
+                     ready=True, prefix=prefix)
     hand_id = _finished_hand(stack, room["room_id"])
     stack.ops("close", room_id=room["room_id"])
+    deadline = time.monotonic() + REVIEW_TIMEOUT_S
+    while True:  # the review runs in the background
+        status = stack.ops("review_status", hand_id=hand_id)
+        if status["status"] == "done":
+            return room, hand_id, status
+        assert status["status"] in (None, "pending"), status
+        assert time.monotonic() < deadline, f"no review of hand {hand_id}\n{stack.logs()}"
+        time.sleep(1.0)
+
+
+def test_replay_shows_the_graph_and_jumps_to_a_flagged_decision(browser, review_server):
+    stack = review_server
+    # A hand of heuristic play has flagged decisions at eight worlds most of
+    # the time, not always (eight of eight seeded hands had 1-5; at four
+    # worlds three of ten had none): at most three hands are played for one
+    tries = []
+    for attempt in range(3):
+        room, hand_id, status = _reviewed_hand(stack, f"rv{attempt}")
+        tries.append(status)
+        if status["flagged"]:
+            break
+    assert status["flagged"] >= 1, f"a 托管 player's C5 moves and the bots' flagged nothing in {tries}"
     base = stack.web_url
     context = browser.new_context(viewport={"width": 1280, "height": 900}, locale="zh-CN")
     context.set_default_timeout(20_000)
     context.add_cookies([{"name": "sessionid", "value": room["users"][0]["cookie"], "url": base}])
     page = context.new_page()
     url = f"{base}/hands/{hand_id}/replay/"
-    deadline = time.monotonic() + REVIEW_TIMEOUT_S
-    while True:  # the review runs in the background: reload until it is there
-        page.goto(url)
-        if page.locator("#review-graph").count():
-            break
-        assert page.locator("#review").get_attribute("data-review") in ("pending", "none")
-        assert time.monotonic() < deadline, stack.logs()
-        time.sleep(1.0)
+    page.goto(url)
     assert page.locator("#review-graph polyline").count() >= 1
     assert page.locator("#review-seats [data-review-seat]").count() == 5
     flagged = page.locator("#review-flagged [data-jump-decision]")

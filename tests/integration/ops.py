@@ -263,14 +263,17 @@ def tables(usernames) -> dict:
 
 
 def review_status(hand_id) -> dict:
-    """``{status, decisions, cpu_ms}`` of hand ``hand_id``'s review
-    (status None when none was asked for)."""
+    """``{status, decisions, flagged, cpu_ms}`` of hand ``hand_id``'s review
+    (status None when none was asked for; ``flagged``: decisions whose
+    verdict is a class, not fine or forced)."""
     from games.models import HandReview
 
     r = HandReview.objects.filter(hand_id=hand_id).first()
     if r is None:
         return {"status": None}
-    return {"status": r.status, "decisions": len((r.data or {}).get("decisions", [])),
+    decisions = (r.data or {}).get("decisions", [])
+    return {"status": r.status, "decisions": len(decisions),
+            "flagged": sum(1 for d in decisions if d.get("verdict") not in ("fine", "forced")),
             "cpu_ms": r.cpu_ms}
 
 

@@ -78,8 +78,23 @@ def _done(finished):
     return HandReview.objects.get(hand=finished)
 
 
+def _flag_one(review):
+    """The stored ``review`` with at least one flagged decision: under the
+    tests' 200 ms cap most decisions get two worlds, which are never flagged
+    (FLAG_MIN_WORLDS), so unless one is, the first unforced decision with a
+    better move named (else the first unforced one) is edited into a mistake."""
+    data = review.data
+    unforced = [d for d in data["decisions"] if d["verdict"] != "forced"]
+    if unforced and not any(d["verdict"] != "fine" for d in unforced):
+        d = next((d for d in unforced if d["best"] != d["played"]), unforced[0])
+        d.update(verdict="mistake", loss=1.5, se=0.1)
+        HandReview.objects.filter(pk=review.pk).update(data=data)
+        review.refresh_from_db()
+    return review
+
+
 def test_replay_page_shows_graph_accuracy_and_the_flagged_decisions(client, alice, finished):
-    review = _done(finished)
+    review = _flag_one(_done(finished))
     client.force_login(alice)
     page = client.get(f"/hands/{finished.pk}/replay/").content.decode()
     assert 'id="review-graph"' in page and "<polyline" in page
@@ -376,7 +391,7 @@ def test_review_in_english_names_its_axis_and_says_played_and_better(client, ali
     its y-values carry the unit; a flagged decision reads "played ♥8, better
     ♥10" (the cards, no "Play" before them, no Chinese punctuation); the
     seats' table scrolls inside its own box (the page never wider than a phone)."""
-    review = _done(finished)
+    review = _flag_one(_done(finished))
     client.force_login(alice)
     client.cookies["django_language"] = "en"
     page = client.get(f"/hands/{finished.pk}/replay/").content.decode()
