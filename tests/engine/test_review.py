@@ -156,6 +156,31 @@ def test_budget_bounds_the_worlds():
     assert all(d.worlds == 6 for d in big.decisions if d.verdict != "forced")
 
 
+def test_a_decision_cut_short_by_the_cap_is_never_flagged():
+    """FLAG_MIN_WORLDS: under a CPU cap already spent (a clock of 1 s a
+    reading, a 1 ms cap) every unforced decision gets the floor of two
+    worlds, and none is flagged, though the same figures without the floor
+    flag some (two worlds that agree have a standard error of 0: the
+    heuristic hand of seed 500 flagged 13 decisions so)."""
+    out: list[dict] = []
+    run_simulation("baohuang", 1, 500, ["heuristic"] * 5, on_record=lambda n, r: out.append(r))
+    t = [0.0]
+
+    def clock():
+        t[0] += 1.0
+        return t[0]
+
+    review = review_record(out[0], budget_ms=1.0, seed=500, all_cards=False, clock=clock)
+    judged = [d for d in review.decisions if d.verdict != "forced"]
+    assert judged and all(d.worlds == 2 for d in judged)
+    assert review.capped == len(judged)
+    assert all(d.verdict == "fine" for d in judged)
+    unit = get_rules("baohuang").review_unit
+    assert review_module.FLAG_MIN_WORLDS == 4
+    without_the_floor = [d for d in judged if classify(d.loss, max(0.0, d.se), unit) != "fine"]
+    assert len(without_the_floor) >= 3, "the floor kept nothing from being flagged here"
+
+
 def test_the_budget_is_worlds_so_the_verdicts_do_not_depend_on_the_machines_speed():
     """The same record reviewed on a "fast" and a "slow" machine (a clock that
     advances 1 µs or 1 s per reading) gives the same figures: each unforced
