@@ -63,6 +63,21 @@ def test_a_hand_with_a_human_gets_a_pending_review_then_one_stored_review(finish
     assert review.data == before and SeatAccuracy.objects.count() == 1
 
 
+def test_the_review_samples_the_worlds_the_setting_names(finished, settings):
+    """GAMES_REVIEW_WORLDS is the review's budget: with no CPU cap to reach,
+    every unforced decision gets exactly that many worlds, none cut short."""
+    if finished.summary.get("voided"):
+        pytest.skip("deal voided")
+    settings.GAMES_REVIEW_WORLDS = 3
+    settings.GAMES_REVIEW_BUDGET_MS = 600_000
+    reviews.request_review(finished)
+    assert reviewing.run_review(finished.pk) == "done"
+    data = HandReview.objects.get(hand=finished).data
+    judged = [d for d in data["decisions"] if d["verdict"] != "forced"]
+    assert judged and {d["worlds"] for d in judged} == {3}
+    assert data["worlds"] == 3 and data["capped"] == 0
+
+
 def test_bots_only_hand_gets_no_review(db, make_user, multipliers, driver, settings,
                                       django_capture_on_commit_callbacks):
     from games.services.reviews import on_hand_completed
