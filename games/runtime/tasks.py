@@ -88,13 +88,23 @@ def _idle_scheduling() -> bool:
         return False
 
 
+def _review_worker_should_idle() -> bool:
+    """True unless ``CARDROOM_REVIEW_IDLE=0``: the review worker of a
+    machine that is never idle (a CI run of the test suite, which keeps two
+    cores saturated: a ``SCHED_IDLE`` reviewer there did not finish a 3 s
+    review in 300 s) or of a deployment that bounds it by its own means
+    (cgroups) keeps the normal priority."""
+    return os.environ.get("CARDROOM_REVIEW_IDLE", "1") != "0"
+
+
 @worker_init.connect
 def _review_worker_idles(**kwargs) -> None:
     """The review worker takes only idle CPU, from before its pool starts (its
     children inherit both): its session's group at nice 19
     (:func:`_yield_cpu_across_sessions`) and the ``SCHED_IDLE`` class
-    (:func:`_idle_scheduling`)."""
-    if _review_worker():
+    (:func:`_idle_scheduling`); not with ``CARDROOM_REVIEW_IDLE=0``
+    (:func:`_review_worker_should_idle`)."""
+    if _review_worker() and _review_worker_should_idle():
         _yield_cpu_across_sessions()
         _idle_scheduling()
 

@@ -390,19 +390,23 @@
   // panel (data-region="result") is kept after the next deal, as a sheet
   // over the page outside #table (a morph never touches it), until its
   // "next hand" (or "rematch") button is pressed; the countdown beside the
-  // button said when the table would deal on by itself.
-  var keptResult = null, dismissed = {};
+  // button said when the table would deal on by itself.  Only a panel that
+  // offers that button is kept: on a table gone back to waiting (everyone
+  // was on 托管) the panel has none, the player continues with 准备, which
+  // counts as having seen it (a sheet kept from there covered the new hand
+  // with nothing to close it, and a spectator could not press 准备 at all).
+  var keptResult = null, dismissed = {}, seen = {};  // seen: 准备 pressed under it (shown on, never kept)
   function resultKeep() {
     var t = table(), panel = document.querySelector("#table #result-panel");
     var hand = t && t.getAttribute("data-hand");
     var copy = document.getElementById("kept-result");
     if (panel && hand) {
-      if (!dismissed[hand]) keptResult = {hand: hand, html: panel.outerHTML};
+      if (!dismissed[hand] && !seen[hand] && panel.querySelector("[data-action=next-hand]")) keptResult = {hand: hand, html: panel.outerHTML};
       panel.classList.toggle("dismissed", !!dismissed[hand]);
       if (copy) copy.remove();
       return;
     }
-    if (!keptResult || dismissed[keptResult.hand] || copy || !t) return;
+    if (!keptResult || dismissed[keptResult.hand] || seen[keptResult.hand] || copy || !t) return;
     copy = document.createElement("div");
     copy.id = "kept-result";
     copy.className = "kept-result";
@@ -416,6 +420,11 @@
     document.body.appendChild(copy);
   }
   document.addEventListener("click", function (ev) {
+    var ready = ev.target.closest && ev.target.closest("[data-action=ready]");
+    if (ready && document.querySelector("#table #result-panel") && table()) {
+      seen[table().getAttribute("data-hand")] = true;
+      return;
+    }
     var b = ev.target.closest && ev.target.closest("[data-action=next-hand]");
     if (!b) return;
     var copy = document.getElementById("kept-result");

@@ -103,10 +103,25 @@ MEASURE = r"""() => {
 def _turn_with_plays(page, game: str, timeout_ms: int = 240_000) -> None:
     """Take over from 托管 once plays lie on the felt; then play hints
     through the 提示 button until it is the viewer's turn with plays of
-    others on the felt.  Every hint played is accepted."""
-    page.wait_for_function(
-        "() => document.querySelectorAll('#felt [data-played-seat]:not(.won)').length >= 1",
-        timeout=timeout_ms)
+    others on the felt.  Every hint played is accepted.
+
+    A hand that ends while every human is on 托管 sends the room back to
+    waiting, its humans not ready and off 托管 (``next_hand``): on a loaded
+    machine the room's first hand ended before the page had looked at it
+    (CI, 升級 at 150 ms a bot move).  Then the viewer gets ready and goes on
+    托管 again, at most three times."""
+    for _ in range(3):
+        page.wait_for_function(
+            "() => document.querySelectorAll('#felt [data-played-seat]:not(.won)').length >= 1"
+            " || !!document.querySelector(\"#my-controls [data-action='ready']\")",
+            timeout=timeout_ms)
+        if not page.locator("#my-controls [data-action='ready']").count():
+            break
+        page.click("#my-controls [data-action='ready']")
+        page.wait_for_selector('[data-action="autoplay-on"]', timeout=timeout_ms)
+        page.click('[data-action="autoplay-on"]')
+    else:
+        pytest.fail("the room went back to waiting three times")
     page.click('[data-action="autoplay-off"]')
     for _ in range(30):
         page.wait_for_selector("#table[data-my-turn='1']", timeout=timeout_ms)
@@ -288,5 +303,39 @@ def test_result_stays_until_next_hand(site_server, browser):
         page.screenshot(path=str(SHOT_DIR / "baohuang-result-kept-375x812-light.png"))
         page.click("#kept-result [data-action='next-hand']")
         assert page.locator("[data-region='result']").count() == 0
+    finally:
+        ctx.close()
+
+
+def test_ready_after_a_waiting_result_leaves_no_sheet_over_the_next_hand(site_server, browser):
+    """A hand that ends with every human on 托管 sends the table back to
+    waiting (``next_hand``); its result shows on the table with 准备 and no
+    "next hand" button.  Pressing 准备 deals the next hand, and the old
+    result is not kept over it as a sheet (one was, with nothing to close
+    it: the new hand's 托管 button under it could not be pressed)."""
+    import time
+
+    base = site_server.web_url
+    room = site_server.ops("bot_room", game="shengji", humans=1, autoplay=True, ready=True,
+                           bot_delay_ms=20, turn_seconds=600, prefix="phw")
+    ctx, page = open_page(browser, base, room["users"][0]["cookie"], {"width": 375, "height": 812})
+    try:
+        deadline = time.monotonic() + 300
+        while time.monotonic() < deadline:  # bounded: the hand ends, the room waits
+            if site_server.ops("hand_log", room_id=room["room_id"])["status"] == "waiting":
+                break
+            time.sleep(2)
+        page.goto(f"{base}/rooms/{room['room_id']}/")
+        page.wait_for_selector("#table [data-region='result']")
+        assert page.locator("#table [data-action='next-hand']").count() == 0
+        hand = page.locator("#table").get_attribute("data-hand")
+        page.click("#my-controls [data-action='ready']")
+        page.wait_for_function("h => document.querySelector('#table').dataset.hand !== h", arg=hand,
+                               timeout=60_000)
+        page.wait_for_selector('[data-action="autoplay-on"]')
+        page.wait_for_timeout(500)
+        assert page.locator("#kept-result").count() == 0
+        page.click('[data-action="autoplay-on"]', timeout=10_000)  # nothing over it
+        page.wait_for_selector('[data-action="autoplay-off"]')
     finally:
         ctx.close()

@@ -5,10 +5,13 @@ served, the review waits); a review worker started as deploy/supervisord.conf
 starts it (``CARDROOM_WORKER_ROLE=reviews``, no ``-Q``, ``--concurrency 1``)
 finds that queue by itself, computes and stores it.
 
-The reviewer runs here at normal priority, not at deploy's ``nice -n 19``: the
-niceness is the operating system's business, not the queue's, and on a CI machine
-whose two cores four test processes keep busy a nice-19 process got so little CPU
-that its Celery start-up and a 300 ms review did not finish in 180 s.
+The reviewer runs here at normal priority, not at deploy's ``nice -n 19`` nor in
+the ``SCHED_IDLE`` class the review worker puts itself in
+(``CARDROOM_REVIEW_IDLE=0``, games/runtime/tasks.py): the priority is the operating
+system's business, not the queue's, and on a CI machine whose two cores the test
+processes keep busy a nice-19 process got so little CPU that its Celery start-up
+and a 300 ms review did not finish in 180 s, and a ``SCHED_IDLE`` one had not
+finished the review (about 3 s of CPU) after 300 s.
 """
 
 from __future__ import annotations
@@ -65,7 +68,7 @@ def test_reviews_wait_on_their_queue_for_the_review_worker(tmp_path):
         stack.ops("close", room_id=other["room_id"])
         stack.ops("close", room_id=room["room_id"])
 
-        env = dict(stack.env, CARDROOM_WORKER_ROLE="reviews")
+        env = dict(stack.env, CARDROOM_WORKER_ROLE="reviews", CARDROOM_REVIEW_IDLE="0")
         reviewer = Proc("reviewer", [sys.executable, "-m", "celery", "-A",
                                      "config", "worker", "--concurrency", "1",
                                      "--pool=solo", "--loglevel=INFO", "--without-gossip",

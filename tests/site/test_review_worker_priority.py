@@ -68,3 +68,23 @@ def test_the_review_worker_takes_only_idle_cpu():
     before, did, after, thread, idle = out.split("|")
     assert before == "0" and did == "True"  # SCHED_OTHER, then SCHED_IDLE
     assert after == thread == idle
+
+
+@pytest.mark.parametrize("idle,expected", [(None, "idle"), ("1", "idle"), ("0", "other")])
+def test_the_review_workers_start_idles_unless_told_not_to(idle, expected):
+    """The worker_init handler of a review worker (``CARDROOM_WORKER_ROLE=reviews``)
+    puts it in SCHED_IDLE; ``CARDROOM_REVIEW_IDLE=0`` keeps the normal class (a
+    machine that is never idle: the suite's own review-queue test on CI)."""
+    code = (
+        "import django, os; os.environ.setdefault('DJANGO_SETTINGS_MODULE', 'config.settings'); "
+        "django.setup(); from games.runtime.tasks import _review_worker_idles as start; start(); "
+        "print('idle' if os.sched_getscheduler(0) == os.SCHED_IDLE else 'other')"
+    )
+    env = {k: v for k, v in os.environ.items()
+           if k not in ("DATABASE_URL", "REDIS_URL", "CELERY_BROKER_URL", "CARDROOM_REVIEW_IDLE")}
+    env["CARDROOM_WORKER_ROLE"] = "reviews"
+    if idle is not None:
+        env["CARDROOM_REVIEW_IDLE"] = idle
+    out = subprocess.run([sys.executable, "-c", code], cwd=REPO, capture_output=True, text=True,
+                         timeout=120, check=True, env=env).stdout.strip()
+    assert out.splitlines()[-1] == expected
