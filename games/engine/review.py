@@ -102,7 +102,7 @@ DEFAULT_WORLDS = 8
 FLAG_MIN_WORLDS = 4
 #: The site's CPU cap per hand, milliseconds (``GAMES_REVIEW_BUDGET_MS``
 #: overrides it there): a protection against a runaway review, set well
-#: above a hand's need.  At :data:`DEFAULT_WORLDS` a 保皇 hand needed about
+#: above a hand's need.  At :data:`DEFAULT_WORLDS` a hand needed about
 #: 1.5–3 s of CPU on session 14's machine and 5.6–10 s on session 35's (a
 #: slower machine, loaded by CI): the old cap of 4 s cut most hands short
 #: there.  A hand that reaches it counts the decisions cut short
