@@ -93,6 +93,29 @@ def crowned_room(site_server, browser, humans: int, size, *, accept=lambda seat:
     pytest.fail(f"no room of {tries} crowned an emperor the test could use (voided deals or bots' crowns)")
 
 
+READY = "#my-controls [data-action='ready']"
+
+
+def wait_on_autoplay(page, until_js: str, timeout_ms: int, tries: int = 3):
+    """The truthy value of the page function ``until_js`` (source of a
+    function of no argument), keeping the viewer's autoplayed table dealing:
+    a hand that ends while every human is on 托管 sends the room back to
+    waiting, its humans not ready and off 托管 (``next_hand``), and on a
+    loaded machine that happened before a test had looked at the hand.  Then
+    the viewer presses 准备 and goes on 托管 again, at most ``tries`` times;
+    the test fails after."""
+    for _ in range(tries):
+        found = page.wait_for_function(
+            f"() => ({until_js})() || (document.querySelector(\"{READY}\") ? '__waiting__' : null)",
+            timeout=timeout_ms).json_value()
+        if found != "__waiting__":
+            return found
+        page.click(READY)
+        page.wait_for_selector('[data-action="autoplay-on"]', timeout=timeout_ms)
+        page.click('[data-action="autoplay-on"]')
+    pytest.fail(f"the room went back to waiting {tries} times")
+
+
 def card_rows(page) -> int:
     """How many rows the hand's cards stand in (distinct tops, selected cards
     counted at their row)."""

@@ -17,7 +17,7 @@ from __future__ import annotations
 import pytest
 
 from .conftest import SHOTS
-from .helpers import bot_table
+from .helpers import bot_table, wait_on_autoplay
 
 pytestmark = pytest.mark.browser
 
@@ -37,24 +37,6 @@ ROW = """() => {
 }"""
 
 
-def _row(page) -> dict:
-    """:data:`ROW` once there is a hand.  The row goes with the hand
-    (table_ui.js): between two hands of the autoplayed table there is none
-    until the next deal, and a hand that ends with the viewer on 托管 sends
-    the table back to waiting (``next_hand``): then 准备 and 托管 again (at
-    most three times)."""
-    ready = "#my-controls [data-action='ready']"
-    for _ in range(3):
-        found = page.wait_for_function(
-            f"() => ({ROW})() || (document.querySelector(\"{ready}\") ? 'waiting' : null)",
-            timeout=120_000).json_value()
-        if found != "waiting":
-            return found
-        page.click(ready)
-        page.click('[data-action="autoplay-on"]')
-    pytest.fail("the table went back to waiting three times")
-
-
 @pytest.mark.parametrize("game", ["baohuang", "shengji"])
 def test_every_control_of_the_hand_tools_row_is_in_sight(site_server, browser, game):
     with bot_table(site_server, browser, game, SIZES[0], prefix=f"ht{game[:2]}", autoplay=True,
@@ -72,7 +54,7 @@ def test_every_control_of_the_hand_tools_row_is_in_sight(site_server, browser, g
                 page.wait_for_timeout(250)
                 # the row goes with the hand (table_ui.js): between two hands
                 # of the autoplayed table there is none until the next deal
-                row = _row(page)
+                row = wait_on_autoplay(page, ROW, 120_000)
                 tag = f"{game} {size['width']}x{size['height']} {language}"
                 assert row and len(row["controls"]) >= 3, f"{tag}: {row}"
                 if row["scroll"] > 1:

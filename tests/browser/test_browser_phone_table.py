@@ -29,7 +29,7 @@ from __future__ import annotations
 import pytest
 
 from .conftest import SHOTS
-from .helpers import open_page
+from .helpers import open_page, wait_on_autoplay
 
 pytestmark = pytest.mark.browser
 
@@ -105,23 +105,10 @@ def _turn_with_plays(page, game: str, timeout_ms: int = 240_000) -> None:
     through the 提示 button until it is the viewer's turn with plays of
     others on the felt.  Every hint played is accepted.
 
-    A hand that ends while every human is on 托管 sends the room back to
-    waiting, its humans not ready and off 托管 (``next_hand``): on a loaded
-    machine the room's first hand ended before the page had looked at it
-    (CI, 升級 at 150 ms a bot move).  Then the viewer gets ready and goes on
-    托管 again, at most three times."""
-    for _ in range(3):
-        page.wait_for_function(
-            "() => document.querySelectorAll('#felt [data-played-seat]:not(.won)').length >= 1"
-            " || !!document.querySelector(\"#my-controls [data-action='ready']\")",
-            timeout=timeout_ms)
-        if not page.locator("#my-controls [data-action='ready']").count():
-            break
-        page.click("#my-controls [data-action='ready']")
-        page.wait_for_selector('[data-action="autoplay-on"]', timeout=timeout_ms)
-        page.click('[data-action="autoplay-on"]')
-    else:
-        pytest.fail("the room went back to waiting three times")
+    A table gone back to waiting meanwhile is readied again
+    (:func:`~.helpers.wait_on_autoplay`)."""
+    wait_on_autoplay(page, "() => document.querySelectorAll('#felt [data-played-seat]:not(.won)').length >= 1",
+                     timeout_ms)
     page.click('[data-action="autoplay-off"]')
     for _ in range(30):
         page.wait_for_selector("#table[data-my-turn='1']", timeout=timeout_ms)
