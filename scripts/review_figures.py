@@ -2,11 +2,12 @@
 the search bot, and is it stable?
 
     python scripts/review_figures.py GAME [--hands 6] [--seed 2001] [--worlds W]
-                                     [--factor 10] [--data FILE] [--reuse] [--sweep]
+                                     [--factor 10] [--search-worlds 4] [--data FILE]
+                                     [--reuse] [--sweep]
 
 Plays ``--hands`` hands of GAME, each with one seat (chosen by the hand's seed)
-playing at random and the others searching (4 worlds a decision: a pure
-function of the seed), reviews each hand at ``--worlds`` worlds per decision
+playing at random and the others searching (``--search-worlds``, default 4,
+worlds a decision: a pure function of the seed), reviews each hand at ``--worlds`` worlds per decision
 (default: the reviewer's :data:`~games.engine.review.DEFAULT_WORLDS`) and at
 ``--factor`` times that, and prints:
 
@@ -45,23 +46,27 @@ from games.engine import review as rv  # noqa: E402
 from games.engine.simulate import run_simulation  # noqa: E402
 
 
-def hand_record(game: str, seed: int) -> tuple[dict, int]:
-    """One hand of ``game`` from ``seed``: the record and its random seat."""
+def hand_record(game: str, seed: int, search_worlds: int = 4) -> tuple[dict, int]:
+    """One hand of ``game`` from ``seed``: the record and its random seat.
+
+    The search seats sample ``search_worlds`` worlds a decision (a cap with
+    no time limit: the hand is a pure function of the seed)."""
     rules = get_rules(game)
     seat = random.Random(seed).randrange(rules.seats)
     policies = ["search"] * rules.seats
     policies[seat] = "random"
     out: list[dict] = []
-    run_simulation(game, 1, seed, policies, budget_ms=1e6, max_worlds=4,
+    run_simulation(game, 1, seed, policies, budget_ms=1e6, max_worlds=search_worlds,
                    on_record=lambda n, r: out.append(r))
     return out[0], seat
 
 
-def collect(game: str, hands: int, seed: int, worlds: int, factor: int) -> list[dict]:
+def collect(game: str, hands: int, seed: int, worlds: int, factor: int,
+            search_worlds: int = 4) -> list[dict]:
     rows = []
     for h in range(hands):
         s = seed + h
-        rec, rseat = hand_record(game, s)
+        rec, rseat = hand_record(game, s, search_worlds)
         row = {"seed": s, "random_seat": rseat, "reviews": {}}
         for w in (worlds, worlds * factor):
             if str(w) in row["reviews"]:  # --factor 1: the review is a pure function
@@ -177,6 +182,8 @@ def main(argv=None) -> int:
     p.add_argument("--seed", type=int, default=2001)
     p.add_argument("--worlds", type=int, default=None)
     p.add_argument("--factor", type=int, default=10)
+    p.add_argument("--search-worlds", type=int, default=4,
+                   help="worlds a search seat samples a decision (default 4)")
     p.add_argument("--data", default=None)
     p.add_argument("--reuse", action="store_true")
     p.add_argument("--sweep", action="store_true",
@@ -186,7 +193,7 @@ def main(argv=None) -> int:
     if a.reuse:
         rows = json.loads(Path(a.data).read_text())
     else:
-        rows = collect(a.game, a.hands, a.seed, worlds, a.factor)
+        rows = collect(a.game, a.hands, a.seed, worlds, a.factor, a.search_worlds)
         if a.data:
             Path(a.data).write_text(json.dumps(rows))
     f = figures(a.game, rows, worlds, a.factor)
