@@ -120,3 +120,25 @@ def test_profile_shows_the_whole_ladder_and_points_history(client, django_user_m
     history = block[block.index('data-testid="points-history-baohuang"'):]
     cells = [c.strip() for c in __import__("re").findall(r'<td class="num">([^<]*)</td>', history)]
     assert cells[:4] == ["-5", "25", "+30", "30"]
+
+
+def test_recent_tables_say_how_long_ago_with_the_time_in_a_tooltip(client, ivy, hand, settings):
+    """A phone's tables have no room for 12/01/2026 8:13 a.m.: the recent
+    matches, the points changes and the title ladder's history say "3 hours
+    ago" (humanize), the full time in the cell's title and datetime."""
+    import datetime
+
+    from django.utils import timezone
+
+    from accounts.models import PointsEntry
+
+    ledger.credit(ivy, "shengji", 4, hand=hand)
+    PointsEntry.objects.filter(user=ivy).update(created=timezone.now() - datetime.timedelta(hours=3))
+    client.force_login(ivy)
+    client.cookies["django_language"] = "en"
+    html = client.get("/accounts/profile/").content.decode()
+    assert html.count(">3\xa0hours ago</time>") == 3
+    assert html.count('<time datetime="') == 3
+    client.cookies["django_language"] = "zh-hans"
+    html = client.get("/accounts/profile/").content.decode()
+    assert html.count(">3小时之前</time>") == 3
