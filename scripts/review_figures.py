@@ -46,7 +46,11 @@ from games.engine import review as rv  # noqa: E402
 from games.engine.simulate import run_simulation  # noqa: E402
 
 
-def hand_record(game: str, seed: int, search_worlds: int = 4) -> tuple[dict, int]:
+#: Worlds a search seat samples a decision unless ``--search-worlds`` says.
+SEARCH_WORLDS = 4
+
+
+def hand_record(game: str, seed: int, search_worlds: int = SEARCH_WORLDS) -> tuple[dict, int]:
     """One hand of ``game`` from ``seed``: the record and its random seat.
 
     The search seats sample ``search_worlds`` worlds a decision (a cap with
@@ -62,7 +66,7 @@ def hand_record(game: str, seed: int, search_worlds: int = 4) -> tuple[dict, int
 
 
 def collect(game: str, hands: int, seed: int, worlds: int, factor: int,
-            search_worlds: int = 4) -> list[dict]:
+            search_worlds: int = SEARCH_WORLDS) -> list[dict]:
     rows = []
     for h in range(hands):
         s = seed + h
@@ -182,8 +186,8 @@ def main(argv=None) -> int:
     p.add_argument("--seed", type=int, default=2001)
     p.add_argument("--worlds", type=int, default=None)
     p.add_argument("--factor", type=int, default=10)
-    p.add_argument("--search-worlds", type=int, default=4,
-                   help="worlds a search seat samples a decision (default 4)")
+    p.add_argument("--search-worlds", type=int, default=SEARCH_WORLDS,
+                   help=f"worlds a search seat samples a decision (default {SEARCH_WORLDS})")
     p.add_argument("--data", default=None)
     p.add_argument("--reuse", action="store_true")
     p.add_argument("--sweep", action="store_true",

@@ -122,7 +122,7 @@ def test_profile_shows_the_whole_ladder_and_points_history(client, django_user_m
     assert cells[:4] == ["-5", "25", "+30", "30"]
 
 
-def test_recent_tables_say_how_long_ago_with_the_time_in_a_tooltip(client, ivy, hand, settings):
+def test_recent_tables_say_how_long_ago_with_the_time_in_a_tooltip(client, ivy, hand):
     """A phone's tables have no room for 12/01/2026 8:13 a.m.: the recent
     matches, the points changes and the title ladder's history say "3 hours
     ago" (humanize), the full time in the cell's title and datetime."""
