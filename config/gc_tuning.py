@@ -15,8 +15,15 @@ Reference cycles are still collected, a little later.
 ``GAMES_GC_THRESHOLDS`` (environment): three integers separated by commas
 (``gc.set_threshold``'s), or ``default`` to leave CPython's.
 
-No Django imports (config.asgi calls it before anything else; a Celery worker
-calls it on `worker_init`, config.celery).
+The engine's hot loops (a bot's search, a review's play-outs, ``simulate``)
+allocate the same way: with Django's heap loaded, ``manage.py simulate`` made
+about 11 % more 升级 and 6 % more 保皇 hands per CPU-second at :data:`DEFAULT`
+than at CPython's 700 (session 37, docs/bots.md).
+
+No Django imports: config.asgi calls it before anything else, a Celery worker
+on ``worker_init`` (config.celery), manage.py before any command (runserver,
+simulate, review) and the embedded review child as it starts
+(games.runtime.governor.nice_child).
 """
 
 from __future__ import annotations

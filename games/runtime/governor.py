@@ -225,12 +225,15 @@ def review_paced(idle_below: float | None, label: str, *args,
 
 
 def nice_child() -> None:
-    """The embedded review process's start: ``nice 19``, and the review
-    governor's pause and resume lines on its stderr (the web process's log;
-    the spawned child has no logging configured otherwise).  It lives here,
-    in a module that imports no Django model, because the spawned child
-    imports it before Django is set up."""
+    """The embedded review process's start: ``nice 19``, the web process's
+    collector thresholds (config.gc_tuning: a review is play-outs, the
+    engine's hot loop), and the review governor's pause and resume lines on
+    its stderr (the web process's log; the spawned child has no logging
+    configured otherwise).  It lives here, in a module that imports no Django
+    model, because the spawned child imports it before Django is set up."""
+    from config.gc_tuning import tune as tune_gc
 
+    tune_gc()
     try:
         os.nice(19)
     except OSError:  # pragma: no cover

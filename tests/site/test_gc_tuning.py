@@ -1,4 +1,4 @@
-"""The collector thresholds of the web and worker processes (config.gc_tuning, called by config.asgi and on celery's worker_init)."""
+"""The collector thresholds of the web, worker, manage.py and review-child processes (config.gc_tuning: called by config.asgi, on celery's worker_init, by manage.py and governor.nice_child)."""
 
 from __future__ import annotations
 
@@ -75,3 +75,38 @@ def test_a_worker_tunes_the_collector_as_it_starts(monkeypatch, restore_threshol
     monkeypatch.delenv("GAMES_GC_THRESHOLDS", raising=False)
     worker_init.send(sender=None)
     assert gc.get_threshold() == gc_tuning.DEFAULT
+
+
+def test_every_manage_py_command_runs_with_the_tuned_collector():
+    """manage.py tunes the collector before any command (simulate, review,
+    runserver run the engine's hot loops); GAMES_GC_THRESHOLDS=default keeps
+    CPython's."""
+    import os
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parents[2]
+    code = "import gc; print(tuple(gc.get_threshold()))"
+    env = {k: v for k, v in os.environ.items() if k != "GAMES_GC_THRESHOLDS"}
+    tuned = subprocess.run([sys.executable, "manage.py", "shell", "-c", code], cwd=root, env=env,
+                           capture_output=True, text=True, timeout=120, check=True)
+    assert tuned.stdout.strip().splitlines()[-1] == str(gc_tuning.DEFAULT)
+    plain = subprocess.run([sys.executable, "manage.py", "shell", "-c", code], cwd=root,
+                           env={**env, "GAMES_GC_THRESHOLDS": "default"},
+                           capture_output=True, text=True, timeout=120, check=True)
+    assert plain.stdout.strip().splitlines()[-1] == "(700, 10, 10)"
+
+
+def test_the_embedded_review_child_runs_with_the_tuned_collector(monkeypatch):
+    """The spawned review child (games.runtime.reviewing's pool, started with
+    governor.nice_child) gets the same thresholds: a review is play-outs."""
+    import multiprocessing
+    from concurrent.futures import ProcessPoolExecutor
+
+    from games.runtime import governor
+
+    monkeypatch.delenv("GAMES_GC_THRESHOLDS", raising=False)
+    with ProcessPoolExecutor(max_workers=1, mp_context=multiprocessing.get_context("spawn"),
+                             initializer=governor.nice_child) as pool:
+        assert tuple(pool.submit(gc.get_threshold).result(timeout=60)) == gc_tuning.DEFAULT
