@@ -25,6 +25,8 @@ import random
 from collections import deque
 from typing import Hashable, Mapping, Sequence
 
+from .cards import shuffle
+
 
 def transport(supply: Mapping[Hashable, int], allowed: Mapping[Hashable, Sequence[Hashable]],
               demand: Mapping[Hashable, int],
@@ -44,8 +46,8 @@ def transport(supply: Mapping[Hashable, int], allowed: Mapping[Hashable, Sequenc
         return {}
     classes = [c for c in supply if supply[c] > 0]
     sinks = [s for s in demand if demand[s] > 0]
-    rng.shuffle(classes)
-    rng.shuffle(sinks)
+    shuffle(classes, rng)
+    shuffle(sinks, rng)
     src, dst = ("src",), ("dst",)
     cls_node = {c: ("c", i) for i, c in enumerate(classes)}
     sink_node = {s: ("s", i) for i, s in enumerate(sinks)}
@@ -65,7 +67,7 @@ def transport(supply: Mapping[Hashable, int], allowed: Mapping[Hashable, Sequenc
     for c in classes:
         edge(src, cls_node[c], supply[c])
         targets = [s for s in allowed.get(c, ()) if s in sink_node]
-        rng.shuffle(targets)
+        shuffle(targets, rng)
         for s in targets:
             edge(cls_node[c], sink_node[s], supply[c])
     for s in sinks:
@@ -77,7 +79,7 @@ def transport(supply: Mapping[Hashable, int], allowed: Mapping[Hashable, Sequenc
         while queue and dst not in prev:
             a = queue.popleft()
             nexts = adj[a]
-            rng.shuffle(nexts)
+            shuffle(nexts, rng)
             for b in nexts:
                 if b not in prev and cap[(a, b)] > 0:
                     prev[b] = a

@@ -25,3 +25,19 @@ def test_shuffled_copies_and_keeps_the_multiset():
     assert items == list(range(205))
     assert sorted(out) == items
     assert out != items
+
+
+def test_shuffle_in_place_equals_random_shuffle_and_leaves_the_same_state():
+    """cards.shuffle(items, rng): rng.shuffle's permutation, and the generator
+    left where rng.shuffle leaves it (a deal's shown card and a search's next
+    draws come from the same generator after its shuffle)."""
+    from games.engine.cards import shuffle
+
+    for seed in range(300):
+        for n in (0, 1, 2, 5, 33, 216):
+            mine, theirs = random.Random(seed), random.Random(seed)
+            a, b = list(range(n)), list(range(n))
+            shuffle(a, mine)
+            theirs.shuffle(b)
+            assert a == b, (seed, n)
+            assert mine.getstate() == theirs.getstate(), (seed, n)

@@ -72,7 +72,7 @@ from .tribute import owed_shares
 from .view import guard_visible, knowledge, solo_visible
 from .deal import deck
 from .buy3 import PAYMENT_KINDS
-from ..cards import BJ_MARKED, Card
+from ..cards import BJ_MARKED, Card, shuffle
 
 #: Largest number of actions compared in one decision (the heuristic's own
 #: choice always among them): fewer candidates, more worlds each.
@@ -339,7 +339,7 @@ def sample_hands(info: InfoSet, rng: random.Random, tries: int = 5) -> list[list
                 pool[k] -= 1
                 room[s] -= 1
         threes = [k for k in RANK_KINDS[THREE] for _ in range(pool[k])]
-        rng.shuffle(threes)
+        shuffle(threes, rng)
         for s in free:
             if not threes:
                 return None
@@ -357,7 +357,7 @@ def sample_hands(info: InfoSet, rng: random.Random, tries: int = 5) -> list[list
                 room[s] -= take
             for r, n in must_rank[s].items():
                 ks = [k for k in RANK_KINDS[r] for _ in range(pool[k])]
-                rng.shuffle(ks)
+                shuffle(ks, rng)
                 for k in ks[:min(n, room[s])]:
                     hands[s][k] += 1
                     pool[k] -= 1
@@ -371,7 +371,7 @@ def sample_hands(info: InfoSet, rng: random.Random, tries: int = 5) -> list[list
         hands, pool, room = got
         ok = True
         cards = [k for k in range(NKINDS) for _ in range(pool[k])]
-        rng.shuffle(cards)
+        shuffle(cards, rng)
         # the most constrained (highest) cards first
         cards.sort(key=lambda k: KIND_RANK[k] if KIND_RANK[k] != H4 else -1, reverse=True)
         left_over = len(cards) - sum(room.values())
@@ -414,7 +414,7 @@ def sample_hands(info: InfoSet, rng: random.Random, tries: int = 5) -> list[list
     if amounts is None:
         return None
     for c, ks in by_class.items():
-        rng.shuffle(ks)
+        shuffle(ks, rng)
         for dest in c:
             n = amounts.get((c, dest), 0)
             if dest != "pile":

@@ -17,7 +17,7 @@ from collections import Counter
 from dataclasses import dataclass
 
 from ..base import RecordError
-from ..cards import Card, CardError, format_cards, parse_cards, standard_deck
+from ..cards import Card, CardError, format_cards, parse_cards, shuffle, standard_deck
 from .match import Match
 
 SEATS = 4
@@ -52,7 +52,7 @@ def make_deal(match: Match, seed: int) -> Deal:
     """
     rng = random.Random(seed)
     deck = list(FULL_DECK)
-    rng.shuffle(deck)
+    shuffle(deck, rng)
     dealt = deck[: SEATS * HAND_SIZE]
     hands = tuple(tuple(dealt[s::SEATS]) for s in range(SEATS))
     kitty = tuple(deck[SEATS * HAND_SIZE :])

@@ -30,6 +30,7 @@ import time
 from collections import Counter
 
 from ..base import Action
+from ..cards import shuffle
 from ..flow import transport
 from ..search import SearchConfig, SearchStats, check_time, flat_monte_carlo
 from . import bots, fast
@@ -160,7 +161,7 @@ def sample_hands(v: SeatView, rng: random.Random, tries: int = 5):
         left = dict(left0)
         ok = True
         cards = list(pool0.elements())
-        rng.shuffle(cards)
+        shuffle(cards, rng)
         if info is not None:
             # the most constrained suits first
             cards.sort(key=lambda c: sum(1 for s in room if suit(c) in voids[s]), reverse=True)
@@ -199,7 +200,7 @@ def sample_hands(v: SeatView, rng: random.Random, tries: int = 5):
     hands = {s: list(h) for s, h in hands0.items()}
     kitty = []
     for su, cs in by_suit.items():
-        rng.shuffle(cs)
+        shuffle(cs, rng)
         for dest in list(room) + ["kitty"]:
             n = amounts.get((su, dest), 0)
             if n:
