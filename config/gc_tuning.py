@@ -22,8 +22,9 @@ than at CPython's 700 (session 37, docs/bots.md).
 
 No Django imports: config.asgi calls it before anything else, a Celery worker
 on ``worker_init`` (config.celery), manage.py before any command (runserver,
-simulate, review) and the embedded review child as it starts
-(games.runtime.governor.nice_child).
+simulate, review); the embedded review child takes its parent's thresholds
+as it starts (games.runtime.governor.nice_child: games imports nothing of
+config).
 """
 
 from __future__ import annotations

@@ -49,12 +49,12 @@ No Django (the engine and ``/proc`` only).
 
 from __future__ import annotations
 
+import gc
 import logging
 import time
 from typing import Callable
 
 from games.engine.review import review_inputs_json
-import logging
 import os
 
 __all__ = ["DEFAULT_IDLE_BELOW", "DEFAULT_MAX_PAUSE_S", "Deferred", "Governor", "cpu_times",
@@ -224,16 +224,17 @@ def review_paced(idle_below: float | None, label: str, *args,
     return out
 
 
-def nice_child() -> None:
-    """The embedded review process's start: ``nice 19``, the web process's
-    collector thresholds (config.gc_tuning: a review is play-outs, the
-    engine's hot loop), and the review governor's pause and resume lines on
-    its stderr (the web process's log; the spawned child has no logging
-    configured otherwise).  It lives here, in a module that imports no Django
-    model, because the spawned child imports it before Django is set up."""
-    from config.gc_tuning import tune as tune_gc
-
-    tune_gc()
+def nice_child(thresholds: tuple[int, int, int] | None = None) -> None:
+    """The embedded review process's start: ``nice 19``, the collector
+    thresholds of the web process that spawned it (``thresholds``,
+    ``gc.get_threshold()`` there, tuned by config.gc_tuning: a review is
+    play-outs, the engine's hot loop), and the review governor's pause and
+    resume lines on its stderr (the web process's log; the spawned child has
+    no logging configured otherwise).  It lives here, in a module that
+    imports no Django model, because the spawned child imports it before
+    Django is set up."""
+    if thresholds:
+        gc.set_threshold(*thresholds)
     try:
         os.nice(19)
     except OSError:  # pragma: no cover

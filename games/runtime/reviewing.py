@@ -35,6 +35,7 @@ from games.models import Hand, HandReview
 from games.runtime import governor, scheduling
 from games.services import reviews
 import queue
+import gc
 import multiprocessing
 from concurrent.futures import ProcessPoolExecutor
 
@@ -104,11 +105,15 @@ def run_review_job(fn: Callable, args: tuple):
     if threading.current_thread() is not _review_thread:
         return fn(*args)
     if _review_pool is None:
-
-        _review_pool = ProcessPoolExecutor(
-            max_workers=1, mp_context=multiprocessing.get_context("spawn"),
-            initializer=governor.nice_child)
+        _review_pool = review_pool()
     return _review_pool.submit(fn, *args).result()
+
+
+def review_pool() -> ProcessPoolExecutor:
+    """The embedded topology's review process: one spawned child at nice 19
+    with this process's collector thresholds (governor.nice_child)."""
+    return ProcessPoolExecutor(max_workers=1, mp_context=multiprocessing.get_context("spawn"),
+                               initializer=governor.nice_child, initargs=(gc.get_threshold(),))
 
 
 def idle_below() -> float | None:

@@ -138,7 +138,13 @@ def _turn_with_plays(page, game: str, timeout_ms: int = 240_000) -> None:
 
 def _play_hint(page) -> None:
     """提示 then 出牌 (or the game's card verb) through the buttons; the
-    answer must not be a refusal (a hint played is never refused)."""
+    answer must not be a refusal (a hint played is never refused).  A hand
+    that ended while the loop waited leaves its result as a sheet over the
+    next one (table_ui.js); it is closed first, as a player would."""
+    sheet = page.locator("#kept-result [data-action='next-hand']")
+    if sheet.count() and sheet.first.is_visible():
+        sheet.first.click()
+        page.wait_for_selector("#kept-result", state="detached")
     before = int(page.locator("#table").get_attribute("data-version"))
     page.click("[data-region='actions'] [data-action='hint']")
     verb = page.evaluate(

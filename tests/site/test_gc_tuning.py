@@ -1,4 +1,4 @@
-"""The collector thresholds of the web, worker, manage.py and review-child processes (config.gc_tuning: called by config.asgi, on celery's worker_init, by manage.py and governor.nice_child)."""
+"""The collector thresholds of the web, worker, manage.py and review-child processes (config.gc_tuning: called by config.asgi, on celery's worker_init, by manage.py; the review child takes its parent's)."""
 
 from __future__ import annotations
 
@@ -98,15 +98,15 @@ def test_every_manage_py_command_runs_with_the_tuned_collector():
     assert plain.stdout.strip().splitlines()[-1] == "(700, 10, 10)"
 
 
-def test_the_embedded_review_child_runs_with_the_tuned_collector(monkeypatch):
-    """The spawned review child (games.runtime.reviewing's pool, started with
-    governor.nice_child) gets the same thresholds: a review is play-outs."""
-    import multiprocessing
-    from concurrent.futures import ProcessPoolExecutor
+def test_the_embedded_review_child_runs_with_its_parents_collector(restore_thresholds):
+    """The spawned review child (games.runtime.reviewing.review_pool, started
+    with governor.nice_child) gets the thresholds of the process that spawned
+    it (tuned there by config.asgi or manage.py): a review is play-outs."""
+    from games.runtime import reviewing
 
-    from games.runtime import governor
-
-    monkeypatch.delenv("GAMES_GC_THRESHOLDS", raising=False)
-    with ProcessPoolExecutor(max_workers=1, mp_context=multiprocessing.get_context("spawn"),
-                             initializer=governor.nice_child) as pool:
-        assert tuple(pool.submit(gc.get_threshold).result(timeout=60)) == gc_tuning.DEFAULT
+    gc.set_threshold(12345, 6, 7)
+    pool = reviewing.review_pool()
+    try:
+        assert tuple(pool.submit(gc.get_threshold).result(timeout=60)) == (12345, 6, 7)
+    finally:
+        pool.shutdown()
