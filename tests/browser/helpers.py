@@ -5,11 +5,14 @@ readings of the table (hand rows, selection, version, waiting for a push)."""
 from __future__ import annotations
 
 import contextlib
+from pathlib import Path
 
 import pytest
 
 PHONE = {"width": 375, "height": 812}
 DESKTOP = {"width": 1366, "height": 768}
+#: The axe-core Lighthouse bundles (tools/lighthouse: npm ci).
+AXE = Path(__file__).resolve().parents[2] / "tools" / "lighthouse" / "node_modules" / "axe-core" / "axe.min.js"
 
 
 def open_page(browser, base, cookie, size, language="zh-hans", reduced_motion="no-preference",
@@ -286,3 +289,24 @@ def viewer_at_bottom(seen: dict) -> bool:
     the viewer's."""
     tops, ref = dict(seen["tops"]), seen["ref"]
     return all(tops[ref] > top for seat, top in tops.items() if seat != ref)
+
+
+def contrast_failures(page) -> list[str]:
+    """axe's color-contrast violations on the page: ``["selector: text (ratio)"]``."""
+    if not AXE.exists():
+        pytest.skip(f"no axe-core at {AXE} (cd tools/lighthouse && npm ci)")
+    if not page.evaluate("() => !!window.axe"):
+        page.add_script_tag(path=str(AXE))
+    found = page.evaluate("""async () => {
+        const r = await axe.run(document, {runOnly: {type: 'rule', values: ['color-contrast']},
+                                           resultTypes: ['violations']});
+        return r.violations.flatMap(v => v.nodes.map(n => n.target.join(' ') + ': ' +
+            (n.any[0] && n.any[0].message || '').slice(0, 200) + ' | ' + (n.html || '').slice(0, 120)));
+    }""")
+    return found
+
+
+def assert_no_contrast_failures(failures: dict[str, list[str]]) -> None:
+    """Fail listing every page's :func:`contrast_failures` (``{page name: lines}``)."""
+    bad = "\n".join(f"{name}: {line}" for name, lines in failures.items() for line in lines)
+    assert not bad, bad

@@ -20,8 +20,7 @@ import time
 
 import pytest
 
-from .helpers import open_page
-from .test_browser_words import contrast_failures
+from .helpers import assert_no_contrast_failures, contrast_failures, open_page
 
 pytestmark = pytest.mark.browser
 
@@ -102,5 +101,4 @@ def test_profile_and_leaderboard_read_in_both_themes(site_server, browser, playe
         failures["leaderboard"] = contrast_failures(page)
     finally:
         ctx.close()
-    bad = "\n".join(f"{name}: {line}" for name, lines in failures.items() for line in lines)
-    assert not bad, bad
+    assert_no_contrast_failures(failures)

@@ -20,16 +20,14 @@ Screenshots of each page (375×812 and 1280×800) go under tmp/shots/.
 from __future__ import annotations
 
 import re
-from pathlib import Path
 
 import pytest
 
 from .conftest import SHOTS
-from .helpers import PHONE, bot_table, open_page
+from .helpers import PHONE, assert_no_contrast_failures, bot_table, contrast_failures, open_page
 
 pytestmark = pytest.mark.browser
 
-AXE = Path(__file__).resolve().parents[2] / "tools" / "lighthouse" / "node_modules" / "axe-core" / "axe.min.js"
 DESKTOP = {"width": 1280, "height": 800}
 HAN = re.compile(r"[\u3000-\u303f\u3400-\u9fff\uff00-\uffef]")
 SHOT_DIR = SHOTS / "shots"
@@ -38,21 +36,6 @@ SHOT_DIR = SHOTS / "shots"
 def shot(page, name: str) -> None:
     SHOT_DIR.mkdir(parents=True, exist_ok=True)
     page.screenshot(path=str(SHOT_DIR / f"{name}.png"), full_page=False)
-
-
-def contrast_failures(page) -> list[str]:
-    """axe's color-contrast violations on the page: ``["selector: text (ratio)"]``."""
-    if not AXE.exists():
-        pytest.skip(f"no axe-core at {AXE} (cd tools/lighthouse && npm ci)")
-    if not page.evaluate("() => !!window.axe"):
-        page.add_script_tag(path=str(AXE))
-    found = page.evaluate("""async () => {
-        const r = await axe.run(document, {runOnly: {type: 'rule', values: ['color-contrast']},
-                                           resultTypes: ['violations']});
-        return r.violations.flatMap(v => v.nodes.map(n => n.target.join(' ') + ': ' +
-            (n.any[0] && n.any[0].message || '').slice(0, 200) + ' | ' + (n.html || '').slice(0, 120)));
-    }""")
-    return found
 
 
 def han_outside_names(page, names=()) -> list[str]:
@@ -121,8 +104,7 @@ def test_axe_contrast_clean_on_table_result_and_replay(site_server, browser, fin
         failures["replay-end"] = contrast_failures(page)
     finally:
         ctx.close()
-    bad = "\n".join(f"{page_name}: {line}" for page_name, lines in failures.items() for line in lines)
-    assert not bad, bad
+    assert_no_contrast_failures(failures)
 
 
 @pytest.mark.parametrize("game", ["shengji", "baohuang"])
