@@ -10,6 +10,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from django.utils import timezone
+
 from games.engine import get_rules
 from games.models import GAME_CHOICES
 
@@ -26,7 +28,9 @@ WIDTH, HEIGHT, PAD_X, PAD_Y = 600, 180, 44, 16
 class Graph:
     """A rating graph ready for the SVG template: ``points`` is the
     polyline's ``"x,y x,y …"``; ``low``/``high`` the rating range drawn,
-    ``first``/``last`` the dates of the first and last point."""
+    ``first``/``last`` the times (aware datetimes) of the first and last
+    point, drawn as dates under the axis' two ends, or as times after one
+    date when both are of one day (:attr:`one_day`)."""
 
     points: str
     dots: list
@@ -39,6 +43,16 @@ class Graph:
     height: int = HEIGHT
     pad_x: int = PAD_X
     pad_y: int = PAD_Y
+
+    @property
+    def one_day(self) -> bool:
+        """Do the first and the last point fall on one day (the viewer's time
+        zone)?  Then the axis says that date once and the times of the two
+        ends, not the same date at both ends."""
+        first, last = self.first, self.last
+        if first is None or last is None:
+            return False
+        return timezone.localtime(first).date() == timezone.localtime(last).date()
 
     @property
     def y_high(self) -> int:

@@ -20,9 +20,13 @@ signal after its commit); this module decides where and when it is computed:
 
 from __future__ import annotations
 
+import gc
 import logging
+import multiprocessing
+import queue
 import threading
 import time
+from concurrent.futures import ProcessPoolExecutor
 from functools import partial
 from typing import Callable
 
@@ -34,10 +38,6 @@ from games import signals
 from games.models import Hand, HandReview
 from games.runtime import governor, scheduling
 from games.services import reviews
-import queue
-import gc
-import multiprocessing
-from concurrent.futures import ProcessPoolExecutor
 
 log = logging.getLogger(__name__)
 

@@ -77,3 +77,27 @@ def test_profile_page_shows_the_rating_section(client, make_user, multipliers, m
     assert re.search(r'data-testid="rating-shengji">\d+</span>&nbsp;<span class="tag" data-provisional>暂定</span>', html)
     other = make_user("nobody")
     assert "rating-graph" not in client.get(f"/accounts/u/{other.username}/").content.decode()
+
+
+def test_graph_of_one_day_says_its_date_once_and_the_two_times():
+    """A history within one day: the axis' left end says the date and the
+    first point's time, its right end the last point's time (it said the
+    same date at both ends); over two days, a date at each end."""
+    from datetime import datetime, timedelta
+    from datetime import timezone as tz
+
+    from django.utils import timezone, translation
+
+    start = datetime(2026, 11, 30, 9, 5, tzinfo=tz.utc)
+    same = profile.graph([(start, 1500), (start + timedelta(hours=5, minutes=30), 1520)])
+    later = profile.graph([(start, 1500), (start + timedelta(days=2), 1520)])
+    with timezone.override("UTC"), translation.override("en"):
+        assert same.one_day and not later.one_day
+        one = render_to_string("ratings/_graph.html", {"g": same, "game": "shengji"})
+        two = render_to_string("ratings/_graph.html", {"g": later, "game": "shengji"})
+    first = re.search(r'data-axis="first">([^<]+)<', one).group(1)
+    last = re.search(r'data-axis="last">([^<]+)<', one).group(1)
+    assert first.startswith("11/30/2026") and ("9:05" in first or "09:05" in first), first
+    assert "2026" not in last and ("2:35" in last or "14:35" in last), last
+    ends = re.findall(r'data-axis="(?:first|last)">([^<]+)<', two)
+    assert ends == ["11/30/2026", "12/02/2026"], ends

@@ -35,7 +35,6 @@ kitty if it buried it.
 from __future__ import annotations
 
 from bisect import bisect_right
-from collections import Counter
 from typing import Callable
 
 from ..base import Action
@@ -71,7 +70,7 @@ def void_bury(hand, ctx: TrumpContext) -> tuple[Card, ...]:
     or high cards first (voids), then low side singles, then other low side
     cards; trumps and point cards only when nothing else is left."""
     info = ctx._t.info
-    counts = Counter(hand)
+    counts = tally(hand)
     by_suit: dict[str, list[Card]] = {}
     for c in hand:
         s = info[c][0]
@@ -86,10 +85,10 @@ def void_bury(hand, ctx: TrumpContext) -> tuple[Card, ...]:
         if any(card_points(c) or info[c][1] >= 13 for c in cards):
             continue
         chosen.extend(cards)
-    rest = Counter(hand)
-    rest.subtract(chosen)
+    left = tally(hand)  # what is left to choose from, by card
+    for c in chosen:
+        left[c] -= 1
     pool = [c for c in hand]
-    left = Counter(rest)
 
     def filler_key(c: Card):
         s, o, _ = info[c]
@@ -141,7 +140,7 @@ def trump_score(hand, level: str, suit: str) -> float:
     """How good ``suit`` is as trumps for ``hand``: trumps held, pairs counted extra."""
     ctx = TrumpContext(level, suit)
     info = ctx._t.info
-    counts = Counter(c for c in hand if info[c][0] == "T")
+    counts = tally(c for c in hand if info[c][0] == "T")
     score = 0.0
     for c, n in counts.items():
         o = info[c][1]
@@ -225,8 +224,8 @@ class Heuristic:
         v = self.v
         ctx = v.ctx
         info = ctx._t.info
-        counts = Counter(v.hand)
-        lengths = Counter(info[c][0] for c in v.hand)
+        counts = tally(v.hand)
+        lengths = tally(info[c][0] for c in v.hand)
 
         def key(c: Card):
             s, o, _ = info[c]

@@ -33,7 +33,7 @@ from typing import Iterable, Mapping
 
 from ..base import IllegalAction
 from ..cards import Card, holds
-from .trumps import card_points
+from .trumps import CARD_POINTS, card_points
 
 #: Both constraints apply.
 STRICT = "strict"
@@ -46,28 +46,27 @@ YIELD_ALL = "yield_all"
 def _suit_caps(hand, ctx) -> tuple[dict[str, int], int]:
     """Per suit of play, how many non-point cards can go while one card of the
     suit stays; and the number of non-point cards in the hand."""
-    total: Counter = Counter()
-    nonpoint: Counter = Counter()
-    for c in hand:
-        s = ctx.suit_of(c)
-        total[s] += 1
-        if card_points(c) == 0:
-            nonpoint[s] += 1
+    total, nonpoint = _suit_totals(hand, ctx)
     caps = {}
     for s, n in total.items():
-        p = nonpoint[s]
+        p = nonpoint.get(s, 0)
         caps[s] = p if n > p else max(p - 1, 0)
     return caps, sum(nonpoint.values())
 
 
-def _suit_totals(hand, ctx) -> tuple[Counter, Counter]:
-    total: Counter = Counter()
-    nonpoint: Counter = Counter()
+def _suit_totals(hand, ctx) -> tuple[dict[str, int], dict[str, int]]:
+    """``(total, nonpoint)``: per suit of play, the cards of ``hand`` and its
+    non-point cards (S16), as plain dicts in first-seen order (a suit with
+    no non-point card is absent from ``nonpoint``: read with ``.get``)."""
+    info = ctx._t.info
+    points = CARD_POINTS
+    total: dict[str, int] = {}
+    nonpoint: dict[str, int] = {}
     for c in hand:
-        s = ctx.suit_of(c)
-        total[s] += 1
-        if card_points(c) == 0:
-            nonpoint[s] += 1
+        s = info[c][0]
+        total[s] = total.get(s, 0) + 1
+        if not points[c]:
+            nonpoint[s] = nonpoint.get(s, 0) + 1
     return total, nonpoint
 
 
@@ -124,7 +123,7 @@ def _violation(hand, given: list[Card], needed: int, ctx, partial: bool) -> str 
                     f"cards; this give empties {len(emptied)} (S14)")
         if partial:
             room = sum(caps[s] - used.get(s, 0) for s in caps if s not in emptied)
-            spare_suits = sum(1 for s in caps if s not in emptied and total[s] == nonpoint[s])
+            spare_suits = sum(1 for s in caps if s not in emptied and total[s] == nonpoint.get(s, 0))
             room += min(k - len(emptied), spare_suits)
             if room < needed - len(given):
                 return "this selection cannot be completed without giving up another suit (S14)"
@@ -193,28 +192,30 @@ def choose_give(hand, owed: Mapping[int, int], ctx, low_key=None, prefer=None) -
     chosen: list[Card] = []
     if mode == STRICT:
         caps, _ = _suit_caps(hand, ctx)
-        used: Counter = Counter()
+        used: dict[str, int] = {}
         for c in pool:
             if len(chosen) == needed:
                 break
             if card_points(c):
                 continue
             s = ctx.suit_of(c)
-            if used[s] < caps[s]:
-                used[s] += 1
+            u = used.get(s, 0)
+            if u < caps[s]:
+                used[s] = u + 1
                 chosen.append(c)
     elif mode == NO_POINTS:
         # every spare card first (no suit emptied), then the last cards of as few
         # all-non-point suits as needed (S14: the suit constraint yields only so far)
         caps, _ = _suit_caps(hand, ctx)
-        used = Counter()
+        used = {}
         rest: list[Card] = []
         for c in pool:
             if card_points(c):
                 continue
             s = ctx.suit_of(c)
-            if used[s] < caps[s]:
-                used[s] += 1
+            u = used.get(s, 0)
+            if u < caps[s]:
+                used[s] = u + 1
                 chosen.append(c)
             else:
                 rest.append(c)
