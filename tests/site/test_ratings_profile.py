@@ -82,7 +82,8 @@ def test_profile_page_shows_the_rating_section(client, make_user, multipliers, m
 def test_graph_of_one_day_says_its_date_once_and_the_two_times():
     """A history within one day: the axis' left end says the date and the
     first point's time, its right end the last point's time (it said the
-    same date at both ends); over two days, a date at each end."""
+    same date at both ends), or nothing when that is the same moment; over
+    two days, a date at each end."""
     from datetime import datetime, timedelta
     from datetime import timezone as tz
 
@@ -101,3 +102,8 @@ def test_graph_of_one_day_says_its_date_once_and_the_two_times():
     assert "2026" not in last and ("2:35" in last or "14:35" in last), last
     ends = re.findall(r'data-axis="(?:first|last)">([^<]+)<', two)
     assert ends == ["11/30/2026", "12/02/2026"], ends
+    # one hand (its rating before and after, one moment): the moment once
+    with timezone.override("UTC"), translation.override("en"):
+        once = render_to_string("ratings/_graph.html", {"g": profile.graph([(start, 1500), (start, 1520)]),
+                                                        "game": "shengji"})
+    assert re.findall(r'data-axis="(?:first|last)">([^<]+)<', once) == [first], once
