@@ -362,11 +362,11 @@ GAMES_HAND_PAUSE_S = float(os.environ.get("GAMES_HAND_PAUSE_S", "6"))
 GAMES_SEARCH_BUDGET_MS = float(os.environ.get("GAMES_SEARCH_BUDGET_MS", "300"))
 # Hand review: a cap on the CPU ms of a hand's review (a runaway guard; the
 # budget is GAMES_REVIEW_WORLDS); a hand with a human is reviewed when it ends.
-GAMES_REVIEW_BUDGET_MS = float(os.environ.get("GAMES_REVIEW_BUDGET_MS", "20000"))
+GAMES_REVIEW_BUDGET_MS = float(os.environ.get("GAMES_REVIEW_BUDGET_MS", "60000"))
 GAMES_REVIEW_AFTER_HAND = os.environ.get("GAMES_REVIEW_AFTER_HAND", "1") == "1"
 #: Worlds per unforced decision of a review: its budget (docs/review.md; the
 #: verdicts depend on it, not on the machine's speed; fewer than 4 never flag).
-GAMES_REVIEW_WORLDS = int(os.environ.get("GAMES_REVIEW_WORLDS", "8"))
+GAMES_REVIEW_WORLDS = int(os.environ.get("GAMES_REVIEW_WORLDS", "32"))
 #: The review governor (games/runtime/governor.py): a review runs only while the
 #: other processes use less than this share of all CPUs (0-1); "off" lets it run
 #: whenever the review worker gets the CPU.

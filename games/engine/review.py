@@ -90,7 +90,13 @@ INTERVAL_Z = 1.96
 MIN_WORLDS = 2
 #: Worlds sampled for each unforced decision by default: the review's budget,
 #: so that its verdicts do not depend on the machine's speed (docs/review.md).
-DEFAULT_WORLDS = 8
+#: 32 since session 38 (8 before): the best is picked on half of them, and a
+#: review that picks on four worlds judges a search bot of tens of worlds
+#: (the site's samples a median of 66 a 保皇 decision at its default budget)
+#: with a weaker eye than the bot's.  On thirty hands of one random seat among
+#: such bots, the random seat's mean loss was the worst in 16–17 of 30 保皇 hands
+#: at 8 worlds and 20–24 of 30 at 32; 升級 23 and 26 of 30.
+DEFAULT_WORLDS = 32
 #: Worlds a decision needs before it may be flagged: below it the loss is
 #: not held out (:func:`_held_out_loss` needs two halves of two) and a
 #: standard error of two or three worlds is no confidence at all (two worlds
@@ -102,12 +108,15 @@ DEFAULT_WORLDS = 8
 FLAG_MIN_WORLDS = 4
 #: The site's CPU cap per hand, milliseconds (``GAMES_REVIEW_BUDGET_MS``
 #: overrides it there): a protection against a runaway review, set well
-#: above a hand's need.  At :data:`DEFAULT_WORLDS` a hand needed about
-#: 1.5–3 s of CPU on session 14's machine and 5.6–10 s on session 35's (a
-#: slower machine, loaded by CI): the old cap of 4 s cut most hands short
-#: there.  A hand that reaches it counts the decisions cut short
-#: (``capped``; see :data:`FLAG_MIN_WORLDS`).
-DEFAULT_HAND_BUDGET_MS = 20_000.0
+#: above a hand's need.  At 8 worlds a hand needed about 1.5–3 s of CPU on
+#: session 14's machine and 5.6–10 s on session 35's (a slower machine,
+#: loaded by CI): the old cap of 4 s cut most hands short there.  At
+#: :data:`DEFAULT_WORLDS` (32) a hand needs 3.6–7.7 s in pure Python and
+#: 2.2–2.9 s compiled on session 38's idle machine, about four times the
+#: 8-world figure: the cap went from 20 s to 60 s with it.  A hand that
+#: reaches it counts the decisions cut short (``capped``; see
+#: :data:`FLAG_MIN_WORLDS`).
+DEFAULT_HAND_BUDGET_MS = 60_000.0
 
 
 @dataclass(frozen=True)
