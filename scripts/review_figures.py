@@ -12,7 +12,7 @@ worlds a decision at most: a pure function of the seed), reviews each hand at ``
 ``--factor`` times that, and prints:
 
 * per hand, each seat's mean loss per decision and whether the random seat's
-  is the worst (the bar: 5 hands of 6);
+  is the worst (the bar: 5 hands of 6), and how often it is at the larger budget;
 * the same counting only the decisions where the move lost something in some
   world (loss and standard error not both 0), and the share of those that
   lost nothing in any world, random seat and search seats;
@@ -102,7 +102,7 @@ def figures(game: str, rows: list[dict], worlds: int, factor: int, flag=None) ->
             return rv.classify(loss, se, unit) != "fine"
     seats = get_rules(game).seats
     lo, hi = str(worlds), str(worlds * factor)
-    worst = worst_moved = 0
+    worst = worst_moved = worst_hi = 0
     still = {"random": [0, 0], "search": [0, 0]}
     flags = {"random": [0, 0], "search": [0, 0]}
     agree = total = both = either = flagged_lo = 0
@@ -116,6 +116,13 @@ def figures(game: str, rows: list[dict], worlds: int, factor: int, flag=None) ->
             means.append(sum(mine) / len(mine) if mine else 0.0)
         is_worst = max(range(seats), key=means.__getitem__) == rseat
         worst += is_worst
+        # the same at the larger budget (``factor`` times the worlds)
+        big_ds = [d for d in row["reviews"][hi] if not d["forced"]]
+        big_means = []
+        for s in range(seats):
+            mine = [d["raw_loss"] for d in big_ds if d["seat"] == s]
+            big_means.append(sum(mine) / len(mine) if mine else 0.0)
+        worst_hi += max(range(seats), key=big_means.__getitem__) == rseat
         # the same, counting only the decisions where the move lost in some
         # world (a loss and its standard error both 0: it lost nothing in any)
         moved = []
@@ -149,7 +156,7 @@ def figures(game: str, rows: list[dict], worlds: int, factor: int, flag=None) ->
         ratio = rate["random"] / rate["search"]
     else:  # no search seat flagged: infinite if the random seat was, else undefined
         ratio = float("inf") if rate["random"] else float("nan")
-    return {"lines": lines, "worst": worst, "worst_moved": worst_moved,
+    return {"lines": lines, "worst": worst, "worst_moved": worst_moved, "worst_hi": worst_hi,
             "still": {k: v[0] / v[1] if v[1] else 0.0 for k, v in still.items()},
             "hands": len(rows), "flags": flags, "rate": rate,
             "ratio": ratio, "agree": agree / total if total else 0.0,
@@ -210,7 +217,8 @@ def main(argv=None) -> int:
     print(f"{a.game}: {f['hands']} hands (seeds {rows[0]['seed']}-{rows[-1]['seed']}), "
           f"{worlds} worlds a decision, stability against {worlds * a.factor}")
     print("\n".join(f["lines"]))
-    print(f"random seat's mean loss the worst: {f['worst']} of {f['hands']} hands (bar: 5 of 6)")
+    print(f"random seat's mean loss the worst: {f['worst']} of {f['hands']} hands (bar: 5 of 6); "
+          f"at {worlds * a.factor} worlds: {f['worst_hi']} of {f['hands']}")
     print(f"the same counting only decisions that lost in some world: {f['worst_moved']} of "
           f"{f['hands']}; decisions that lost nothing in any world: random seat "
           f"{100 * f['still']['random']:.0f} %, search seats {100 * f['still']['search']:.0f} %")

@@ -36,9 +36,19 @@ def test_the_random_seat_ranks_worst_only_on_the_decisions_that_lost_in_some_wor
     # in some world; seat 1: 0.15 over both
     assert f["worst"] == 1
     assert f["worst_moved"] == 1
+    assert f["worst_hi"] == 1  # at 80 worlds: 1.4 / 5 = 0.28 against 0.15
     assert f["still"]["random"] == 0.8 and f["still"]["search"] == 0.0
     assert f["flags"]["random"] == [1, 5] and f["flags"]["search"] == [0, 2]
     assert f["agree"] == 1.0 and f["confirmed"] == 1.0
+
+
+def test_the_rank_at_the_larger_budget_is_counted_on_its_own_reviews():
+    """The 8-world review ranks the random seat worst, the 80-world one
+    does not: ``worst`` counts the first, ``worst_hi`` the second."""
+    rows = _rows()
+    rows[0]["reviews"]["80"] = [_d(0, 0.1, 0.03)] + [_d(0, 0.0, 0.0)] * 4 + [_d(1, 0.3, 0.02), _d(1, 0.0, 0.1)]
+    f = _script().figures("baohuang", rows, 8, 10)
+    assert f["worst"] == 1 and f["worst_hi"] == 0
 
 
 def test_the_sweep_flags_more_with_a_lower_threshold_and_fewer_standard_errors():
