@@ -92,10 +92,11 @@ MIN_WORLDS = 2
 #: so that its verdicts do not depend on the machine's speed (docs/review.md).
 #: 32 since session 38 (8 before): the best is picked on half of them, and a
 #: review that picks on four worlds judges a search bot of tens of worlds
-#: (the site's samples a median of 66 a 保皇 decision at its default budget)
-#: with a weaker eye than the bot's.  On thirty hands of one random seat among
-#: such bots, the random seat's mean loss was the worst in 16–17 of 30 保皇 hands
-#: at 8 worlds and 20–24 of 30 at 32; 升級 23 and 26 of 30.
+#: (the site's samples a median of 12 to 66 a decision at its default
+#: budget, by game) with a weaker eye than the bot's.  On thirty hands of one
+#: random seat among such bots, the random seat's mean loss was the worst in
+#: 16–17 of 30 hands at 8 worlds and 20–24 at 32 in one game, 23 and 26 in
+#: the other (docs/review.md, session 38).
 DEFAULT_WORLDS = 32
 #: Worlds a decision needs before it may be flagged: below it the loss is
 #: not held out (:func:`_held_out_loss` needs two halves of two) and a
