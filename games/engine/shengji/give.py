@@ -21,6 +21,7 @@ every non-point card is given, plus the fewest point cards.
 >>> hand = parse_cards("4D 6D 3S 4S 2C".split())   # ♦ and ♠ spare one each, ♣2 a trump
 >>> give_mode(hand, 3, ctx), max_suits_given_up(hand, 3, ctx)
 ('no_points', 1)
+
 :func:`give_mode` names the constraints that apply; :func:`check_give` refuses a
 give with a message naming S14; :func:`can_complete` tells the UI whether a partial
 selection can still be completed; :func:`choose_give` builds a legal give.
@@ -43,21 +44,12 @@ NO_POINTS = "no_points"
 YIELD_ALL = "yield_all"
 
 
-def _suit_caps(hand, ctx) -> tuple[dict[str, int], int]:
-    """Per suit of play, how many non-point cards can go while one card of the
-    suit stays; and the number of non-point cards in the hand."""
-    total, nonpoint = _suit_totals(hand, ctx)
-    caps = {}
-    for s, n in total.items():
-        p = nonpoint.get(s, 0)
-        caps[s] = p if n > p else max(p - 1, 0)
-    return caps, sum(nonpoint.values())
-
-
-def _suit_totals(hand, ctx) -> tuple[dict[str, int], dict[str, int]]:
-    """``(total, nonpoint)``: per suit of play, the cards of ``hand`` and its
-    non-point cards (S16), as plain dicts in first-seen order (a suit with
-    no non-point card is absent from ``nonpoint``: read with ``.get``)."""
+def _suit_counts(hand, ctx) -> tuple[dict[str, int], dict[str, int], dict[str, int]]:
+    """``(total, nonpoint, caps)`` of ``hand``, per suit of play, as plain dicts
+    in first-seen order: its cards, its non-point cards (S16; a suit without
+    one is absent: read with ``.get``), and how many non-point cards can go
+    while one card of the suit stays (S14).  One pass over the hand, which
+    every S14 question below starts from."""
     info = ctx._t.info
     points = CARD_POINTS
     total: dict[str, int] = {}
@@ -67,24 +59,33 @@ def _suit_totals(hand, ctx) -> tuple[dict[str, int], dict[str, int]]:
         total[s] = total.get(s, 0) + 1
         if not points[c]:
             nonpoint[s] = nonpoint.get(s, 0) + 1
-    return total, nonpoint
+    caps = {}
+    for s, n in total.items():
+        p = nonpoint.get(s, 0)
+        caps[s] = p if n > p else max(p - 1, 0)
+    return total, nonpoint, caps
+
+
+def _mode(nonpoint: dict[str, int], caps: dict[str, int], needed: int) -> str:
+    """:func:`give_mode` from the counts of :func:`_suit_counts`."""
+    if sum(caps.values()) >= needed:
+        return STRICT
+    if sum(nonpoint.values()) >= needed:
+        return NO_POINTS
+    return YIELD_ALL
 
 
 def max_suits_given_up(hand, needed: int, ctx) -> int:
     """How many suits of play the give may empty (S14): 0 when both constraints
     can hold, else the fewest that make ``needed`` non-point cards available."""
-    caps, _ = _suit_caps(hand, ctx)
+    _, _, caps = _suit_counts(hand, ctx)
     return max(needed - sum(caps.values()), 0)
 
 
 def give_mode(hand, needed: int, ctx) -> str:
     """Which S14 constraints apply to giving ``needed`` cards from ``hand``."""
-    caps, nonpoint = _suit_caps(hand, ctx)
-    if sum(caps.values()) >= needed:
-        return STRICT
-    if nonpoint >= needed:
-        return NO_POINTS
-    return YIELD_ALL
+    _, nonpoint, caps = _suit_counts(hand, ctx)
+    return _mode(nonpoint, caps, needed)
 
 
 def _flatten(give: Mapping[int, Iterable[Card]]) -> list[Card]:
@@ -98,14 +99,14 @@ def _violation(hand, given: list[Card], needed: int, ctx, partial: bool) -> str 
         return f"you do not hold {next(iter(missing)).code} (S14)"
     if len(given) > needed:
         return f"you give back {needed} cards in all, not {len(given)} (S14)"
-    mode = give_mode(hand, needed, ctx)
+    total, nonpoint, caps = _suit_counts(hand, ctx)
+    mode = _mode(nonpoint, caps, needed)
     points = [c for c in given if card_points(c)]
     if mode in (STRICT, NO_POINTS):
         if points:
             return f"no point cards (5, 10, K) in 還牌: {points[0].code} (S14)"
     else:
-        nonpoint_held = sum(1 for c in hand if not card_points(c))
-        allowed = needed - nonpoint_held
+        allowed = needed - sum(nonpoint.values())
         if len(points) > allowed:
             return (
                 f"give every non-point card before a point card: at most {allowed} "
@@ -113,10 +114,8 @@ def _violation(hand, given: list[Card], needed: int, ctx, partial: bool) -> str 
             )
     if mode == NO_POINTS:
         # the suit constraint yields only as far as needed (S14)
-        caps, _ = _suit_caps(hand, ctx)
-        total, nonpoint = _suit_totals(hand, ctx)
         used = Counter(ctx.suit_of(c) for c in given)
-        k = max_suits_given_up(hand, needed, ctx)
+        k = max(needed - sum(caps.values()), 0)  # max_suits_given_up
         emptied = [s for s, n in used.items() if n >= total[s]]
         if len(emptied) > k:
             return (f"you may give up only {k} suit{'s' if k != 1 else ''} to make up the "
@@ -128,7 +127,6 @@ def _violation(hand, given: list[Card], needed: int, ctx, partial: bool) -> str 
             if room < needed - len(given):
                 return "this selection cannot be completed without giving up another suit (S14)"
     if mode == STRICT:
-        caps, _ = _suit_caps(hand, ctx)
         used = Counter(ctx.suit_of(c) for c in given)
         for s, n in used.items():
             if n > caps.get(s, 0):
@@ -186,43 +184,32 @@ def choose_give(hand, owed: Mapping[int, int], ctx, low_key=None, prefer=None) -
     in the order of ``owed`` (auction order).
     """
     needed = sum(owed.values())
-    mode = give_mode(hand, needed, ctx)
+    _, nonpoint, caps = _suit_counts(hand, ctx)
+    mode = _mode(nonpoint, caps, needed)
     key = low_key or (lambda c: ctx.order(c))
     pool = sorted(hand, key=(lambda c: (prefer(c), key(c))) if prefer else key)
-    chosen: list[Card] = []
-    if mode == STRICT:
-        caps, _ = _suit_caps(hand, ctx)
-        used: dict[str, int] = {}
-        for c in pool:
-            if len(chosen) == needed:
-                break
-            if card_points(c):
-                continue
-            s = ctx.suit_of(c)
-            u = used.get(s, 0)
-            if u < caps[s]:
-                used[s] = u + 1
-                chosen.append(c)
-    elif mode == NO_POINTS:
-        # every spare card first (no suit emptied), then the last cards of as few
-        # all-non-point suits as needed (S14: the suit constraint yields only so far)
-        caps, _ = _suit_caps(hand, ctx)
-        used = {}
-        rest: list[Card] = []
-        for c in pool:
-            if card_points(c):
-                continue
-            s = ctx.suit_of(c)
-            u = used.get(s, 0)
-            if u < caps[s]:
-                used[s] = u + 1
-                chosen.append(c)
-            else:
-                rest.append(c)
-        chosen += rest[: needed - len(chosen)]
-    else:
+    if mode == YIELD_ALL:
         chosen = [c for c in pool if not card_points(c)]
         chosen += [c for c in pool if card_points(c)][: needed - len(chosen)]
+    else:
+        # the spare non-point cards (none of their suit emptied), lowest
+        # first; then, where they are too few (NO_POINTS: the suit
+        # constraint yields only so far), the last cards of as few
+        # all-non-point suits as needed.  In STRICT the spares suffice.
+        spare: list[Card] = []
+        rest: list[Card] = []
+        used: dict[str, int] = {}
+        for c in pool:
+            if card_points(c):
+                continue
+            s = ctx.suit_of(c)
+            u = used.get(s, 0)
+            if u < caps[s]:
+                used[s] = u + 1
+                spare.append(c)
+            else:
+                rest.append(c)
+        chosen = spare[:needed] + rest[: max(needed - len(spare), 0)]
     out: dict[int, tuple[Card, ...]] = {}
     i = 0
     for seat, n in owed.items():
