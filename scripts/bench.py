@@ -225,7 +225,8 @@ class ReviewLoad:
     again (``manage.py request_reviews --again``) whenever the worker has done all
     of them (checked every ``REFILL_S`` seconds), so that its queue never runs dry
     in a window (a review samples ``GAMES_REVIEW_WORLDS`` worlds a decision and
-    spends at most ``GAMES_REVIEW_BUDGET_MS`` of CPU: 32 worlds and 60 s by default).  The worker runs under the site's review governor
+    spends at most ``GAMES_REVIEW_BUDGET_MS`` of CPU: 32 worlds and 60 s by
+    default).  The worker runs under the site's review governor
     (games/runtime/governor.py, ``GAMES_REVIEW_IDLE_BELOW``): while the live tables
     keep the machine busy it pauses, its queue does not drain and nothing is asked
     again; the summary counts its pauses."""

@@ -93,6 +93,16 @@ def collect(game: str, hands: int, seed: int, worlds: int, factor: int,
     return rows
 
 
+def _seat_means(decisions: list[dict], seats: int) -> list[float]:
+    """Each seat's mean held-out loss (``raw_loss``) over ``decisions``, 0
+    for a seat without any."""
+    means = []
+    for s in range(seats):
+        mine = [d["raw_loss"] for d in decisions if d["seat"] == s]
+        means.append(sum(mine) / len(mine) if mine else 0.0)
+    return means
+
+
 def figures(game: str, rows: list[dict], worlds: int, factor: int, flag=None) -> dict:
     """The figures of ``rows``; ``flag(loss, se)``: whether a decision is
     flagged (default: the review's own rule, :func:`games.engine.review.classify`)."""
@@ -110,18 +120,11 @@ def figures(game: str, rows: list[dict], worlds: int, factor: int, flag=None) ->
     for row in rows:
         rseat = row["random_seat"]
         ds = [d for d in row["reviews"][lo] if not d["forced"]]
-        means = []
-        for s in range(seats):
-            mine = [d["raw_loss"] for d in ds if d["seat"] == s]
-            means.append(sum(mine) / len(mine) if mine else 0.0)
+        means = _seat_means(ds, seats)
         is_worst = max(range(seats), key=means.__getitem__) == rseat
         worst += is_worst
         # the same at the larger budget (``factor`` times the worlds)
-        big_ds = [d for d in row["reviews"][hi] if not d["forced"]]
-        big_means = []
-        for s in range(seats):
-            mine = [d["raw_loss"] for d in big_ds if d["seat"] == s]
-            big_means.append(sum(mine) / len(mine) if mine else 0.0)
+        big_means = _seat_means([d for d in row["reviews"][hi] if not d["forced"]], seats)
         worst_hi += max(range(seats), key=big_means.__getitem__) == rseat
         # the same, counting only the decisions where the move lost in some
         # world (a loss and its standard error both 0: it lost nothing in any)

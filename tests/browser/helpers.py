@@ -97,6 +97,16 @@ def crowned_room(site_server, browser, humans: int, size, *, accept=lambda seat:
 
 
 READY = "#my-controls [data-action='ready']"
+#: What :func:`or_waiting`'s page function returns once the room is waiting.
+WAITING = "__waiting__"
+
+
+def or_waiting(until_js: str) -> str:
+    """A page function (source) whose value is that of ``until_js`` (source
+    of a function of no argument) or, once the viewer's seat shows 准备 (the
+    room went back to waiting: a hand ended while every human was on 托管,
+    ``services.hands.next_hand``), :data:`WAITING`."""
+    return f"() => ({until_js})() || (document.querySelector(\"{READY}\") ? '{WAITING}' : null)"
 
 
 def wait_on_autoplay(page, until_js: str, timeout_ms: int, tries: int = 3):
@@ -108,10 +118,8 @@ def wait_on_autoplay(page, until_js: str, timeout_ms: int, tries: int = 3):
     the viewer presses 准备 and goes on 托管 again, at most ``tries`` times;
     the test fails after."""
     for _ in range(tries):
-        found = page.wait_for_function(
-            f"() => ({until_js})() || (document.querySelector(\"{READY}\") ? '__waiting__' : null)",
-            timeout=timeout_ms).json_value()
-        if found != "__waiting__":
+        found = page.wait_for_function(or_waiting(until_js), timeout=timeout_ms).json_value()
+        if found != WAITING:
             return found
         page.click(READY)
         page.wait_for_selector('[data-action="autoplay-on"]', timeout=timeout_ms)

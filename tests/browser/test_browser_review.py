@@ -23,8 +23,8 @@ REVIEW_TIMEOUT_S = 180
 
 @pytest.fixture(scope="module")
 def review_server(tmp_path_factory):
-    """One daphne, embedded topology, reviews at the site's budget (8 worlds a
-    decision) with no CPU cap to reach: a capped decision is never flagged
+    """One daphne, embedded topology, reviews at the site's budget (32 worlds a
+    decision since session 38) with no CPU cap to reach: a capped decision is never flagged
     (FLAG_MIN_WORLDS), and a 300 ms cap once left a hand with none."""
     stack = LiveStack.embedded(tmp_path_factory.mktemp("browser-review"),
                                extra_env={
@@ -67,9 +67,9 @@ def _reviewed_hand(stack, prefix: str) -> tuple[dict, int, dict]:
 
 def test_replay_shows_the_graph_and_jumps_to_a_flagged_decision(browser, review_server):
     stack = review_server
-    # A hand of heuristic play has flagged decisions at eight worlds most of
-    # the time, not always (eight of eight seeded hands had 1-5; at four
-    # worlds three of ten had none): at most three hands are played for one
+    # A hand of heuristic play has flagged decisions at the site's budget most
+    # of the time, not always (at eight worlds eight of eight seeded hands had
+    # 1-5; at four worlds three of ten had none): at most three hands are played for one
     tries = []
     for attempt in range(3):
         room, hand_id, status = _reviewed_hand(stack, f"rv{attempt}")

@@ -19,7 +19,7 @@ from __future__ import annotations
 import pytest
 
 from .conftest import SHOTS
-from .helpers import READY, bot_table, crowned_room, open_page
+from .helpers import WAITING, bot_table, crowned_room, open_page, or_waiting
 
 pytestmark = pytest.mark.browser
 
@@ -154,10 +154,8 @@ def test_every_seat_of_the_strip_keeps_two_lines(site_server, browser, game):
                 page.goto(f"{base}/rooms/{room['room_id']}/")
                 page.wait_for_function(
                     "() => document.querySelector('.seat .tag.role.emperor, .seat .tag.role.dealer')", timeout=180_000)
-                seats = page.wait_for_function(
-                    f"() => ({STRIP})() || (document.querySelector(\"{READY}\") ? '__waiting__' : null)",
-                    timeout=120_000).json_value()
-                if seats != "__waiting__":
+                seats = page.wait_for_function(or_waiting(STRIP), timeout=120_000).json_value()
+                if seats != WAITING:
                     break
                 # The hand ended while its only human was on 托管: the room
                 # went back to waiting (services.hands.next_hand; on a loaded
