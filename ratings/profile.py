@@ -11,6 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from django.utils import timezone
+from django.utils.formats import date_format, time_format
 
 from games.engine import get_rules
 from games.models import GAME_CHOICES
@@ -21,7 +22,9 @@ from .models import PlayerRating, RatingChange
 GRAPH_POINTS = 200
 #: Hands a record is computed over (the latest ones).
 RECORD_HANDS = 1000
-WIDTH, HEIGHT, PAD_X, PAD_Y = 600, 180, 44, 16
+#: The graph's box in SVG units; the margins hold a four-digit rating (left)
+#: and the dates or times (below) at the phone's larger axis font (ratings.css).
+WIDTH, HEIGHT, PAD_X, PAD_Y = 600, 200, 52, 28
 
 
 @dataclass(frozen=True)
@@ -29,8 +32,7 @@ class Graph:
     """A rating graph ready for the SVG template: ``points`` is the
     polyline's ``"x,y x,y …"``; ``low``/``high`` the rating range drawn,
     ``first``/``last`` the times (aware datetimes) of the first and last
-    point, drawn as dates under the axis' two ends, or as times after one
-    date when both are of one day (:attr:`one_day`)."""
+    point, drawn under the axis' two ends as :attr:`axis_labels` says."""
 
     points: str
     dots: list
@@ -53,6 +55,20 @@ class Graph:
         if first is None or last is None:
             return False
         return timezone.localtime(first).date() == timezone.localtime(last).date()
+
+    @property
+    def axis_labels(self) -> tuple[str, str]:
+        """``(left, right)``: the words under the time axis' two ends, in the
+        active language and time zone.  Two dates; within one day
+        (:attr:`one_day`) the date and time of the first point, then the
+        time of the last, or ``""`` when that reads the same (one hand)."""
+        if self.first is None or self.last is None:
+            return "", ""
+        first, last = timezone.localtime(self.first), timezone.localtime(self.last)
+        if not self.one_day:
+            return date_format(first, "SHORT_DATE_FORMAT"), date_format(last, "SHORT_DATE_FORMAT")
+        start, end = time_format(first, "TIME_FORMAT"), time_format(last, "TIME_FORMAT")
+        return f"{date_format(first, 'SHORT_DATE_FORMAT')} {start}", "" if end == start else end
 
     @property
     def y_high(self) -> int:
