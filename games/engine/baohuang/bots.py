@@ -55,6 +55,16 @@ PARAMS = {
 }
 
 
+class PlayKnowledge:
+    """The fields of :class:`~.view.Knowledge` the heuristic reads in the play
+    phase, mutable: the search's play-outs (:func:`.search.fast_rollout`) and
+    its inference (:func:`.inference.surprise`) set them seat by seat as the
+    table changes instead of building a Knowledge per decision."""
+
+    __slots__ = ("seat", "phase", "rc", "size", "sizes", "emperor", "guard", "solo",
+                 "i_am_guard", "top", "can_yield")
+
+
 def strength(rc, extra_bj: int = 0, extra_twos: int = 0) -> float:
     """A rough control score of a hand: 4H* 3, BJ 2, SJ 1.5, 2 1, A 0.4."""
     return (3 * rc[H4] + 2 * (rc[BJ] + extra_bj) + 1.5 * rc[SJ] + (rc[TWO] + extra_twos)

@@ -40,6 +40,12 @@ consistent with that knowledge:
   have received one since (crown pile 2s as emperor, tribute this seat did
   not see).
 
+Once play has begun, :func:`infer_world` keeps the likelier of a few such
+draws (:mod:`.inference`): a world in which the heuristic, seated in each
+other seat, would have played as they did is preferred, so the search's
+worlds lean towards the hands the plays reveal (a secret guard who lets his
+emperor win is found in about half of the worlds instead of a quarter).
+
 Each candidate action is then played out with the ``heuristic`` policy at
 every seat and scored by the seat's game points (B12: places and doubling)
 plus the tribute the result brings in the next hand (B13, one card valued at
@@ -69,6 +75,7 @@ from .scoring import score
 from .sets import beating_shapes
 from .state import HandState, Match, Previous, new_state
 from .tribute import owed_shares
+from .inference import pick, public_plays
 from .view import guard_visible, knowledge, solo_visible
 from .deal import deck
 from .buy3 import PAYMENT_KINDS
@@ -104,7 +111,9 @@ class InfoSet:
     ``guard_declared`` as this seat sees them; ``bought`` as (buyer, seller, paid
     or None, the 3 or None), paid and 3 known only to buyer and seller (B7); ``tribute`` as (from, to, card or None); ``pile``: the crown pile's
     cards when this seat holds it, else None; ``pile_twos`` the number of 2s in
-    it during the crown, and after it the number the emperor took: public, B8)."""
+    it during the crown, and after it the number the emperor took: public, B8);
+    ``plays``: the play phase's public plays, 讓 and 過 in order
+    (:func:`.inference.public_plays`), empty before the play phase)."""
 
     seat: int
     phase: str
@@ -132,6 +141,7 @@ class InfoSet:
     trick_log: tuple
     last_round: tuple
     finished: tuple[int, ...]
+    plays: tuple = ()
 
 
 def infoset(st: HandState, seat: int) -> InfoSet:
@@ -160,6 +170,7 @@ def infoset(st: HandState, seat: int) -> InfoSet:
         pile_twos=sum(1 for c in st.crown_pile if c.rank == "2") + st.crown_twos,
         leader=st.leader, top=st.top, yielded=st.yielded, passed=st.passed,
         trick_log=st.trick_log, last_round=st.last_round, finished=st.finished,
+        plays=public_plays(st.log) if st.phase == "play" else (),
     )
 
 
@@ -466,6 +477,15 @@ def sample_world(info: InfoSet, rng: random.Random) -> HandState | None:
     )
 
 
+def infer_world(info: InfoSet, rng: random.Random) -> HandState | None:
+    """A world for the search: :func:`sample_world`, leaning towards the
+    deals that explain the plays seen (:func:`.inference.pick` among a few
+    draws; a single draw before the first play)."""
+    if not info.plays:
+        return sample_world(info, rng)
+    return pick(lambda r: sample_world(info, r), info.seat, info.plays, rng)
+
+
 # ---------------------------------------------------------------- rollouts
 
 
@@ -492,13 +512,6 @@ def rollout(st: HandState, rng: random.Random, limit: int = 2000) -> HandState:
         st = step(st, s, verb, arg)
         limit -= 1
     return st
-
-
-class _Kn:
-    """The fields of :class:`~.view.Knowledge` the heuristic reads, mutable."""
-
-    __slots__ = ("seat", "phase", "rc", "size", "sizes", "emperor", "guard", "solo",
-                 "i_am_guard", "top", "can_yield")
 
 
 def fast_rollout(st: HandState, rng: random.Random, deadline: float | None = None) -> tuple | None:
@@ -528,7 +541,7 @@ def fast_rollout(st: HandState, rng: random.Random, deadline: float | None = Non
     s = st.to_act
     lead, follow = bots._lead, bots._follow
     params = bots.PARAMS
-    kn = _Kn()
+    kn = bots.PlayKnowledge()
     kn.phase = "play"
     kn.emperor = emp
     kn.sizes = sizes
@@ -685,7 +698,7 @@ def decide(st: HandState, seat: int, rng: random.Random, config: SearchConfig | 
         return cands[0]
 
     def sample(r):
-        return sample_world(info, r)
+        return infer_world(info, r)
 
     def evaluate(world, cand, r, deadline):
         verb, arg = cand
