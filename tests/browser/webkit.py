@@ -30,6 +30,8 @@ DRIVER = "WebKitWebDriver"
 XVFB = "Xvfb"
 #: Start of the skip reason when WebKit is missing.
 NO_WEBKIT = "no WebKitGTK"
+#: Seconds a new session (a MiniBrowser started) may take before the test fails.
+SESSION_TIMEOUT = 180
 
 
 def minibrowser() -> str | None:
@@ -124,10 +126,13 @@ class WebKit:
 
     def session(self, width: int, height: int) -> Session:
         """A new MiniBrowser window of about ``width`` × ``height`` (see the module)."""
+        # Starting a MiniBrowser is the slowest command: under a loaded CI
+        # machine (load 14 on 2 cores) it once took over 60 s, so it has
+        # SESSION_TIMEOUT; every other command keeps ``call``'s 60 s.
         value = self.call("POST", "/session", {"capabilities": {"alwaysMatch": {
             "browserName": "MiniBrowser",
             "webkitgtk:browserOptions": {"binary": minibrowser(), "args": ["--automation"]},
-        }}})
+        }}}, timeout=SESSION_TIMEOUT)
         session = Session(self, value["sessionId"])
         session.call("POST", "/window/rect", {"width": width, "height": height})
         return session
