@@ -3,7 +3,7 @@ the search bot, and is it stable?
 
     python scripts/review_figures.py GAME [--hands 6] [--seed 2001] [--worlds W]
                                      [--factor 10] [--search-worlds 64] [--data FILE]
-                                     [--reuse] [--sweep]
+                                     [--reuse] [--records FILE] [--sweep]
 
 Plays ``--hands`` hands of GAME, each with one seat (chosen by the hand's seed)
 playing at random and the others searching (``--search-worlds``, default 64,
@@ -72,11 +72,19 @@ def hand_record(game: str, seed: int, search_worlds: int = SEARCH_WORLDS) -> tup
 
 
 def collect(game: str, hands: int, seed: int, worlds: int, factor: int,
-            search_worlds: int = SEARCH_WORLDS) -> list[dict]:
+            search_worlds: int = SEARCH_WORLDS, records: Path | None = None) -> list[dict]:
+    """Play (or, with ``records``, read back what an earlier run kept there:
+    a JSON object by seed) and review the hands."""
+    kept = json.loads(records.read_text()) if records and records.exists() else {}
     rows = []
     for h in range(hands):
         s = seed + h
-        rec, rseat = hand_record(game, s, search_worlds)
+        key = f"{game}/{s}/{search_worlds}"
+        if key not in kept:
+            kept[key] = hand_record(game, s, search_worlds)
+            if records:
+                records.write_text(json.dumps(kept))
+        rec, rseat = kept[key]
         row = {"seed": s, "random_seat": rseat, "reviews": {}}
         for w in (worlds, worlds * factor):
             if str(w) in row["reviews"]:  # --factor 1: the review is a pure function
@@ -204,16 +212,26 @@ def main(argv=None) -> int:
     p.add_argument("--factor", type=int, default=10)
     p.add_argument("--search-worlds", type=int, default=SEARCH_WORLDS,
                    help=f"worlds a search seat samples a decision (default {SEARCH_WORLDS})")
+    p.add_argument("--pilot", type=int, default=None,
+                   help="the review's first-round worlds (review.PILOT_WORLDS; as many as "
+                        "--worlds: every decision gets the same worlds, as before session 40)")
     p.add_argument("--data", default=None)
     p.add_argument("--reuse", action="store_true")
+    p.add_argument("--records", default=None,
+                   help="a JSON file that keeps the hands played (by game, seed and search "
+                        "worlds) for the next run: a review change is re-measured without "
+                        "playing the hands again")
     p.add_argument("--sweep", action="store_true",
                    help="also print the figures of other flag rules (calibration)")
     a = p.parse_args(argv)
     worlds = a.worlds or rv.DEFAULT_WORLDS
+    if a.pilot is not None:
+        rv.PILOT_WORLDS = a.pilot
     if a.reuse:
         rows = json.loads(Path(a.data).read_text())
     else:
-        rows = collect(a.game, a.hands, a.seed, worlds, a.factor, a.search_worlds)
+        rows = collect(a.game, a.hands, a.seed, worlds, a.factor, a.search_worlds,
+                       Path(a.records) if a.records else None)
         if a.data:
             Path(a.data).write_text(json.dumps(rows))
     f = figures(a.game, rows, worlds, a.factor)

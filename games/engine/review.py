@@ -45,8 +45,13 @@ accuracy from a few noisy decisions shows as the wide range it is (a hand of
 figure to be trusted to the unit.
 
 Budget: worlds, not time.  :func:`review_hand` samples ``worlds`` worlds
-(default :data:`DEFAULT_WORLDS`) for every unforced decision, so a review is
-a pure function of the record, ``seed`` and ``worlds``: the same hand
+(default :data:`DEFAULT_WORLDS`) an unforced decision on average, in two
+rounds: :data:`PILOT_WORLDS` for every decision, then the rest of the hand's
+budget to the decisions in proportion to how much their candidates' results
+spread (:func:`allocate`: a decision where every candidate scored as the
+move in every world needs no more, one whose play-outs swing by doublings
+needs many).  A review is a pure function of the record, ``seed`` and
+``worlds``: the same hand
 reviewed on a busy or an idle, a slow or a fast machine gets the same
 verdicts, only sooner or later.  ``budget_ms`` is an optional cap on *this
 thread's CPU time* (``time.thread_time``) for the hand, a protection against a
@@ -98,6 +103,13 @@ MIN_WORLDS = 2
 #: 16–17 of 30 hands at 8 worlds and 20–24 at 32 in one game, 23 and 26 in
 #: the other (docs/review.md, session 38).
 DEFAULT_WORLDS = 32
+#: Worlds every unforced decision gets in the review's first round; the rest
+#: of the hand's budget (``worlds`` a decision on average) goes in a second
+#: round to the decisions by their spread (:func:`allocate`), at most
+#: :data:`MAX_SHARE` times ``worlds`` each.  A budget of ``PILOT_WORLDS``
+#: worlds or fewer is spent evenly.
+PILOT_WORLDS = 8
+MAX_SHARE = 4
 #: Worlds a decision needs before it may be flagged: below it the loss is
 #: not held out (:func:`_held_out_loss` needs two halves of two) and a
 #: standard error of two or three worlds is no confidence at all (two worlds
@@ -295,6 +307,83 @@ def accuracy_interval(losses: Sequence[float], ses: Sequence[float],
     return [_score(mean + half, unit), _score(mean - half, unit)]
 
 
+class _Estimate:
+    """The running figures of one decision: every candidate played out in
+    each world sampled so far (common random numbers), more worlds added by
+    :meth:`sample` (the reviewer samples in two rounds, :func:`review_hand`)."""
+
+    def __init__(self, problem: ReviewProblem, rng: random.Random):
+        self.problem, self.rng = problem, rng
+        n = len(problem.candidates)
+        self.sums = [0.0] * n
+        self.diffs: list[list[float]] = [[] for _ in range(n)]
+        self.worlds = 0
+        self.failures = 0
+        self.cut = False  # stopped by the deadline before its target
+
+    def sample(self, target: int | None, deadline: float | None, min_worlds: int,
+               clock: Callable[[], float], pause: Callable[[], None] | None) -> None:
+        """Sample worlds until ``target`` in all (None: no target) or, once
+        ``min_worlds`` are done, until ``clock()`` passes ``deadline``."""
+        problem = self.problem
+        while target is None or self.worlds < target:
+            if self.worlds >= min_worlds and deadline is not None and clock() > deadline:
+                self.cut = target is not None
+                break
+            if deadline is None and target is None and self.worlds >= min_worlds:
+                break
+            if self.failures > 3:
+                break
+            if pause is not None:
+                pause()
+            seed = self.rng.getrandbits(62)
+            world = problem.sample(random.Random(seed))
+            if world is None:
+                self.failures += 1
+                continue
+            results = [problem.evaluate(world, c, random.Random(seed ^ 0x5DEECE66D))
+                       for c in problem.candidates]
+            base = results[problem.played]
+            for i, r in enumerate(results):
+                self.sums[i] += r
+                self.diffs[i].append(r - base)
+            self.worlds += 1
+
+    def spread(self) -> float:
+        """The largest standard deviation, over the worlds so far, of a
+        candidate's difference to the move played (0 when every candidate
+        scored as the move in every world; 0 below two worlds)."""
+        w = self.worlds
+        if w < 2:
+            return 0.0
+        out = 0.0
+        for d in self.diffs:
+            m = sum(d) / w
+            out = max(out, sum((x - m) ** 2 for x in d) / (w - 1))
+        return math.sqrt(out)
+
+    def result(self) -> dict:
+        """:func:`evaluate_decision`'s answer for the worlds so far."""
+        problem, worlds = self.problem, self.worlds
+        n = len(problem.candidates)
+        if not worlds:
+            return {"means": [0.0] * n, "played": problem.played, "best": problem.played,
+                    "loss": 0.0, "raw_loss": 0.0, "se": 0.0, "worlds": 0, "cut": self.cut}
+        means = [s / worlds for s in self.sums]
+        best = max(range(n), key=lambda i: (means[i], i == problem.played))
+        d = self.diffs[best]
+        raw = _held_out_loss(self.diffs, problem.played) if worlds >= 4 else sum(d) / worlds
+        loss = max(0.0, raw)
+        if worlds > 1:
+            m = sum(d) / worlds
+            var = sum((x - m) ** 2 for x in d) / (worlds - 1)
+            se = math.sqrt(var / worlds)
+        else:
+            se = float("inf")
+        return {"means": means, "played": problem.played, "best": best, "loss": loss,
+                "raw_loss": raw, "se": se, "worlds": worlds, "cut": self.cut}
+
+
 def evaluate_decision(problem: ReviewProblem, rng: random.Random, deadline: float | None,
                       max_worlds: int | None, min_worlds: int = MIN_WORLDS,
                       clock: Callable[[], float] = time.thread_time,
@@ -308,50 +397,48 @@ def evaluate_decision(problem: ReviewProblem, rng: random.Random, deadline: floa
     "played": i, "best": j, "loss": x, "se": s, "worlds": n, "cut": bool}``
     (``cut``: the deadline stopped it before ``max_worlds``); ``worlds`` may
     be 0 when no world can be drawn (then every figure is 0)."""
-    n = len(problem.candidates)
-    sums = [0.0] * n
-    diffs: list[list[float]] = [[] for _ in range(n)]
-    worlds = 0
-    failures = 0
-    cut = False  # stopped by the deadline before max_worlds
-    while max_worlds is None or worlds < max_worlds:
-        if worlds >= min_worlds and deadline is not None and clock() > deadline:
-            cut = max_worlds is not None
-            break
-        if deadline is None and max_worlds is None and worlds >= min_worlds:
-            break
-        if pause is not None:
-            pause()
-        seed = rng.getrandbits(62)
-        world = problem.sample(random.Random(seed))
-        if world is None:
-            failures += 1
-            if failures > 3:
-                break
-            continue
-        results = [problem.evaluate(world, c, random.Random(seed ^ 0x5DEECE66D))
-                   for c in problem.candidates]
-        base = results[problem.played]
-        for i, r in enumerate(results):
-            sums[i] += r
-            diffs[i].append(r - base)
-        worlds += 1
-    if not worlds:
-        return {"means": [0.0] * n, "played": problem.played, "best": problem.played,
-                "loss": 0.0, "raw_loss": 0.0, "se": 0.0, "worlds": 0, "cut": cut}
-    means = [s / worlds for s in sums]
-    best = max(range(n), key=lambda i: (means[i], i == problem.played))
-    d = diffs[best]
-    raw = _held_out_loss(diffs, problem.played) if worlds >= 4 else sum(d) / worlds
-    loss = max(0.0, raw)
-    if worlds > 1:
-        m = sum(d) / worlds
-        var = sum((x - m) ** 2 for x in d) / (worlds - 1)
-        se = math.sqrt(var / worlds)
-    else:
-        se = float("inf")
-    return {"means": means, "played": problem.played, "best": best, "loss": loss,
-            "raw_loss": raw, "se": se, "worlds": worlds, "cut": cut}
+    est = _Estimate(problem, rng)
+    est.sample(max_worlds, deadline, min_worlds, clock, pause)
+    return est.result()
+
+
+def allocate(spreads: Sequence[float], budget: int, cap: int) -> list[int]:
+    """Extra worlds for decisions of ``spreads`` (each one's standard
+    deviation so far): ``budget`` in all, each in proportion to its spread
+    (Neyman's allocation: it minimizes ``Σ spread² / worlds``, the variance
+    of a seat's mean loss), at most ``cap`` each; what the cap holds back
+    goes to the others in the same proportion.  Decisions of spread 0 get
+    none, so the budget may be left partly unspent.  Whole worlds by largest
+    remainders (ties to the earlier decision): a pure function.
+
+    >>> allocate([0.0, 1.0, 3.0], 8, 100)
+    [0, 2, 6]
+    >>> allocate([1.0, 1.0, 8.0], 12, 6)  # the third is capped, the rest shared
+    [3, 3, 6]
+    >>> allocate([0.0, 0.0], 10, 5)
+    [0, 0]
+    """
+    n = len(spreads)
+    out = [0] * n
+    free = [i for i in range(n) if spreads[i] > 0]
+    left = budget
+    while free and left > 0:
+        total = sum(spreads[i] for i in free)
+        share = {i: left * spreads[i] / total for i in free}
+        over = [i for i in free if share[i] >= cap]
+        if not over:
+            floors = {i: int(share[i]) for i in free}
+            for i in free:
+                out[i] = floors[i]
+            rest = left - sum(floors.values())
+            for i in sorted(free, key=lambda i: (-(share[i] - floors[i]), i))[:rest]:
+                out[i] += 1
+            return out
+        for i in over:
+            out[i] = cap
+            left -= cap
+        free = [i for i in free if i not in over]
+    return out
 
 
 def _held_out_loss(diffs: list[list[float]], played: int) -> float:
@@ -388,13 +475,14 @@ def review_hand(rules: GameRules, match: Any, deal: Any, actions: Sequence[Actio
     """Review every decision of the hand ``actions`` played from ``match`` and
     ``deal`` (see the module docstring for the figures and the budget).
 
-    ``worlds``: worlds sampled for each unforced decision (default
-    ``max_worlds`` if given, else :data:`DEFAULT_WORLDS`): the budget, so the
-    review is a pure function of the record, ``seed`` and ``worlds`` (a
-    machine's speed changes only how long it takes).  ``budget_ms``: an
-    optional cap on this thread's CPU milliseconds for the hand (None: no
-    cap); once it is spent the decisions left get :data:`MIN_WORLDS` worlds
-    each, and :attr:`HandReview.capped` counts them (a capped review is no
+    ``worlds``: worlds sampled an unforced decision on average (default
+    ``max_worlds`` if given, else :data:`DEFAULT_WORLDS`; :data:`PILOT_WORLDS`
+    each first, the rest by :func:`allocate`): the budget, so the review is a
+    pure function of the record, ``seed`` and ``worlds`` (a machine's speed
+    changes only how long it takes).  ``budget_ms``: an optional cap on this
+    thread's CPU milliseconds for the hand (None: no cap); once it is spent
+    the decisions left get :data:`MIN_WORLDS` worlds each (in the first
+    round; in the second, none more), and :attr:`HandReview.capped` counts them (a capped review is no
     longer machine-independent; the site's cap is set well above a hand's
     need).  ``pause``, if given, is called before each sampled world and each
     "with all cards" play-out: the site's governor sleeps there while live
@@ -420,23 +508,42 @@ def review_hand(rules: GameRules, match: Any, deal: Any, actions: Sequence[Actio
         problems.append((i, phase, state, problem, action))
         state = rules.apply(state, action)
     end = None if budget_ms is None else started + budget_ms / 1000.0
+    # First round: every unforced decision gets PILOT_WORLDS (all its worlds
+    # when the budget is no larger).
+    pilot = min(worlds, PILOT_WORLDS)
+    estimates: dict[int, _Estimate] = {}
+    all_cards_losses: dict[int, float] = {}
+    for i, _phase, _st, problem, _action in problems:
+        if problem is None or len(problem.candidates) < 2:
+            continue
+        est = estimates[i] = _Estimate(problem, random.Random(rng.getrandbits(62)))
+        est.sample(pilot, end, MIN_WORLDS, clock, pause)
+        if all_cards and problem.real is not None:
+            if pause is not None:
+                pause()
+            all_cards_losses[i] = _all_cards_loss(problem, random.Random(rng.getrandbits(62)),
+                                                  playouts=1)
+    # Second round: the rest of the budget by spread (Neyman's allocation).
+    if worlds > pilot and estimates:
+        order = list(estimates)
+        extra = allocate([estimates[i].spread() for i in order],
+                         (worlds - pilot) * len(order), MAX_SHARE * worlds - pilot)
+        for i, k in zip(order, extra):
+            est = estimates[i]
+            if k and not est.cut:
+                est.sample(est.worlds + k, end, MIN_WORLDS, clock, pause)
     capped = 0
     reviews: list[DecisionReview] = []
     for i, phase, _st, problem, action in problems:
         record = action.to_record()
-        if problem is None or len(problem.candidates) < 2:
+        if i not in estimates:
             reviews.append(DecisionReview(i, action.seat, phase, record, record, 0.0, 0.0,
                                           0.0, 0.0, 0, "forced"))
             continue
-        res = evaluate_decision(problem, random.Random(rng.getrandbits(62)), end,
-                                worlds, clock=clock, pause=pause)
+        res = estimates[i].result()
         capped += res["cut"]  # the cap, not a sampler that found no world
         best = problem.to_action(problem.candidates[res["best"]]).to_record()
-        ac = None
-        if all_cards and problem.real is not None:
-            if pause is not None:
-                pause()
-            ac = _all_cards_loss(problem, random.Random(rng.getrandbits(62)), playouts=1)
+        ac = all_cards_losses.get(i)
         se = res["se"]
         reviews.append(DecisionReview(
             i, action.seat, phase, record, best if res["loss"] > 0 else record,

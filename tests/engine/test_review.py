@@ -211,6 +211,40 @@ def test_the_budget_is_worlds_so_the_verdicts_do_not_depend_on_the_machines_spee
     assert {d["worlds"] for d in capped["decisions"] if d["verdict"] != "forced"} == {2, 3}
 
 
+def test_the_second_round_of_worlds_goes_to_the_decisions_that_vary():
+    """The budget is ``worlds`` a decision on average: every unforced decision
+    gets PILOT_WORLDS first, the rest goes by spread (Neyman's allocation,
+    :func:`allocate`), at most MAX_SHARE × ``worlds`` to one.  A decision
+    whose candidates all scored as the move in every first-round world gets
+    no more (and shows no loss); one that varied gets more than the average."""
+    rv = review_module
+    rec = _records("baohuang", 1, 5)[0]
+    worlds = 16
+    judged = [d for d in review_record(rec, worlds=worlds, seed=3, all_cards=False).decisions
+              if d.verdict != "forced"]
+    counts = [d.worlds for d in judged]
+    assert sum(counts) <= worlds * len(judged)
+    assert min(counts) == rv.PILOT_WORLDS and max(counts) <= rv.MAX_SHARE * worlds
+    settled = [d for d in judged if d.worlds == rv.PILOT_WORLDS]
+    varied = [d for d in judged if d.worlds > worlds]
+    assert settled and varied, counts
+    assert all(d.se == 0 and d.raw_loss == 0 for d in settled)
+    assert sum(counts) >= worlds * len(judged) - len(judged)  # spent, but for rounding
+    # a budget of PILOT_WORLDS or fewer is spent evenly, in one round
+    even = review_record(rec, worlds=rv.PILOT_WORLDS, seed=3, all_cards=False).decisions
+    assert {d.worlds for d in even if d.verdict != "forced"} == {rv.PILOT_WORLDS}
+
+
+def test_allocate_is_neyman_capped_and_whole():
+    allocate = review_module.allocate
+    assert allocate([1.0, 2.0, 1.0], 40, 100) == [10, 20, 10]
+    assert allocate([1.0, 1.0, 1.0], 10, 100) == [4, 3, 3]  # remainders to the earlier
+    assert allocate([0.0, 5.0, 1.0, 1.0], 30, 12) == [0, 12, 9, 9]
+    assert allocate([0.0, 0.0], 30, 12) == [0, 0]  # nothing varies: nothing spent
+    assert allocate([1.0, 1.0], 50, 12) == [12, 12]  # the caps hold back the rest
+    assert allocate([], 10, 5) == []
+
+
 def test_a_known_bad_move_is_a_blunder_and_the_better_move_is_named():
     """A problem whose played move always scores 3 less than the other
     candidate: loss 3, standard error 0, a blunder (thresholds 0.5/1/2)."""

@@ -4,6 +4,7 @@ per-decision data (no hand is played or reviewed here)."""
 from __future__ import annotations
 
 import importlib.util
+import json
 from pathlib import Path
 
 SCRIPT = Path(__file__).resolve().parents[2] / "scripts" / "review_figures.py"
@@ -62,3 +63,20 @@ def test_the_sweep_flags_more_with_a_lower_threshold_and_fewer_standard_errors()
     assert rows[(0.0, 0.5)][4] == "0/2"
     # the random seat's 1.5 ± 0.1 is flagged by every rule (lower end ≥ 1.2 ≥ 2 × 0.5)
     assert all(p[2] == "1/5" for p in rows.values())
+
+
+def test_records_keep_the_hands_played_for_the_next_run(tmp_path, monkeypatch):
+    """``--records``: the hands played are kept by game, seed and search
+    worlds, so a change of the review is re-measured without playing them
+    again (the second run plays nothing and gives the same figures)."""
+    script = _script()
+    kept = tmp_path / "records.json"
+    first = script.collect("baohuang", 1, 7, 2, 1, search_worlds=1, records=kept)
+    assert list(json.loads(kept.read_text())) == ["baohuang/7/1"]
+
+    def no_play(*args, **kwargs):
+        raise AssertionError("the hand was played again")
+
+    monkeypatch.setattr(script, "hand_record", no_play)
+    again = script.collect("baohuang", 1, 7, 2, 1, search_worlds=1, records=kept)
+    assert again == first
