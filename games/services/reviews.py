@@ -91,8 +91,9 @@ def on_hand_completed(sender, hand_id=None, summary=None, players=None, **kwargs
 
 
 def worlds() -> int:
-    """Worlds sampled for each unforced decision of a review, the review's
-    budget (``GAMES_REVIEW_WORLDS``, default
+    """Worlds sampled an unforced decision of a review on average (eight
+    each, the rest by spread: :func:`games.engine.review.review_hand`), the
+    review's budget (``GAMES_REVIEW_WORLDS``, default
     :data:`games.engine.review.DEFAULT_WORLDS`; a decision of fewer than
     :data:`~games.engine.review.FLAG_MIN_WORLDS` is never flagged)."""
     return int(getattr(settings, "GAMES_REVIEW_WORLDS", DEFAULT_WORLDS))

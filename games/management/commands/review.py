@@ -4,7 +4,8 @@ Reviews a finished hand of a hand record (``-``: stdin) with the search bot
 (:mod:`games.engine.review`), without the database, and prints each
 seat's decision count, mean loss per decision and accuracy, then the flagged
 decisions (the move played and the better one).  ``--worlds``: worlds
-sampled per decision, the review's budget (default
+sampled a decision on average (eight each, the rest to the decisions whose
+play-outs vary), the review's budget (default
 :data:`~games.engine.review.DEFAULT_WORLDS`; ``--max-worlds`` is the same);
 the figures are a pure function of the record, ``--seed`` and ``--worlds``.
 ``--budget-ms``: an optional CPU cap for the whole hand (default none).  Exit 0; 2 with a
@@ -33,7 +34,7 @@ class Command(BaseCommand):
         parser.add_argument("--hand", type=int, default=-1,
                             help="which hand of the record (default the last)")
         parser.add_argument("--worlds", type=int, default=None,
-                            help=f"worlds per decision (default {DEFAULT_WORLDS})")
+                            help=f"worlds a decision on average (default {DEFAULT_WORLDS})")
         parser.add_argument("--budget-ms", type=float, default=None,
                             help="optional cap on the CPU milliseconds of the whole hand")
         parser.add_argument("--max-worlds", type=int, default=None,
