@@ -307,6 +307,12 @@ def accuracy_interval(losses: Sequence[float], ses: Sequence[float],
     return [_score(mean + half, unit), _score(mean - half, unit)]
 
 
+def _variance(xs: Sequence[float]) -> float:
+    """The sample variance of ``xs`` (two or more values)."""
+    m = sum(xs) / len(xs)
+    return sum((x - m) ** 2 for x in xs) / (len(xs) - 1)
+
+
 class _Estimate:
     """The running figures of one decision: every candidate played out in
     each world sampled so far (common random numbers), more worlds added by
@@ -353,14 +359,9 @@ class _Estimate:
         """The largest standard deviation, over the worlds so far, of a
         candidate's difference to the move played (0 when every candidate
         scored as the move in every world; 0 below two worlds)."""
-        w = self.worlds
-        if w < 2:
+        if self.worlds < 2:
             return 0.0
-        out = 0.0
-        for d in self.diffs:
-            m = sum(d) / w
-            out = max(out, sum((x - m) ** 2 for x in d) / (w - 1))
-        return math.sqrt(out)
+        return math.sqrt(max(_variance(d) for d in self.diffs))
 
     def result(self) -> dict:
         """:func:`evaluate_decision`'s answer for the worlds so far."""
@@ -374,12 +375,7 @@ class _Estimate:
         d = self.diffs[best]
         raw = _held_out_loss(self.diffs, problem.played) if worlds >= 4 else sum(d) / worlds
         loss = max(0.0, raw)
-        if worlds > 1:
-            m = sum(d) / worlds
-            var = sum((x - m) ** 2 for x in d) / (worlds - 1)
-            se = math.sqrt(var / worlds)
-        else:
-            se = float("inf")
+        se = math.sqrt(_variance(d) / worlds) if worlds > 1 else float("inf")
         return {"means": means, "played": problem.played, "best": best, "loss": loss,
                 "raw_loss": raw, "se": se, "worlds": worlds, "cut": self.cut}
 
@@ -437,7 +433,7 @@ def allocate(spreads: Sequence[float], budget: int, cap: int) -> list[int]:
         for i in over:
             out[i] = cap
             left -= cap
-        free = [i for i in free if i not in over]
+        free = [i for i in free if share[i] < cap]
     return out
 
 
@@ -481,9 +477,9 @@ def review_hand(rules: GameRules, match: Any, deal: Any, actions: Sequence[Actio
     pure function of the record, ``seed`` and ``worlds`` (a machine's speed
     changes only how long it takes).  ``budget_ms``: an optional cap on this
     thread's CPU milliseconds for the hand (None: no cap); once it is spent
-    the decisions left get :data:`MIN_WORLDS` worlds each (in the first
-    round; in the second, none more), and :attr:`HandReview.capped` counts them (a capped review is no
-    longer machine-independent; the site's cap is set well above a hand's
+    the decisions left get :data:`MIN_WORLDS` worlds each in the first round
+    and none more in the second, and :attr:`HandReview.capped` counts them
+    (a capped review is no longer machine-independent; the site's cap is set well above a hand's
     need).  ``pause``, if given, is called before each sampled world and each
     "with all cards" play-out: the site's governor sleeps there while live
     tables keep the machine busy (``games.runtime.governor``); the figures do
