@@ -127,6 +127,36 @@ def wait_on_autoplay(page, until_js: str, timeout_ms: int, tries: int = 3):
     pytest.fail(f"the room went back to waiting {tries} times")
 
 
+#: Either way a viewer on 托管 gets the next deal: 接管 during the result
+#: pause (the table deals on), or 准备 once the room went back to waiting.
+DEAL_ON = f"#autoplay-notice [data-action='autoplay-off'], {READY}"
+
+
+def deal_on(page, timeout_ms: int = 60_000, tries: int = 4) -> None:
+    """After a hand ended with the viewer on 托管, take the seat back so the
+    table deals the next hand, and wait until it did (``#table``'s
+    ``data-hand`` changes).  During the result pause (``HAND_PAUSE_S``) the
+    notice's 接管 does it; once the pause ran out the room is waiting, the
+    viewer not ready (``services.hands.next_hand``), and 准备 does it.  On a
+    loaded machine the pause may end between the two (CI: 接管 was gone when
+    the test came to press it), so whichever shows is pressed, in the page
+    (a button that went meanwhile is no press), at most ``tries`` times, each
+    answered (the table's version moves) before the next; fails after."""
+    hand = page.locator("#table").get_attribute("data-hand")
+    for _ in range(tries):
+        state = page.wait_for_function(
+            "([h, sel]) => document.querySelector('#table').dataset.hand !== h ? 'dealt'"
+            " : (document.querySelector(sel) ? 'press' : null)",
+            arg=[hand, DEAL_ON], timeout=timeout_ms).json_value()
+        if state == "dealt":
+            return
+        v = version(page)
+        if page.evaluate("sel => { const b = document.querySelector(sel); if (b) b.click(); return !!b; }", DEAL_ON):
+            page.wait_for_function("v => +document.querySelector('#table').dataset.version !== v", arg=v,
+                                   timeout=timeout_ms)
+    pytest.fail(f"no new hand after {tries} presses of 接管 or 准备")
+
+
 def card_rows(page) -> int:
     """How many rows the hand's cards stand in (distinct tops, selected cards
     counted at their row)."""

@@ -6,7 +6,7 @@ lies on one line, inside its place, its indexes all showing.  Held
 sideways (812 × 375) and upright (375 × 812), on a live table of bots
 (the human on 托管): bots play five of a kind in most hands; after a hand
 without one the test takes the seat back (a table of bots and 托管 stops
-between hands), puts the last hand's result sheet away, and hands the seat
+between hands: helpers.deal_on), puts the last hand's result sheet away, and hands the seat
 to the bot again once the next is dealt."""
 
 from __future__ import annotations
@@ -14,7 +14,7 @@ from __future__ import annotations
 import pytest
 
 from .conftest import SHOTS
-from .helpers import bot_table
+from .helpers import bot_table, deal_on
 
 pytestmark = pytest.mark.browser
 
@@ -53,10 +53,7 @@ def test_a_five_card_play_lies_on_one_line(site_server, browser, size):
             seen = page.wait_for_function(FIVE_OR_END, timeout=240_000, polling=50).json_value()
             if not seen.get("ended"):
                 break
-            hand = page.locator("#table").get_attribute("data-hand")
-            page.click("[data-action='autoplay-off']")  # the table deals on
-            page.wait_for_function("h => document.querySelector('#table').dataset.hand !== h", arg=hand,
-                                   timeout=60_000)
+            deal_on(page)  # 接管 in the result pause, or 准备 once the room waits
             page.wait_for_selector("#my-hand[data-rows]")  # the seat's buttons shown (ring.css)
             # the last hand's result stays as a sheet over the page until the
             # player goes on (table_ui.js); on a phone it covers the 托管 button

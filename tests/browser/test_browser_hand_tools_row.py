@@ -24,10 +24,11 @@ pytestmark = pytest.mark.browser
 SIZES = [{"width": 375, "height": 812}, {"width": 768, "height": 1024},
          {"width": 1024, "height": 768}, {"width": 1280, "height": 800}]
 
-#: The row's box, how far it scrolls, and each control's right edge.
+#: The row's box, how far it scrolls, and each control's right edge; null
+#: until the script has put in its last control, the bell.
 ROW = """() => {
   const row = document.querySelector('#hand-tools');
-  if (!row) return null;
+  if (!row || !row.querySelector('.sound-toggle')) return null;
   const box = row.getBoundingClientRect();
   const controls = [...row.querySelectorAll('select, button, .sound-toggle')].map(c => {
     const b = c.getBoundingClientRect();
@@ -36,24 +37,28 @@ ROW = """() => {
   return {left: box.left, right: box.right, scroll: row.scrollWidth - row.clientWidth, controls};
 }"""
 
+#: The row with its bell.
+TOOLS = "() => !!document.querySelector('#hand-tools .sound-toggle')"
+
 
 @pytest.mark.parametrize("game", ["baohuang", "shengji"])
 def test_every_control_of_the_hand_tools_row_is_in_sight(site_server, browser, game):
     with bot_table(site_server, browser, game, SIZES[0], prefix=f"ht{game[:2]}", autoplay=True,
                    bot_delay_ms=400, turn_seconds=60, language="en") as page:
-        page.wait_for_selector("#hand-tools .sound-toggle", timeout=120_000)
+        # the row goes with the hand (table_ui.js): between two hands of the
+        # autoplayed table there is none until the next deal, and a room
+        # that went back to waiting meanwhile deals again on 准备 (helpers)
+        wait_on_autoplay(page, TOOLS, 120_000)
         problems = []
         for language in ("en", "zh-hans"):
             if language != "en":
                 page.context.add_cookies([{"name": "django_language", "value": language,
                                            "url": site_server.web_url}])
                 page.reload()
-                page.wait_for_selector("#hand-tools .sound-toggle", timeout=60_000)
+                wait_on_autoplay(page, TOOLS, 120_000)
             for size in SIZES:
                 page.set_viewport_size(size)
                 page.wait_for_timeout(250)
-                # the row goes with the hand (table_ui.js): between two hands
-                # of the autoplayed table there is none until the next deal
                 row = wait_on_autoplay(page, ROW, 120_000)
                 tag = f"{game} {size['width']}x{size['height']} {language}"
                 assert row and len(row["controls"]) >= 3, f"{tag}: {row}"
