@@ -136,7 +136,9 @@ def test_pick_keeps_the_world_that_explains_the_plays():
 
 def test_kept_worlds_find_a_secret_guard_more_often_than_plain_draws():
     plain = inferred = total = 0
-    for seed in range(200, 206):
+    # 42 hands: since session 41's tuning the heuristic guard declares 明保
+    # in most hands (open_guard 4.2), and only some hands keep a secret one
+    for seed in range(200, 242):
         for k, state in enumerate(hand_states(seed)):
             if state.phase != "play" or k % 9:
                 continue
@@ -149,7 +151,8 @@ def test_kept_worlds_find_a_secret_guard_more_often_than_plain_draws():
                 inferred += infer_world(info, random.Random(j)).guard == state.guard
                 total += 1
     assert total > 200
-    # measured: 27 % of plain draws, 50 % of kept worlds (heuristic players)
+    # measured: 29 % of plain draws, 48 % of kept worlds (heuristic players;
+    # 27 and 50 % with the hand-set PARAMS before session 41)
     assert inferred / total > plain / total + 0.1
 
 
