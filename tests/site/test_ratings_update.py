@@ -107,7 +107,7 @@ def test_shengji_hand_with_bots_uses_their_fixed_levels(make_user, multipliers, 
     assert first.hands == 1 and first.provisional
 
 
-@pytest.mark.parametrize("seed", [2, 1])  # B10: emperor + guard; the emperor's side wins / loses
+@pytest.mark.parametrize("seed", [1, 3])  # B10: emperor + guard; the emperor's side wins / loses
 def test_baohuang_hand_with_guard_matches_openskill(seed, make_user, multipliers, monkeypatch):
     users = [make_user(f"b{i}") for i in range(5)]
     prior_values = [(25.0, 8.0), (28.0, 4.0), (21.0, 6.0), (26.0, 2.5), (23.0, 7.0)]
@@ -120,14 +120,16 @@ def test_baohuang_hand_with_guard_matches_openskill(seed, make_user, multipliers
     check_against_openskill(hand, dict(enumerate(users)), dict(enumerate(prior_values)), teams, ranks)
 
 
-@pytest.mark.parametrize("seed", [16, 20])  # B9: 明独 (open solo) won, 暗独 (secret solo) lost
-def test_baohuang_solo_hand_matches_openskill(seed, make_user, multipliers, monkeypatch):
+# B9: 明独 (open solo) won, 暗独 (secret solo) lost; the seeds follow the
+# heuristic (bots.PARAMS: after session 41's tuning 暗独 is rare, 2167 the first)
+@pytest.mark.parametrize(("seed", "solo", "winner"), [(16, "open", "emperor"), (2167, "secret", "rebels")])
+def test_baohuang_solo_hand_matches_openskill(seed, solo, winner, make_user, multipliers, monkeypatch):
     users = [make_user(f"b{i}") for i in range(5)]
     prior_values = [(25.0, 8.0), (28.0, 4.0), (21.0, 6.0), (26.0, 2.5), (23.0, 7.0)]
     preset(users, "baohuang", prior_values)
     room = seated_room("baohuang", users, seed=seed, monkeypatch=monkeypatch)
     hand = play_out(room)
-    assert hand.summary["solo"] in ("open", "secret")
+    assert (hand.summary["solo"], hand.summary["winner"]) == (solo, winner)
     teams, ranks = baohuang_teams(hand.summary)
     assert teams[0] == [hand.summary["emperor"]] and len(teams[1]) == 4
     check_against_openskill(hand, dict(enumerate(users)), dict(enumerate(prior_values)), teams, ranks)
@@ -136,7 +138,7 @@ def test_baohuang_solo_hand_matches_openskill(seed, make_user, multipliers, monk
 def test_baohuang_draw_ranks_both_sides_equal(make_user, multipliers, monkeypatch):
     users = [make_user(f"d{i}") for i in range(2)]
     room = seated_room("baohuang", [users[0], "heuristic", users[1], "random", "heuristic"],
-                       seed=3, monkeypatch=monkeypatch)
+                       seed=2, monkeypatch=monkeypatch)
     hand = play_out(room)
     assert hand.summary["winner"] == "draw"
     teams, ranks = baohuang_teams(hand.summary)
