@@ -1,4 +1,4 @@
-"""Tune the 保皇 heuristic's parameters by paired self-play (#36).
+"""Tune the 保皇 heuristic's parameters by paired self-play.
 
     python scripts/tune_heuristic.py --deals N [--seed S] [--jobs J]
         [--try NAME=VALUE[,NAME=VALUE...] ...] [--sweep] [--step F] [--base NAME=VALUE,...]
