@@ -35,20 +35,9 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from games.engine.base import Action  # noqa: E402
 from games.engine.baohuang import RULES, bots  # noqa: E402
-from games.engine.baohuang.order import shape_to_cards  # noqa: E402
-from games.engine.baohuang.view import knowledge  # noqa: E402
+from games.engine.baohuang.rules import heuristic_action  # noqa: E402
 from games.engine.simulate import interval, random_start  # noqa: E402
-
-
-def decide(state, seat: int, params: dict) -> Action:
-    """The heuristic's action for ``seat`` with ``params`` (as
-    ``RULES.bot_action(..., "heuristic")`` with ``bots.PARAMS``)."""
-    verb, arg = bots.heuristic(knowledge(state, seat), None, params)
-    if verb == "play":
-        return Action(seat, verb, shape_to_cards(state.hands[seat], arg))
-    return Action(seat, verb, arg)
 
 
 def play(match, deal, seat_params: list[dict]) -> list[float]:
@@ -57,7 +46,7 @@ def play(match, deal, seat_params: list[dict]) -> list[float]:
     state = RULES.start_hand(match, deal)
     while not RULES.is_complete(state):
         seat = RULES.to_act(state)
-        state = RULES.apply(state, decide(state, seat, seat_params[seat]))
+        state = RULES.apply(state, heuristic_action(state, seat, params=seat_params[seat]))
     points = RULES.summary(state).get("game_points") or {}
     return [float(points.get(str(s), 0)) for s in range(5)]
 

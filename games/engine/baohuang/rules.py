@@ -230,12 +230,7 @@ class BaohuangRules(GameRules):
         if state.to_act != seat:
             raise IllegalAction("it is not this seat's turn")
         if policy == "heuristic":
-            verb, arg = bots.heuristic(knowledge(state, seat), rng)
-            if verb == "play":
-                return Action(seat, verb, shape_to_cards(state.hands[seat], arg))
-            if arg is True:
-                return _FLAG_ACTIONS[verb][seat]
-            return Action(seat, verb, arg)
+            return heuristic_action(state, seat, rng)
         if policy == "random":
             acts = self.legal_actions(state, seat)
             return acts[rng.randrange(len(acts))]
@@ -365,5 +360,18 @@ class BaohuangRules(GameRules):
 #: The ``pass``/``yield`` actions of each seat, built once (actions are immutable).
 _FLAG_ACTIONS = {verb: tuple(Action(seat, verb, True) for seat in range(5))
                  for verb in ("pass", "yield")}
+
+
+def heuristic_action(state: HandState, seat: int, rng: Any = None, params: dict | None = None) -> Action:
+    """The heuristic's action for ``seat`` (:func:`.bots.heuristic` with
+    ``params``, default :data:`.bots.PARAMS`): the ``heuristic`` policy of
+    ``bot_action``, and a candidate's move in ``scripts/tune_heuristic.py``."""
+    verb, arg = bots.heuristic(knowledge(state, seat), rng, params)
+    if verb == "play":
+        return Action(seat, verb, shape_to_cards(state.hands[seat], arg))
+    if arg is True:
+        return _FLAG_ACTIONS[verb][seat]
+    return Action(seat, verb, arg)
+
 
 RULES = BaohuangRules()
